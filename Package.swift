@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Autograph",
+    products: [
+        .library(name: "PDFCore", targets: ["PDFCore"]),
+        .library(name: "AutographCLI", targets: ["AutographCLI"]),
+        .executable(name: "autograph", targets: ["autograph"]),
+        .executable(name: "FuzzCore", targets: ["FuzzCore"]),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "CShims"),
+
+        .target(
+            name: "PDFCore",
+            dependencies: ["CZlib", "COpenSSL", "CShims"],
+            swiftSettings: upcoming
+        ),
+        .target(name: "AutographCLI", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
+
+        // Builds PDFs for tests and benchmarks; never shipped.
+        .target(name: "PDFTestSupport", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
+        .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
+
+        .testTarget(name: "PDFCoreTests", dependencies: ["PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "AutographCLITests",
+            dependencies: ["AutographCLI", "PDFCore", "PDFTestSupport"],
+            swiftSettings: upcoming
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

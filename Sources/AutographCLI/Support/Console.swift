@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a command writes: the process's standard streams, or buffers when run in process by tests.
+public final class Console: @unchecked Sendable {
+    private let capture: Bool
+    /// What was written to standard output (captured consoles only).
+    public private(set) var output = ""
+    /// What was written to standard error (captured consoles only).
+    public private(set) var errors = ""
+
+    private init(capture: Bool) { self.capture = capture }
+
+    /// A console that writes to the process's standard output and error.
+    public static func standard() -> Console { Console(capture: false) }
+
+    /// A console that keeps what is written, for tests.
+    public static func captured() -> Console { Console(capture: true) }
+
+    func print(_ text: String = "") {
+        if capture {
+            output += text + "\n"
+        } else {
+            Console.write(text + "\n", to: 1)
+        }
+    }
+
+    func error(_ text: String) {
+        if capture {
+            errors += text + "\n"
+        } else {
+            Console.write(text + "\n", to: 2)
+        }
+    }
+}
+
+extension Console {
+    /// Writes straight to a file descriptor (no stdio buffering, so output and errors interleave in order).
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                #if canImport(Glibc)
+                    Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                    Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+}
+
+/// The exit codes of `autograph`.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    case usage = 2
+    /// The command succeeded but the input had damage that was repaired.
+    case successWithWarnings = 3
+}

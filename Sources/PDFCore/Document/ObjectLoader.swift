@@ -1,0 +1,119 @@
+/// Parses, decrypts and materialises indirect objects from the file, without caching; the
+/// document adds the cache, the warnings and the scan fallback.
+package struct ObjectLoader: Sendable {
+    package let source: ByteSource
+    package let index: XRefIndex
+    package let security: SecurityHandler?
+    package let options: ParseOptions
+    /// The `/Encrypt` dictionary's reference: its strings are never encrypted (§7.6.2).
+    package let encryptReference: PDFReference?
+
+    /// An object read from the file with where it is.
+    package struct Loaded {
+        package var object: PDFObject
+        package var range: Range<Int>?
+        package var warnings: [PDFWarning]
+    }
+
+    /// Reads the object at `offset`; nil when no object with `reference`'s number starts there.
+    package func loadInFile(
+        _ reference: PDFReference, at offset: Int, length: (PDFReference) -> Int?
+    ) -> Loaded? {
+        let bytes = source.buffer
+        guard offset >= 0, offset < bytes.count,
+            let (found, _) = IndirectObjectParser.readHeader(bytes, at: offset), found.number == reference.number
+        else { return nil }
+        guard let parsed = try? IndirectObjectParser.parse(bytes, at: offset, maxDepth: options.maxNestingDepth, length: length)
+        else { return nil }
+        var object = parsed.object
+        if let security, reference != encryptReference {
+            let isXRefStream = parsed.streamData != nil && object.dictionaryValue?.name(.type) == .xRef
+            if !isXRefStream, let cipher = security.stringCipher(for: reference) {
+                object = ObjectLoader.decryptStrings(in: object, with: cipher)
+            }
+        }
+        if let data = parsed.streamData, case .dictionary(let dictionary) = object {
+            let cipher = security.flatMap { reference == encryptReference ? nil : $0.streamCipher(for: reference, dictionary: dictionary) }
+            object = .stream(makeStream(dictionary, data: data, cipher: cipher))
+        }
+        let warnings = parsed.warnings.map { warning in
+            var warning = warning
+            if warning.object == nil { warning.object = reference }
+            return warning
+        }
+        return Loaded(object: object, range: parsed.range, warnings: warnings)
+    }
+
+    /// A stream value for data in the file, with its filter chain resolved.
+    package func makeStream(_ dictionary: PDFDictionary, data: Range<Int>, cipher: ObjectCipher?) -> PDFStream {
+        let filters = StreamStorage.filters(in: dictionary) { object in
+            if case .reference(let reference) = object, case .inFile(let offset, _)? = index[reference.number] {
+                // Filters named indirectly (rare): read without caching.
+                return loadInFile(reference, at: offset, length: { _ in nil })?.object ?? .null
+            }
+            return object
+        }
+        let storage = StreamStorage(
+            kind: .file(source, data, cipher), filters: filters, maxDecodedSize: options.maxDecodedStreamSize)
+        return PDFStream(dictionary: dictionary, storage: storage)
+    }
+
+    /// Decodes an object stream's data and header (§7.5.7).
+    package func objectStreamContents(_ stream: PDFStream) throws(PDFError) -> ObjectStreamContents {
+        guard stream.dictionary.name(.type) == .objStm || stream.dictionary[.n] != nil else {
+            throw PDFError(.damaged, "object stream is not /Type /ObjStm")
+        }
+        let data = try stream.decodedData()
+        let count = max(0, min(stream.dictionary.int(.n) ?? 0, data.count / 2 + 1))
+        let first = stream.dictionary.int(.first) ?? 0
+        guard first >= 0, first <= data.count else { throw PDFError(.damaged, "object stream /First is out of range") }
+        let header = data.withUnsafeBytes { ObjectStreamIndex.readHeader($0, count: count) }
+        return ObjectStreamContents(data: data, first: first, objects: header)
+    }
+
+    /// Parses object `reference` from an object stream; `position` is its index there.
+    package func loadCompressed(
+        _ reference: PDFReference, position: Int, in contents: ObjectStreamContents
+    ) -> Loaded? {
+        var itemIndex = position
+        if !(contents.objects.indices.contains(position) && contents.objects[position].number == reference.number) {
+            guard let found = contents.objects.firstIndex(where: { $0.number == reference.number }) else { return nil }
+            itemIndex = found
+        }
+        let offset = contents.first + contents.objects[itemIndex].offset
+        return contents.data.withUnsafeBytes { bytes -> Loaded? in
+            guard offset < bytes.count else { return nil }
+            var parser = ObjectParser(bytes, at: offset, maxDepth: options.maxNestingDepth)
+            guard let object = try? parser.parseObject() else { return nil }
+            return Loaded(object: object, range: nil, warnings: parser.warnings.map { warning in
+                var warning = warning
+                warning.offset = nil
+                warning.object = reference
+                return warning
+            })
+        }
+    }
+
+    /// Decrypts every string in `object`, except a signature dictionary's `/Contents` (§7.6.2).
+    package static func decryptStrings(in object: PDFObject, with cipher: ObjectCipher) -> PDFObject {
+        switch object {
+        case .string(let string):
+            return .string(PDFString(bytes: cipher.decrypt(string.bytes), isHex: string.isHex))
+        case .array(let items):
+            return .array(items.map { decryptStrings(in: $0, with: cipher) })
+        case .dictionary(let dictionary):
+            let isSignature = dictionary[.byteRange] != nil && dictionary[.contents]?.stringValue != nil
+            var result = PDFDictionary()
+            for entry in dictionary {
+                if isSignature && entry.key == .contents {
+                    result.appendParsed(key: entry.key, value: entry.value)
+                } else {
+                    result.appendParsed(key: entry.key, value: decryptStrings(in: entry.value, with: cipher))
+                }
+            }
+            return .dictionary(result)
+        default:
+            return object
+        }
+    }
+}

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Immutable bytes of a document: a read-only memory mapping of a file, or an owned buffer.
+///
+/// Every parsed value that still points into the file (stream data) keeps its source alive, so
+/// values stay valid after the document that produced them is gone.
+package final class ByteSource: @unchecked Sendable {
+    private enum Owner {
+        case mapping(UnsafeMutableRawPointer, Int)
+        case allocation(UnsafeMutableRawPointer)
+        case parent(ByteSource)
+        case none
+    }
+
+    /// The first byte, or nil for an empty source.
+    package let start: UnsafeRawPointer?
+    package let count: Int
+    private let owner: Owner
+
+    /// Maps the file at `path` read-only.
+    /// - Throws: `PDFError.fileUnreadable` with the system's reason.
+    package init(contentsOfFile path: String) throws(PDFError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw PDFError(.fileUnreadable, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw PDFError(.fileUnreadable, "cannot stat \(path): \(String(cString: strerror(errno)))")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw PDFError(.fileUnreadable, "\(path) is not a regular file")
+        }
+        let size = Int(status.st_size)
+        if size == 0 {
+            start = nil
+            count = 0
+            owner = .none
+            return
+        }
+        let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
+        guard let address, address != MAP_FAILED else {
+            throw PDFError(.fileUnreadable, "cannot map \(path): \(String(cString: strerror(errno)))")
+        }
+        start = UnsafeRawPointer(address)
+        count = size
+        owner = .mapping(address, size)
+    }
+
+    /// Copies `bytes` into a buffer owned by the source.
+    package init(bytes: some Collection<UInt8>) {
+        let size = bytes.count
+        if size == 0 {
+            start = nil
+            count = 0
+            owner = .none
+            return
+        }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer(start: memory, count: size)
+        _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+        start = UnsafeRawPointer(memory)
+        count = size
+        owner = .allocation(memory)
+    }
+
+    private init(parent: ByteSource, count: Int) {
+        self.start = parent.start
+        self.count = count
+        self.owner = .parent(parent)
+    }
+
+    deinit {
+        switch owner {
+        case .mapping(let address, let size): munmap(address, size)
+        case .allocation(let memory): memory.deallocate()
+        case .parent, .none: break
+        }
+    }
+
+    /// The first `length` bytes, sharing this source's memory.
+    package func prefix(_ length: Int) -> ByteSource {
+        ByteSource(parent: self, count: max(0, min(length, count)))
+    }
+
+    package var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
+
+    /// The bytes in `range`, clamped to the source.
+    package func bytes(in range: Range<Int>) -> [UInt8] {
+        let lower = max(0, min(range.lowerBound, count))
+        let upper = max(lower, min(range.upperBound, count))
+        return Array(UnsafeRawBufferPointer(rebasing: buffer[lower..<upper]))
+    }
+
+    @inline(__always) package subscript(offset: Int) -> UInt8 {
+        start.unsafelyUnwrapped.load(fromByteOffset: offset, as: UInt8.self)
+    }
+}

@@ -1,0 +1,145 @@
+/// Writes objects in PDF syntax (ISO 32000-2 §7.3), optionally encrypting strings and streams.
+package struct PDFSerializer {
+    package var output: [UInt8] = []
+
+    /// Encrypts the strings and stream data of the object being written.
+    package struct Encryption {
+        /// The cipher of the object's strings (nil: strings are not encrypted).
+        package var strings: ObjectCipher?
+        /// The cipher of the object's stream data (nil: the data is not encrypted).
+        package var stream: ObjectCipher?
+        /// Makes a fresh 16-byte initialisation vector for AES.
+        package var iv: () -> [UInt8]
+    }
+
+    package init() {}
+
+    package mutating func append(_ text: String) { output.append(contentsOf: text.utf8) }
+    package mutating func append(_ bytes: [UInt8]) { output.append(contentsOf: bytes) }
+
+    /// Writes `object`; streams are written with their data (`/Length` set to the bytes written).
+    package mutating func write(_ object: PDFObject, encryption: Encryption? = nil) {
+        switch object {
+        case .null: append("null")
+        case .boolean(let value): append(value ? "true" : "false")
+        case .integer(let value): append(String(value))
+        case .real(let real): append(PDFSerializer.realText(real))
+        case .string(let string):
+            if let cipher = encryption?.strings {
+                let encrypted = cipher.encrypt(string.bytes, iv: encryption!.iv())
+                writeString(PDFString(bytes: encrypted, isHex: true))
+            } else {
+                writeString(string)
+            }
+        case .name(let name): writeName(name)
+        case .array(let items):
+            output.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { output.append(0x20) }
+                write(item, encryption: encryption)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .dictionary(let dictionary):
+            writeDictionary(dictionary, encryption: encryption)
+        case .stream(let stream):
+            var data = stream.encodedBytes()
+            if let cipher = encryption?.stream { data = cipher.encrypt(data, iv: encryption!.iv()) }
+            var dictionary = stream.dictionary
+            dictionary[.length] = .integer(data.count)
+            writeDictionary(dictionary, encryption: encryption)
+            append("\nstream\n")
+            output.append(contentsOf: data)
+            append("\nendstream")
+        case .reference(let reference):
+            append("\(reference.number) \(reference.generation) R")
+        }
+    }
+
+    private mutating func writeDictionary(_ dictionary: PDFDictionary, encryption: Encryption?) {
+        // A signature dictionary's /Contents is never encrypted (§7.6.2).
+        let isSignature = dictionary[.byteRange] != nil
+        append("<<")
+        for entry in dictionary where !entry.value.isNull {
+            writeName(entry.key)
+            let value = entry.value
+            switch value {
+            case .integer, .real, .boolean, .reference: output.append(0x20)
+            default: break
+            }
+            write(value, encryption: isSignature && entry.key == .contents ? nil : encryption)
+        }
+        append(">>")
+    }
+
+    /// Writes `/Name` with `#xx` escapes for delimiters, white space, `#` and bytes outside `!`…`~`.
+    package mutating func writeName(_ name: PDFName) {
+        output.append(UInt8(ascii: "/"))
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in name.bytes {
+            if byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "#") || Lexer.isDelimiter(byte) {
+                output.append(UInt8(ascii: "#"))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            } else {
+                output.append(byte)
+            }
+        }
+    }
+
+    /// Writes a string literally with escapes, or in hex when it was hex.
+    package mutating func writeString(_ string: PDFString) {
+        if string.isHex {
+            output.append(UInt8(ascii: "<"))
+            output.append(contentsOf: ASCIIHex.encode(string.bytes))
+            output.append(UInt8(ascii: ">"))
+            return
+        }
+        output.append(UInt8(ascii: "("))
+        for byte in string.bytes {
+            switch byte {
+            case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            case 0x20...0x7E: output.append(byte)
+            default:
+                output.append(UInt8(ascii: "\\"))
+                output.append(UInt8(ascii: "0") + (byte >> 6))
+                output.append(UInt8(ascii: "0") + ((byte >> 3) & 7))
+                output.append(UInt8(ascii: "0") + (byte & 7))
+            }
+        }
+        output.append(UInt8(ascii: ")"))
+    }
+
+    /// A real as its literal when it has a valid one, else formatted without an exponent.
+    static func realText(_ real: PDFReal) -> String {
+        if let literal = real.literal, isPlainNumber(literal) { return literal }
+        return PDFReal.format(real.value, precision: 10)
+    }
+
+    private static func isPlainNumber(_ literal: String) -> Bool {
+        var sawDigit = false
+        var sawPoint = false
+        for (index, character) in literal.utf8.enumerated() {
+            switch character {
+            case UInt8(ascii: "-"), UInt8(ascii: "+"): if index != 0 { return false }
+            case UInt8(ascii: "."): if sawPoint { return false } else { sawPoint = true }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+            default: return false
+            }
+        }
+        return sawDigit
+    }
+
+    /// The bytes of `object` in PDF syntax.
+    package static func bytes(of object: PDFObject) -> [UInt8] {
+        var serializer = PDFSerializer()
+        serializer.write(object)
+        return serializer.output
+    }
+}

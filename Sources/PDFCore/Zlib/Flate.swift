@@ -1,0 +1,77 @@
+import CShims
+import CZlib
+
+/// FlateDecode (ISO 32000-2 §7.4.4) through zlib.
+package enum Flate {
+    /// Inflates zlib data. Corrupt or truncated data keeps what was inflated before the damage
+    /// (as qpdf and pdf.js do); data without a zlib header is retried as raw deflate.
+    /// - Throws: `.limitExceeded` past `maxSize`, `.decodeFailed` when nothing can be inflated.
+    package static func decompress(_ input: UnsafeRawBufferPointer, maxSize: Int) throws(PDFError) -> [UInt8] {
+        let result = try inflate(input, windowBits: 15, maxSize: maxSize)
+        if result.ok || !result.output.isEmpty { return result.output }
+        let raw = try inflate(input, windowBits: -15, maxSize: maxSize)
+        if raw.ok || !raw.output.isEmpty { return raw.output }
+        if input.isEmpty { return [] }
+        throw PDFError(.decodeFailed, "Flate data is corrupt: \(result.message)")
+    }
+
+    private static func inflate(
+        _ input: UnsafeRawBufferPointer, windowBits: Int32, maxSize: Int
+    ) throws(PDFError) -> (output: [UInt8], ok: Bool, message: String) {
+        var stream = z_stream()
+        guard cshim_inflate_init2(&stream, windowBits) == Z_OK else { return ([], false, "zlib init failed") }
+        defer { inflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: max(1024, min(input.count * 4, maxSize + 1)))
+        var produced = 0
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = UInt32(clamping: input.count)
+        var status = Z_OK
+        while true {
+            if produced == output.count {
+                let grown = min(output.count * 2, maxSize + 1)
+                guard grown > output.count else {
+                    throw PDFError(.limitExceeded, "Flate data inflates to more than \(maxSize) bytes")
+                }
+                output.append(contentsOf: repeatElement(0, count: grown - output.count))
+            }
+            status = output.withUnsafeMutableBytes { buffer -> Int32 in
+                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
+                let room = UInt32(clamping: buffer.count - produced)
+                stream.avail_out = room
+                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                produced += Int(room - stream.avail_out)
+                return status
+            }
+            if status == Z_STREAM_END { break }
+            if status == Z_BUF_ERROR && stream.avail_in == 0 { break }  // truncated: keep what we have
+            if status != Z_OK && status != Z_BUF_ERROR { break }
+        }
+        if produced > maxSize {
+            throw PDFError(.limitExceeded, "Flate data inflates to more than \(maxSize) bytes")
+        }
+        output.removeSubrange(produced...)
+        let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
+        return (output, status == Z_STREAM_END || (status == Z_BUF_ERROR && stream.avail_in == 0), message)
+    }
+
+    /// Deflates `data` with zlib's default level.
+    package static func compress(_ data: [UInt8], level: Int32 = 6) -> [UInt8] {
+        var stream = z_stream()
+        guard cshim_deflate_init(&stream, level) == Z_OK else { return [] }
+        defer { deflateEnd(&stream) }
+        let bound = Int(deflateBound(&stream, UInt(data.count)))
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = data.withUnsafeBytes { input -> Int in
+            output.withUnsafeMutableBytes { buffer -> Int in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+                stream.avail_in = UInt32(data.count)
+                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                stream.avail_out = UInt32(bound)
+                _ = deflate(&stream, Z_FINISH)
+                return bound - Int(stream.avail_out)
+            }
+        }
+        output.removeSubrange(written...)
+        return output
+    }
+}

@@ -1,0 +1,1 @@
+// PDF builder for tests (filled in below).

@@ -1,0 +1,2 @@
+import AutographCLI
+AutographCLI.main()
