@@ -152,7 +152,7 @@ public struct PDFReal: Hashable, Sendable, CustomStringConvertible {
         var scale = 1.0
         for _ in 0..<precision { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
-        if scaled >= 9.0e18 { return String(Int(value.rounded())) }
+        guard scaled < 9.0e18 else { return plainDigits(value.rounded()) }
         let units = Int(scaled)
         let whole = units / Int(scale)
         var fraction = String(units % Int(scale))
@@ -162,5 +162,22 @@ public struct PDFReal: Hashable, Sendable, CustomStringConvertible {
         while fraction.hasSuffix("0") { fraction.removeLast() }
         let sign = value < 0 && units != 0 ? "-" : ""
         return fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+
+    /// An integral double too large for `Int`, written out in digits (`1e+20` → `100000000000000000000`).
+    private static func plainDigits(_ value: Double) -> String {
+        let text = String(value)  // shortest representation, possibly with an exponent
+        guard let exponentIndex = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+            let exponent = Int(text[text.index(after: exponentIndex)...])
+        else { return text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
+        var mantissa = String(text[..<exponentIndex])
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa.removeFirst() }
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        let integer = String(parts[0])
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        let digits = integer + fraction
+        let zeros = max(0, exponent - fraction.count)
+        return (negative ? "-" : "") + digits + String(repeating: "0", count: zeros)
     }
 }

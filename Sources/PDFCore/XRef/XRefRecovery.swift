@@ -120,8 +120,9 @@ package struct XRefRecovery {
             }
         }
 
-        // No trailer naming a catalog: look for one.
-        if trailer[.root] == nil {
+        // No trailer naming a catalog (or a /Root cut short): look for one.
+        if trailer[.root]?.referenceValue.flatMap({ entries[$0.number] }) == nil {
+            trailer[.root] = nil
             searchFrom = 0
             while let hit = IndirectObjectParser.search(bytes, for: "/Catalog", from: searchFrom) {
                 searchFrom = hit + 8

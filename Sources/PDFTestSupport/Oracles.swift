@@ -1,0 +1,130 @@
+public import Foundation
+
+/// Runs the programs no one here wrote (qpdf, pdftotext …) and tells where test inputs are.
+public enum Oracle {
+    /// The result of running a program.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var output: String
+        public var errors: String
+        public var outputData: Data
+    }
+
+    /// Runs `program` (looked up on the PATH) with `arguments`.
+    public static func run(_ program: String, _ arguments: [String], timeout: Double = 60) throws -> Result {
+        guard let executable = which(program) else { throw MissingProgram(name: program) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        try process.run()
+        // Read both pipes while the program runs so a full pipe cannot block it.
+        nonisolated(unsafe) var errorData = Data()
+        let errorReader = Thread { errorData = errorPipe.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        let outputData = outputPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorReader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        return Result(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self), outputData: outputData)
+    }
+
+    /// The full path of `program` on the PATH, or nil.
+    public static func which(_ program: String) -> String? {
+        if program.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// `qpdf --check`: exit status 0 (clean), 2 (errors) or 3 (warnings), and its messages.
+    public static func qpdfCheck(_ path: String, password: String? = nil) throws -> Result {
+        try run("qpdf", (password.map { ["--password=\($0)"] } ?? []) + ["--check", path])
+    }
+
+    /// Encrypts `input` into `output` with `qpdf --encrypt USER OWNER ARGUMENTS --`; throws when qpdf fails.
+    /// `--allow-weak-crypto` in `arguments` is moved before `--encrypt`, where qpdf wants it.
+    public static func qpdfEncrypt(_ input: String, _ output: String, user: String, owner: String, _ arguments: [String]) throws {
+        let weak = arguments.filter { $0 == "--allow-weak-crypto" }
+        let options = arguments.filter { $0 != "--allow-weak-crypto" }
+        let result = try run("qpdf", weak + ["--encrypt", user, owner] + options + ["--", input, output])
+        guard result.status == 0 || result.status == 3 else {
+            throw OracleFailure(message: "qpdf --encrypt failed: \(result.output)\(result.errors)")
+        }
+    }
+
+    /// `qpdf --show-npages`.
+    public static func qpdfPageCount(_ path: String, password: String? = nil) throws -> Int? {
+        let result = try run("qpdf", (password.map { ["--password=\($0)"] } ?? []) + ["--show-npages", path])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// qpdf's JSON view (version 2) of every object, keyed `obj:N G R` plus `trailer`.
+    public static func qpdfObjects(_ path: String, password: String? = nil) throws -> [String: Any] {
+        let result = try run(
+            "qpdf", (password.map { ["--password=\($0)"] } ?? []) + ["--json=2", "--json-key=qpdf", path])
+        guard let root = try JSONSerialization.jsonObject(with: result.outputData) as? [String: Any],
+            let list = root["qpdf"] as? [Any], list.count > 1, let objects = list[1] as? [String: Any]
+        else { throw OracleFailure(message: "qpdf --json gave no objects: \(result.errors)") }
+        return objects
+    }
+
+    /// The value qpdf's JSON gives for the document information entry `key` (e.g. "u:Title text").
+    public static func qpdfInfoValue(_ path: String, key: String, password: String? = nil) throws -> String? {
+        let objects = try qpdfObjects(path, password: password)
+        guard let trailer = (objects["trailer"] as? [String: Any])?["value"] as? [String: Any],
+            let info = trailer["/Info"] as? String,
+            let dictionary = (objects["obj:" + info] as? [String: Any])?["value"] as? [String: Any]
+        else { return nil }
+        return dictionary["/" + key] as? String
+    }
+
+    public struct MissingProgram: Error, CustomStringConvertible {
+        public var name: String
+        public var description: String { "\(name) is not installed (run scripts/install-deps test)" }
+    }
+
+    public struct OracleFailure: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+}
+
+/// Where test inputs live.
+public enum TestPaths {
+    /// The repository root (found from this file's path).
+    public static let repository: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// `Tests/Fixtures/<area>/<name>`.
+    public static func fixture(_ area: String, _ name: String) -> String {
+        "\(repository)/Tests/Fixtures/\(area)/\(name)"
+    }
+
+    /// The shared corpus of real-world PDFs, or nil (tests then skip with a printed notice).
+    /// `AUTOGRAPH_CORPUS` overrides the default `../shared/corpus`.
+    public static let corpus: String? = {
+        let path =
+            ProcessInfo.processInfo.environment["AUTOGRAPH_CORPUS"]
+            ?? URL(fileURLWithPath: repository).deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? path : nil
+    }()
+
+    /// A new empty directory under the system's temporary directory.
+    public static func temporaryDirectory(_ label: String = "autograph") throws -> String {
+        let path = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}

@@ -1,1 +1,0 @@
-// PDF builder for tests (filled in below).
