@@ -69,7 +69,9 @@ public enum Oracle {
     public static func qpdfObjects(_ path: String, password: String? = nil) throws -> [String: Any] {
         let result = try run(
             "qpdf", (password.map { ["--password=\($0)"] } ?? []) + ["--json=2", "--json-key=qpdf", path])
-        guard let root = try JSONSerialization.jsonObject(with: result.outputData) as? [String: Any],
+        // qpdf copies some bytes as they are; make the JSON valid UTF-8 before parsing it.
+        let sanitized = Data(String(decoding: result.outputData, as: UTF8.self).utf8)
+        guard let root = try JSONSerialization.jsonObject(with: sanitized) as? [String: Any],
             let list = root["qpdf"] as? [Any], list.count > 1, let objects = list[1] as? [String: Any]
         else { throw OracleFailure(message: "qpdf --json gave no objects: \(result.errors)") }
         return objects
