@@ -1,0 +1,2 @@
+import PDFCore
+print("hello")
