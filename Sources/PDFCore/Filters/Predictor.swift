@@ -15,13 +15,20 @@ package enum Predictor {
             return tiff(data, rowBytes: rowBytes, colors: colors, bitsPerComponent: bitsPerComponent)
         }
         guard predictor >= 10 else { throw PDFError(.decodeFailed, "unknown predictor \(predictor)") }
+        // The output is never larger than the input (a row is its predictor byte plus its bytes).
+        guard data.count <= maxSize else {
+            throw PDFError(.limitExceeded, "predicted data is larger than \(maxSize) bytes")
+        }
         return png(data, rowBytes: rowBytes, bytesPerPixel: bytesPerPixel)
     }
 
+    /// Undoes PNG prediction row by row; a final partial row yields only the bytes it has.
     private static func png(_ data: [UInt8], rowBytes: Int, bytesPerPixel: Int) -> [UInt8] {
         let rows = (data.count + rowBytes) / (rowBytes + 1)
-        var output = [UInt8](repeating: 0, count: rows * rowBytes)
-        var rowCount = 0
+        let fullRows = data.count / (rowBytes + 1)
+        let partial = max(0, data.count - fullRows * (rowBytes + 1) - 1)
+        var output = [UInt8](repeating: 0, count: fullRows * rowBytes + (rows > fullRows ? partial : 0))
+        var produced = 0
         data.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
                 var inputIndex = 0
@@ -32,8 +39,8 @@ package enum Predictor {
                     let available = min(rowBytes, input.count - inputIndex)
                     let base = row * rowBytes
                     let above = base - rowBytes
-                    for column in 0..<rowBytes {
-                        let raw = column < available ? input[inputIndex + column] : 0
+                    for column in 0..<available {
+                        let raw = input[inputIndex + column]
                         let left: UInt8 = column >= bytesPerPixel ? out[base + column - bytesPerPixel] : 0
                         let up: UInt8 = row > 0 ? out[above + column] : 0
                         let upLeft: UInt8 =
@@ -58,11 +65,11 @@ package enum Predictor {
                         out[base + column] = value
                     }
                     inputIndex += available
-                    rowCount = row + 1
+                    produced = base + available
                 }
             }
         }
-        output.removeSubrange((rowCount * rowBytes)...)
+        output.removeSubrange(produced...)
         return output
     }
 

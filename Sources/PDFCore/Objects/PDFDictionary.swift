@@ -25,9 +25,9 @@ public struct PDFDictionary: Hashable, Sendable, Sequence, ExpressibleByDictiona
     public subscript(key: PDFName) -> PDFObject? {
         get {
             for entry in entries where entry.key == key {
-                return entry.value.isNull ? nil : entry.value
+                return entry.value.isNull ? Optional<PDFObject>.none : entry.value
             }
-            return nil
+            return Optional<PDFObject>.none
         }
         set {
             if let index = entries.firstIndex(where: { $0.key == key }) {
@@ -42,8 +42,13 @@ public struct PDFDictionary: Hashable, Sendable, Sequence, ExpressibleByDictiona
         }
     }
 
-    /// Appends an entry read from a file; a later duplicate key replaces the earlier value.
+    /// Appends an entry read from a file; a later duplicate key replaces the earlier value, and a
+    /// null value is the same as no entry (§7.3.7).
     package mutating func appendParsed(key: PDFName, value: PDFObject) {
+        if value.isNull {
+            entries.removeAll { $0.key == key }
+            return
+        }
         if let index = entries.firstIndex(where: { $0.key == key }) {
             entries[index].value = value
         } else {

@@ -99,14 +99,14 @@ extension PDFObject {
     }
 }
 
+// Not ExpressibleByNilLiteral: `nil` must always mean "absent" (an Optional), never `.null`.
 extension PDFObject: ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByNilLiteral
+    ExpressibleByFloatLiteral
 {
     public init(integerLiteral value: Int) { self = .integer(value) }
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
     public init(arrayLiteral elements: PDFObject...) { self = .array(elements) }
     public init(floatLiteral value: Double) { self = .real(PDFReal(value)) }
-    public init(nilLiteral: ()) { self = .null }
 }
 
 /// An indirect reference `n g R` (ISO 32000-2 §7.3.10).

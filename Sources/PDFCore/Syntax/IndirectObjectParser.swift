@@ -40,7 +40,7 @@ package enum IndirectObjectParser {
         var object: PDFObject
         do {
             object = try parser.parseObject()
-        } catch where parser.lexer.hasKeyword("endobj") {
+        } catch where { var lexer = parser.lexer; lexer.skipWhitespace(); return lexer.hasKeyword("endobj") }() {
             // `n g obj endobj`: an empty object is null (qpdf reads it so, with a warning).
             parser.warnings.append(PDFWarning(.objectInvalid, "empty object read as null", offset: offset))
             object = .null

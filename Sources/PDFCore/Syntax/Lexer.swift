@@ -22,6 +22,8 @@ package struct Lexer {
     package var position: Int
     /// How many names had a `#` not followed by two hex digits (kept literally, as before PDF 1.2).
     package var strayHashes = 0
+    /// How many single `>` were read as `>>`.
+    package var loneAngles = 0
 
     package init(_ bytes: UnsafeRawBufferPointer, at position: Int = 0) {
         self.bytes = bytes
@@ -93,7 +95,7 @@ package struct Lexer {
             return .string(readHexString())
         case UInt8(ascii: ">"):
             position += 1
-            if byte(at: position) == UInt8(ascii: ">") { position += 1 }
+            if byte(at: position) == UInt8(ascii: ">") { position += 1 } else { loneAngles += 1 }
             return .dictionaryClose
         case UInt8(ascii: "["):
             position += 1
@@ -163,7 +165,12 @@ package struct Lexer {
             value = (Double(cleaned) ?? 0) * (negative ? -1 : 1)
         } else {
             value = Double(mantissa)
-            if fractionDigits > 0 { value /= Lexer.powersOfTen[min(fractionDigits, 22)] }
+            var remaining = fractionDigits
+            while remaining > 0 {
+                let step = min(remaining, 22)
+                value /= Lexer.powersOfTen[step]
+                remaining -= step
+            }
             if negative { value = -value }
         }
         if digits == 0 { value = 0 }
@@ -302,16 +309,23 @@ package struct Lexer {
         return (generation, after)
     }
 
-    /// Reads an unsigned decimal integer at the position (no white space skipped).
-    package mutating func readUnsigned(maxDigits: Int = 19) -> Int? {
+    /// Reads an unsigned decimal integer of at most `maxDigits` (≤ 18, so it cannot overflow) at the
+    /// position (no white space skipped); on failure the position is unchanged.
+    package mutating func readUnsigned(maxDigits: Int = 18) -> Int? {
+        let start = position
+        let limit = min(maxDigits, 18)
         var value = 0
         var digits = 0
         while position < bytes.count, Lexer.isDigit(bytes[position]) {
-            if digits < maxDigits { value = value * 10 + Int(bytes[position] - UInt8(ascii: "0")) }
+            if digits < limit { value = value * 10 + Int(bytes[position] - UInt8(ascii: "0")) }
             digits += 1
             position += 1
         }
-        return digits > 0 && digits <= maxDigits ? value : nil
+        guard digits > 0 && digits <= limit else {
+            position = start
+            return nil
+        }
+        return value
     }
 
     /// True when the bytes at the position are `keyword` followed by a non-regular byte or the end.
@@ -328,14 +342,23 @@ package struct Lexer {
 
 /// A bare word of PDF syntax (`obj`, `R`, `true`, or a content operator), packed for fast comparison.
 package struct Keyword: Hashable, Sendable, CustomStringConvertible {
-    /// Up to the first eight bytes, little-endian.
+    /// The first eight bytes, little-endian.
     package let packed: UInt64
+    /// Bytes 8…15; longer words are told apart by a hash of the rest.
+    package let packedTail: UInt64
     package let length: Int
 
     package init(packing bytes: UnsafeRawBufferPointer) {
         var value: UInt64 = 0
         for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (8 * UInt64(index)) }
         packed = value
+        var tail: UInt64 = 0
+        if bytes.count > 8 {
+            for index in 8..<min(16, bytes.count) { tail |= UInt64(bytes[index]) << (8 * UInt64(index - 8)) }
+            // FNV-1a over anything past 16 bytes keeps long words distinct too.
+            for index in 16..<max(16, bytes.count) { tail = (tail ^ UInt64(bytes[index])) &* 0x100_0000_01B3 }
+        }
+        packedTail = tail
         length = bytes.count
     }
 
@@ -346,7 +369,13 @@ package struct Keyword: Hashable, Sendable, CustomStringConvertible {
     package var description: String {
         var bytes: [UInt8] = []
         for index in 0..<min(8, length) { bytes.append(UInt8(truncatingIfNeeded: packed >> (8 * UInt64(index)))) }
-        return String(decoding: bytes, as: UTF8.self) + (length > 8 ? "…" : "")
+        // Bytes 8…15 are kept as they are only when the word is at most 16 bytes long.
+        if length <= 16 {
+            for index in 0..<max(0, length - 8) {
+                bytes.append(UInt8(truncatingIfNeeded: packedTail >> (8 * UInt64(index))))
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self) + (length > 16 ? "…" : "")
     }
 
     package static let `true` = Keyword("true")

@@ -57,6 +57,10 @@ package struct ObjectParser {
                 stack.removeLast()
                 value = .array(items)
             case .dictionaryClose:
+                if lexer.loneAngles > 0 {
+                    warn(.syntax, "'>' read as '>>'", at: tokenStart)
+                    lexer.loneAngles = 0
+                }
                 guard case .dictionary(let dictionary, let key) = stack.last else {
                     warn(.syntax, "unexpected '>>'", at: tokenStart)
                     if stack.isEmpty { throw PDFError(.syntax, "unexpected '>>'", offset: tokenStart) }

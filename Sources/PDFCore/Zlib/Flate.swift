@@ -21,14 +21,16 @@ package enum Flate {
         var stream = z_stream()
         guard cshim_inflate_init2(&stream, windowBits) == Z_OK else { return ([], false, "zlib init failed") }
         defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: max(1024, min(input.count * 4, maxSize + 1)))
+        // One byte past the limit tells "exactly maxSize" from "more"; never overflow for Int.max.
+        let ceiling = maxSize < Int.max ? maxSize + 1 : Int.max
+        var output = [UInt8](repeating: 0, count: max(1024, min(input.count * 4, ceiling)))
         var produced = 0
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.avail_in = UInt32(clamping: input.count)
         var status = Z_OK
         while true {
             if produced == output.count {
-                let grown = min(output.count * 2, maxSize + 1)
+                let grown = min(output.count &* 2, ceiling)
                 guard grown > output.count else {
                     throw PDFError(.limitExceeded, "Flate data inflates to more than \(maxSize) bytes")
                 }
