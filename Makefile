@@ -11,9 +11,10 @@ run: release
 	$(BUILD_DIR)/release/autograph sample -o $(SAMPLE)
 	$(BUILD_DIR)/release/autograph info $(SAMPLE)
 
-## test: install what is missing (qpdf as the oracle) and run every test
+## test: install what is missing (qpdf as the oracle), check formatting, and run every test
 test:
 	scripts/install-deps test
+	$(SWIFT) format lint --strict --recursive Sources Tests
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

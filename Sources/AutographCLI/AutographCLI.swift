@@ -11,7 +11,9 @@ public enum AutographCLI {
     /// The version printed by `--version` and written into documents we produce.
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [InfoCommand.self, RewriteCommand.self, MetadataCommand.self, SampleCommand.self]
+    static let commands: [any Command.Type] = [
+        InfoCommand.self, RewriteCommand.self, MetadataCommand.self, SampleCommand.self,
+    ]
 
     /// Runs the tool with `arguments` (without the program name) and exits the process.
     public static func main() -> Never {

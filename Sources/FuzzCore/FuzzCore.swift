@@ -37,9 +37,13 @@ func fuzz(_ data: UnsafeRawBufferPointer) {
         let first = names[Int(choice) % names.count]
         let second = names[Int(choice / 8) % names.count]
         let predictor = [1, 2, 10, 11, 12, 13, 14, 15][Int(choice / 40) % 8]
-        let parameters: PDFDictionary = [.predictor: .integer(predictor), .columns: .integer(Int(choice % 7) + 1), .colors: 3]
+        let parameters: PDFDictionary = [
+            .predictor: .integer(predictor), .columns: .integer(Int(choice % 7) + 1), .colors: 3,
+        ]
         let stream = PDFStream(
-            dictionary: [.filter: .array([.name(first), .name(second)]), .decodeParms: .array([.dictionary(parameters), .null])],
+            dictionary: [
+                .filter: .array([.name(first), .name(second)]), .decodeParms: .array([.dictionary(parameters), .null]),
+            ],
             encodedBytes: Array(body.dropFirst()))
         _ = try? stream.decodedData(maxSize: 1 << 22)
     }

@@ -23,7 +23,9 @@ public struct CorpusFile: Sendable, CustomStringConvertible {
             else { continue }
             for line in lines.dropFirst() {
                 let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-                guard columns.count > max(fileColumn, passwordColumn), !columns[passwordColumn].isEmpty else { continue }
+                guard columns.count > max(fileColumn, passwordColumn), !columns[passwordColumn].isEmpty else {
+                    continue
+                }
                 let password = columns[passwordColumn]
                 passwords[columns[fileColumn]] = password == "(empty)" ? "" : password
             }

@@ -50,7 +50,9 @@ public enum Oracle {
 
     /// Encrypts `input` into `output` with `qpdf --encrypt USER OWNER ARGUMENTS --`; throws when qpdf fails.
     /// `--allow-weak-crypto` in `arguments` is moved before `--encrypt`, where qpdf wants it.
-    public static func qpdfEncrypt(_ input: String, _ output: String, user: String, owner: String, _ arguments: [String]) throws {
+    public static func qpdfEncrypt(
+        _ input: String, _ output: String, user: String, owner: String, _ arguments: [String]
+    ) throws {
         let weak = arguments.filter { $0 == "--allow-weak-crypto" }
         let options = arguments.filter { $0 != "--allow-weak-crypto" }
         let result = try run("qpdf", weak + ["--encrypt", user, owner] + options + ["--", input, output])

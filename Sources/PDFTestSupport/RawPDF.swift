@@ -36,7 +36,11 @@ public struct RawPDF {
         let listed = numbers ?? Array(0..<size)
         var runs: [(Int, Int)] = []
         for number in listed {
-            if let last = runs.last, last.0 + last.1 == number { runs[runs.count - 1].1 += 1 } else { runs.append((number, 1)) }
+            if let last = runs.last, last.0 + last.1 == number {
+                runs[runs.count - 1].1 += 1
+            } else {
+                runs.append((number, 1))
+            }
         }
         for (first, count) in runs {
             append("\(first) \(count)\n")

@@ -1,2 +1,3 @@
 import AutographCLI
+
 AutographCLI.main()

@@ -49,7 +49,8 @@ struct CLITests {
     func infoPassword() throws {
         let directory = try TestPaths.temporaryDirectory("cli")
         _ = autograph("sample", "-o", directory + "/plain.pdf")
-        try Oracle.qpdfEncrypt(directory + "/plain.pdf", directory + "/locked.pdf", user: "secret", owner: "owner", ["256"])
+        try Oracle.qpdfEncrypt(
+            directory + "/plain.pdf", directory + "/locked.pdf", user: "secret", owner: "owner", ["256"])
         let locked = directory + "/locked.pdf"
         let missing = autograph("info", locked)
         #expect(missing.code == .failure)
@@ -71,10 +72,13 @@ struct CLITests {
         #expect(result.output.contains("rebuilt"))
     }
 
-    @Test("usage errors exit with 2 and say what is wrong in one line", arguments: [
-        ["info"], ["info", "a.pdf", "b.pdf"], ["info", "a.pdf", "--bogus"], ["rewrite", "a.pdf"], ["metadata", "a.pdf", "-o", "b.pdf"],
-        ["metadata", "a.pdf", "-o", "b.pdf", "--set", "NoEquals"], ["frobnicate"], [],
-    ])
+    @Test(
+        "usage errors exit with 2 and say what is wrong in one line",
+        arguments: [
+            ["info"], ["info", "a.pdf", "b.pdf"], ["info", "a.pdf", "--bogus"], ["rewrite", "a.pdf"],
+            ["metadata", "a.pdf", "-o", "b.pdf"],
+            ["metadata", "a.pdf", "-o", "b.pdf", "--set", "NoEquals"], ["frobnicate"], [],
+        ])
     func usageErrors(arguments: [String]) {
         let console = Console.captured()
         #expect(AutographCLI.run(arguments, console: console) == .usage)

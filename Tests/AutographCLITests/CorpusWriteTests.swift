@@ -33,7 +33,8 @@ struct CorpusWriteTests {
             let password = file.password.flatMap { $0.isEmpty ? nil : $0 }
             let inputCheck = try Oracle.qpdfCheck(file.path, password: password)
             guard inputCheck.status == 0 || inputCheck.status == 3,
-                let pages = try? PDFDocument(contentsOfFile: file.path, options: ParseOptions(password: password)).pageCount
+                let pages = try? PDFDocument(contentsOfFile: file.path, options: ParseOptions(password: password))
+                    .pageCount
             else { continue }
             counts.inputs += 1
             let passwordArguments = password.map { ["--password", $0] } ?? []
@@ -41,7 +42,8 @@ struct CorpusWriteTests {
             for extra in [[], ["--object-streams"]] {
                 let output = directory + "/rewrite.pdf"
                 let console = Console.captured()
-                let code = AutographCLI.run(["rewrite", file.path, "-o", output] + passwordArguments + extra, console: console)
+                let code = AutographCLI.run(
+                    ["rewrite", file.path, "-o", output] + passwordArguments + extra, console: console)
                 #expect(code == .success || code == .successWithWarnings, "\(file.name) rewrite: \(console.errors)")
                 counts.rewrites += 1
                 let check = try Oracle.qpdfCheck(output, password: password)
@@ -49,7 +51,9 @@ struct CorpusWriteTests {
                     counts.rewritesClean += 1
                 } else {
                     // Only damage in stream data the input already had may remain.
-                    #expect(Self.onlyContentDamage(check) && inputCheck.status != 0, "\(file.name) \(extra): \(check.output)")
+                    #expect(
+                        Self.onlyContentDamage(check) && inputCheck.status != 0,
+                        "\(file.name) \(extra): \(check.output)")
                     counts.carried += 1
                 }
                 #expect(try Oracle.qpdfPageCount(output, password: password) == pages, "\(file.name) \(extra)")
@@ -69,13 +73,17 @@ struct CorpusWriteTests {
             if check.status == 0 {
                 counts.updatesClean += 1
             } else {
-                #expect(Self.onlyContentDamage(check) && inputCheck.status != 0, "\(file.name) metadata: \(check.output)")
+                #expect(
+                    Self.onlyContentDamage(check) && inputCheck.status != 0, "\(file.name) metadata: \(check.output)")
                 counts.carried += 1
             }
-            #expect(try Oracle.qpdfInfoValue(output, key: "Title", password: password) == "u:Autograph corpus é", "\(file.name)")
+            #expect(
+                try Oracle.qpdfInfoValue(output, key: "Title", password: password) == "u:Autograph corpus é",
+                "\(file.name)")
         }
         print(
             "corpus writes: \(counts.inputs) inputs; rewrite clean \(counts.rewritesClean) / \(counts.rewrites), "
-                + "metadata clean \(counts.updatesClean) / \(counts.updates); \(counts.carried) outputs keep stream-data damage of their input")
+                + "metadata clean \(counts.updatesClean) / \(counts.updates); \(counts.carried) outputs keep stream-data damage of their input"
+        )
     }
 }

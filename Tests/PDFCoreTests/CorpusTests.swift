@@ -47,9 +47,13 @@ struct CorpusTests {
             guard qpdfAccepts else { continue }
             opened += 1
             let qpdfPages = try Oracle.qpdfPageCount(file.path, password: password)
-            #expect(pages == qpdfPages, "\(file.name): \(pages) pages, qpdf says \(qpdfPages.map(String.init) ?? "nothing")")
+            #expect(
+                pages == qpdfPages, "\(file.name): \(pages) pages, qpdf says \(qpdfPages.map(String.init) ?? "nothing")"
+            )
         }
-        print("corpus: opened \(opened) / \(accepted) files qpdf accepts (\(openedTotal) of \(files.count) in all); slowest \(slowest.name) \(slowest.seconds) s")
+        print(
+            "corpus: opened \(opened) / \(accepted) files qpdf accepts (\(openedTotal) of \(files.count) in all); slowest \(slowest.name) \(slowest.seconds) s"
+        )
         #expect(opened == accepted)
     }
 

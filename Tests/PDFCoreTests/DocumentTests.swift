@@ -13,7 +13,8 @@ struct DocumentTests {
         #expect(document.revisions[0].form == .table)
         #expect(document.warnings.isEmpty)
         #expect(document.info?.string(PDFName("Title"))?.text == "Test document")
-        let content = try #require(document.resolve(document.pages[pages - 1].dictionary[.contents] ?? .null).streamValue)
+        let content = try #require(
+            document.resolve(document.pages[pages - 1].dictionary[.contents] ?? .null).streamValue)
         #expect(String(decoding: try content.decodedData(), as: UTF8.self).contains("(Page \(pages))"))
     }
 
@@ -102,7 +103,9 @@ struct DocumentTests {
     func inheritance() throws {
         var raw = RawPDF()
         raw.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
-        raw.object(2, "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 500 800] /Rotate -90 /Resources << /X 1 >> >>")
+        raw.object(
+            2,
+            "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 500 800] /Rotate -90 /Resources << /X 1 >> >>")
         raw.object(3, "<< /Type /Page /Parent 2 0 R /CropBox [10 10 600 700] >>")
         raw.object(4, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Rotate 450 /UserUnit 2 >>")
         raw.xrefTable(size: 5, trailer: "<< /Size 5 /Root 1 0 R >>")

@@ -17,27 +17,55 @@ struct EncryptionTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "RC4 40-bit (R2)", qpdfArguments: ["40", "--allow-weak-crypto"], user: "user", owner: "owner", revision: 2, method: "RC4"),
-        Case(name: "RC4 128-bit (R3)", qpdfArguments: ["128", "--use-aes=n", "--allow-weak-crypto"], user: "user", owner: "owner", revision: 3, method: "RC4"),
-        Case(name: "RC4 128-bit crypt filters (R4)", qpdfArguments: ["128", "--use-aes=n", "--force-V4", "--allow-weak-crypto"], user: "user", owner: "owner", revision: 4, method: "RC4"),
-        Case(name: "AES-128 (R4)", qpdfArguments: ["128", "--use-aes=y"], user: "user", owner: "owner", revision: 4, method: "AES-128"),
-        Case(name: "AES-128 with clear metadata", qpdfArguments: ["128", "--use-aes=y", "--cleartext-metadata"], user: "user", owner: "owner", revision: 4, method: "AES-128"),
-        Case(name: "AES-256 (R5, deprecated)", qpdfArguments: ["256", "--force-R5"], user: "user", owner: "owner", revision: 5, method: "AES-256"),
-        Case(name: "AES-256 (R6)", qpdfArguments: ["256"], user: "user", owner: "owner", revision: 6, method: "AES-256"),
-        Case(name: "AES-256 with clear metadata", qpdfArguments: ["256", "--cleartext-metadata"], user: "user", owner: "owner", revision: 6, method: "AES-256"),
-        Case(name: "AES-256, empty user password", qpdfArguments: ["256"], user: "", owner: "owner", revision: 6, method: "AES-256"),
-        Case(name: "AES-128, empty user password", qpdfArguments: ["128", "--use-aes=y"], user: "", owner: "owner", revision: 4, method: "AES-128"),
-        Case(name: "AES-256, 60-byte passwords", qpdfArguments: ["256"], user: String(repeating: "u", count: 60), owner: String(repeating: "o", count: 60), revision: 6, method: "AES-256"),
-        Case(name: "AES-256, non-ASCII passwords", qpdfArguments: ["256"], user: "pässwörd", owner: "Ωwner", revision: 6, method: "AES-256"),
+        Case(
+            name: "RC4 40-bit (R2)", qpdfArguments: ["40", "--allow-weak-crypto"], user: "user", owner: "owner",
+            revision: 2, method: "RC4"),
+        Case(
+            name: "RC4 128-bit (R3)", qpdfArguments: ["128", "--use-aes=n", "--allow-weak-crypto"], user: "user",
+            owner: "owner", revision: 3, method: "RC4"),
+        Case(
+            name: "RC4 128-bit crypt filters (R4)",
+            qpdfArguments: ["128", "--use-aes=n", "--force-V4", "--allow-weak-crypto"], user: "user", owner: "owner",
+            revision: 4, method: "RC4"),
+        Case(
+            name: "AES-128 (R4)", qpdfArguments: ["128", "--use-aes=y"], user: "user", owner: "owner", revision: 4,
+            method: "AES-128"),
+        Case(
+            name: "AES-128 with clear metadata", qpdfArguments: ["128", "--use-aes=y", "--cleartext-metadata"],
+            user: "user", owner: "owner", revision: 4, method: "AES-128"),
+        Case(
+            name: "AES-256 (R5, deprecated)", qpdfArguments: ["256", "--force-R5"], user: "user", owner: "owner",
+            revision: 5, method: "AES-256"),
+        Case(
+            name: "AES-256 (R6)", qpdfArguments: ["256"], user: "user", owner: "owner", revision: 6, method: "AES-256"),
+        Case(
+            name: "AES-256 with clear metadata", qpdfArguments: ["256", "--cleartext-metadata"], user: "user",
+            owner: "owner", revision: 6, method: "AES-256"),
+        Case(
+            name: "AES-256, empty user password", qpdfArguments: ["256"], user: "", owner: "owner", revision: 6,
+            method: "AES-256"),
+        Case(
+            name: "AES-128, empty user password", qpdfArguments: ["128", "--use-aes=y"], user: "", owner: "owner",
+            revision: 4, method: "AES-128"),
+        Case(
+            name: "AES-256, 60-byte passwords", qpdfArguments: ["256"], user: String(repeating: "u", count: 60),
+            owner: String(repeating: "o", count: 60), revision: 6, method: "AES-256"),
+        Case(
+            name: "AES-256, non-ASCII passwords", qpdfArguments: ["256"], user: "pässwörd", owner: "Ωwner", revision: 6,
+            method: "AES-256"),
     ]
 
     /// A plain document with text, an Info title and an XMP metadata stream.
     static func plainDocument() -> [UInt8] {
         var builder = PDFBuilder()
         builder.info[PDFName("Title")] = .string(PDFString(text: "Secret title"))
-        let xmp = "<?xpacket begin=\"\"?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><dc:title>Secret</dc:title></x:xmpmeta><?xpacket end=\"w\"?>"
-        let metadata = builder.add(.stream(PDFStream(
-            dictionary: [.type: .name(.metadata), .subtype: .name("XML")], data: Array(xmp.utf8), compress: false)))
+        let xmp =
+            "<?xpacket begin=\"\"?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><dc:title>Secret</dc:title></x:xmpmeta><?xpacket end=\"w\"?>"
+        let metadata = builder.add(
+            .stream(
+                PDFStream(
+                    dictionary: [.type: .name(.metadata), .subtype: .name("XML")], data: Array(xmp.utf8),
+                    compress: false)))
         builder.catalogEntries[.metadata] = .reference(metadata)
         builder.addPage(content: Array("BT /F1 12 Tf 72 720 Td (Confidential page text) Tj ET".utf8))
         return builder.build()
@@ -117,7 +145,8 @@ struct EncryptionTests {
         }
         // pdf.js opens this file with the password "S\u{00AA}SL\u{00AD}prep", whose SASLprep form is "SaSLprep".
         let document = try PDFDocument(
-            contentsOfFile: "\(corpus)/pdfjs/saslprep-r6.pdf", options: ParseOptions(password: "S\u{00AA}SL\u{00AD}prep"))
+            contentsOfFile: "\(corpus)/pdfjs/saslprep-r6.pdf",
+            options: ParseOptions(password: "S\u{00AA}SL\u{00AD}prep"))
         #expect(document.encryption?.revision == 6)
         #expect(document.pageCount == 1)
     }

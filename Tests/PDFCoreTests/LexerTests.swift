@@ -235,7 +235,8 @@ struct LexerTests {
         "a keyword describes itself by its text (its first eight bytes and an ellipsis past sixteen)",
         arguments: [
             ("true", "true"), ("R", "R"), ("obj", "obj"), ("endobj", "endobj"), ("endstrea", "endstrea"),
-            ("endstream", "endstream"), ("startxref", "startxref"), ("abcdefghijklmnop", "abcdefghijklmnop"), ("abcdefghijklmnopq", "abcdefgh…"),
+            ("endstream", "endstream"), ("startxref", "startxref"), ("abcdefghijklmnop", "abcdefghijklmnop"),
+            ("abcdefghijklmnopq", "abcdefgh…"),
         ] as [(String, String)]
     )
     func keywordDescription(text: String, expected: String) throws {
@@ -301,7 +302,8 @@ struct LexerTests {
     @Test(
         "readUnsigned reads digits at the position only",
         arguments: [
-            ("123 ", 19, 123, 3), ("0", 19, 0, 1), ("007x", 19, 7, 3), ("999999999999999999", 19, 999_999_999_999_999_999, 18),
+            ("123 ", 19, 123, 3), ("0", 19, 0, 1), ("007x", 19, 7, 3),
+            ("999999999999999999", 19, 999_999_999_999_999_999, 18),
             ("12345", 5, 12345, 5),
         ] as [(String, Int, Int, Int)]
     )

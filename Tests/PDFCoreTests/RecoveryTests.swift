@@ -10,7 +10,10 @@ struct RecoveryTests {
     /// `valid` with `replacement` in place of the first occurrence of `target`.
     static func damaged(_ target: String, _ replacement: String, in bytes: [UInt8] = valid) -> [UInt8] {
         let needle = Array(target.utf8)
-        guard let start = (0...(bytes.count - needle.count)).first(where: { Array(bytes[$0..<($0 + needle.count)]) == needle })
+        guard
+            let start = (0...(bytes.count - needle.count)).first(where: {
+                Array(bytes[$0..<($0 + needle.count)]) == needle
+            })
         else { return bytes }
         return Array(bytes[..<start]) + Array(replacement.utf8) + Array(bytes[(start + needle.count)...])
     }
@@ -116,19 +119,24 @@ struct RecoveryTests {
         raw.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
         raw.object(2, "<< /Type /Pages /Kids [] /Count 0 >>")
         let offset = raw.position
-        raw.append("xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000052 00000 n \n999999999 1\n0000000000 00000 f \n")
+        raw.append(
+            "xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000052 00000 n \n999999999 1\n0000000000 00000 f \n"
+        )
         raw.append("trailer\n<< /Size 2000000000 /Root 1 0 R >>\nstartxref\n\(offset)\n%%EOF\n")
         let document = try PDFDocument(bytes: raw.bytes)
         #expect(document.pageCount == 0)
     }
 
-    @Test("every prefix of a valid file opens or throws (truncation sweep)", arguments: [PDFBuilder.XRefForm.table, .stream])
+    @Test(
+        "every prefix of a valid file opens or throws (truncation sweep)",
+        arguments: [PDFBuilder.XRefForm.table, .stream])
     func truncationSweep(form: PDFBuilder.XRefForm) throws {
         let bytes = TestDocuments.simple(pages: 2, xref: form)
         // Every object the pages need ends with the catalog (the builder writes it after the pages).
         let text = String(decoding: bytes, as: UTF8.self)
         let catalog = try #require(text.firstRange(of: "/Catalog"))
-        let complete = try #require(text[catalog.upperBound...].firstRange(of: "endobj")).upperBound.utf16Offset(in: text)
+        let complete = try #require(text[catalog.upperBound...].firstRange(of: "endobj")).upperBound.utf16Offset(
+            in: text)
         for length in 0...bytes.count {
             let document = try? PDFDocument(bytes: bytes[0..<length])
             if let document {
@@ -142,7 +150,9 @@ struct RecoveryTests {
         }
     }
 
-    @Test("every prefix of real files opens or throws", arguments: ["pyhanko/minimal.pdf", "qpdf/object-types.pdf", "pdfjs/issue8088.pdf"])
+    @Test(
+        "every prefix of real files opens or throws",
+        arguments: ["pyhanko/minimal.pdf", "qpdf/object-types.pdf", "pdfjs/issue8088.pdf"])
     func corpusTruncationSweep(name: String) throws {
         guard let corpus = TestPaths.corpus else {
             print("notice: corpus not found; skipping the truncation sweep of \(name)")

@@ -86,8 +86,11 @@ struct SASLprepTests {
             ("\u{0958}", "\u{0915}\u{093C}"),
             ("\u{0301}a", "\u{0301}a"),
             ("e\u{0301}\u{0301}", "\u{00E9}\u{0301}"),
-            ("\u{FDFA}", "\u{0635}\u{0644}\u{0649} \u{0627}\u{0644}\u{0644}\u{0647} \u{0639}\u{0644}\u{064A}\u{0647} "
-                + "\u{0648}\u{0633}\u{0644}\u{0645}"),
+            (
+                "\u{FDFA}",
+                "\u{0635}\u{0644}\u{0649} \u{0627}\u{0644}\u{0644}\u{0647} \u{0639}\u{0644}\u{064A}\u{0647} "
+                    + "\u{0648}\u{0633}\u{0644}\u{0645}"
+            ),
             ("plain ASCII\u{0001}\u{009F}", "plain ASCII\u{0001}\u{009F}"),
         ] as [(String, String)]
     )
@@ -103,8 +106,9 @@ struct SASLprepTests {
         for testCase in cases {
             let actual = Array(UnicodeNFKC.normalize(testCase.input).unicodeScalars)
             if !actual.elementsEqual(testCase.expected.unicodeScalars) {
-                failures.append("\(Self.hex(testCase.input.unicodeScalars)) -> \(Self.hex(actual)), "
-                    + "expected \(Self.hex(testCase.expected.unicodeScalars))")
+                failures.append(
+                    "\(Self.hex(testCase.input.unicodeScalars)) -> \(Self.hex(actual)), "
+                        + "expected \(Self.hex(testCase.expected.unicodeScalars))")
             }
         }
         let sample = failures.prefix(20).joined(separator: "\n")

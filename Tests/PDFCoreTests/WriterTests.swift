@@ -11,7 +11,9 @@ struct WriterTests {
         return (path, try Oracle.qpdfCheck(path, password: password))
     }
 
-    @Test("an incremental update keeps the original bytes and its cross-reference form", arguments: [PDFBuilder.XRefForm.table, .stream])
+    @Test(
+        "an incremental update keeps the original bytes and its cross-reference form",
+        arguments: [PDFBuilder.XRefForm.table, .stream])
     func incrementalKeepsBytes(form: PDFBuilder.XRefForm) throws {
         let original = TestDocuments.simple(pages: 2, xref: form)
         let base = try PDFDocument(bytes: original)
@@ -50,7 +52,9 @@ struct WriterTests {
         let directory = try TestPaths.temporaryDirectory("writer")
         try writeFile(directory + "/plain.pdf", TestDocuments.simple())
         let encrypted = directory + "/encrypted.pdf"
-        try Oracle.qpdfEncrypt(directory + "/plain.pdf", encrypted, user: "user", owner: "owner", keyLength == "128" ? [keyLength, "--use-aes=y"] : [keyLength])
+        try Oracle.qpdfEncrypt(
+            directory + "/plain.pdf", encrypted, user: "user", owner: "owner",
+            keyLength == "128" ? [keyLength, "--use-aes=y"] : [keyLength])
         let base = try PDFDocument(contentsOfFile: encrypted, options: ParseOptions(password: "user"))
         var update = IncrementalUpdate(base: base)
         update.setDocumentInformation([("Title", "Encrypted update")])
@@ -113,7 +117,8 @@ struct WriterTests {
         let encrypted = directory + "/encrypted.pdf"
         try Oracle.qpdfEncrypt(directory + "/plain.pdf", encrypted, user: "user", owner: "owner", ["256"])
         let base = try PDFDocument(contentsOfFile: encrypted, options: ParseOptions(password: "user"))
-        let bytes = try DocumentWriter(document: base, options: .init(objectStreams: true, decrypt: decrypt)).serialized()
+        let bytes = try DocumentWriter(document: base, options: .init(objectStreams: true, decrypt: decrypt))
+            .serialized()
         let (path, check) = try Self.check(bytes, password: decrypt ? nil : "user")
         #expect(check.status == 0, "\(check.output)")
         #expect(try Oracle.qpdfPageCount(path, password: decrypt ? nil : "user") == 3)
@@ -126,7 +131,8 @@ struct WriterTests {
     @Test("names, strings and reals are written so that they read back the same")
     func serializerRoundTrip() throws {
         let values: [PDFObject] = [
-            .name(PDFName("A B#(x)")), .name(PDFName(bytes: [0x82, 0x6C])), .string(PDFString(bytes: [0, 40, 41, 92, 10, 200])),
+            .name(PDFName("A B#(x)")), .name(PDFName(bytes: [0x82, 0x6C])),
+            .string(PDFString(bytes: [0, 40, 41, 92, 10, 200])),
             .string(PDFString(bytes: [1, 2, 255], isHex: true)), .real(PDFReal(0.000001)), .real(PDFReal(-12.5)),
             .real(PDFReal(1e20)), .integer(-7), .boolean(false), .null,
         ]

@@ -121,7 +121,8 @@ enum InfoCommand: Command {
         }
         let shown = runs.prefix(8).map { run -> String in
             let pages = run.first == run.last ? "\(run.first + 1)" : "\(run.first + 1)–\(run.last + 1)"
-            return "\(pages): \(PDFReal.format(run.size[0], precision: 2)) × \(PDFReal.format(run.size[1], precision: 2)) pt"
+            return
+                "\(pages): \(PDFReal.format(run.size[0], precision: 2)) × \(PDFReal.format(run.size[1], precision: 2)) pt"
         }
         return shown.joined(separator: ", ") + (runs.count > 8 ? ", …" : "")
     }

@@ -9,7 +9,8 @@ enum MetadataCommand: Command {
         positionals: 1...1,
         options: [
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the updated file (required)"),
-            .init(name: "set", valueName: "Key=Value", help: "set an entry; an empty value removes it", repeatable: true),
+            .init(
+                name: "set", valueName: "Key=Value", help: "set an entry; an empty value removes it", repeatable: true),
             .init(name: "password", valueName: "P", help: "user or owner password of an encrypted document"),
             .init(name: "deterministic-id", help: "derive the new file ID from the content"),
         ],

@@ -41,22 +41,30 @@ enum SampleCommand: Command {
                 text += "0.5 G 72 140 220 50 re S 72 220 220 24 re S\n"
                 text += "BT /F1 9 Tf 72 248 Td (Name) Tj ET BT /F1 9 Tf 72 194 Td (Signature) Tj ET\n"
                 let page = builder.reserve()
-                let name = builder.add(.dictionary([
-                    .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name("Tx"), PDFName("T"): .string(PDFString(text: "Name")),
-                    PDFName("Rect"): PDFRectangle(x0: 72, y0: 220, x1: 292, y1: 244).object, PDFName("P"): .reference(page),
-                    PDFName("DA"): .string(PDFString(text: "/Helv 11 Tf 0 g")), PDFName("F"): 4,
-                ]))
-                let signature = builder.add(.dictionary([
-                    .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig), PDFName("T"): .string(PDFString(text: "Signature1")),
-                    PDFName("Rect"): PDFRectangle(x0: 72, y0: 140, x1: 292, y1: 190).object, PDFName("P"): .reference(page), PDFName("F"): 4,
-                ]))
+                let name = builder.add(
+                    .dictionary([
+                        .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name("Tx"),
+                        PDFName("T"): .string(PDFString(text: "Name")),
+                        PDFName("Rect"): PDFRectangle(x0: 72, y0: 220, x1: 292, y1: 244).object,
+                        PDFName("P"): .reference(page),
+                        PDFName("DA"): .string(PDFString(text: "/Helv 11 Tf 0 g")), PDFName("F"): 4,
+                    ]))
+                let signature = builder.add(
+                    .dictionary([
+                        .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
+                        PDFName("T"): .string(PDFString(text: "Signature1")),
+                        PDFName("Rect"): PDFRectangle(x0: 72, y0: 140, x1: 292, y1: 190).object,
+                        PDFName("P"): .reference(page), PDFName("F"): 4,
+                    ]))
                 fields = [.reference(name), .reference(signature)]
                 let contents = builder.add(.stream(PDFStream(data: Array(text.utf8), compress: true)))
-                builder.set(page, to: .dictionary([
-                    .type: .name(.page), .parent: .reference(builder.pages),
-                    .mediaBox: PDFRectangle(x0: 0, y0: 0, x1: 595, y1: 842).object, .contents: .reference(contents),
-                    .resources: .dictionary(PDFBuilder.helveticaResources), .annots: .array(fields),
-                ]))
+                builder.set(
+                    page,
+                    to: .dictionary([
+                        .type: .name(.page), .parent: .reference(builder.pages),
+                        .mediaBox: PDFRectangle(x0: 0, y0: 0, x1: 595, y1: 842).object, .contents: .reference(contents),
+                        .resources: .dictionary(PDFBuilder.helveticaResources), .annots: .array(fields),
+                    ]))
                 builder.appendPage(page)
             } else {
                 builder.addPage(width: 595, height: 842, content: Array(text.utf8))

@@ -73,7 +73,9 @@ struct CommandSpec {
         }
         guard positionals.contains(result.positionals.count) else {
             if result.positionals.count < positionals.lowerBound {
-                throw UsageError("'\(self.name)' needs \(positionals.lowerBound == 1 ? "a file" : "\(positionals.lowerBound) arguments")")
+                throw UsageError(
+                    "'\(self.name)' needs \(positionals.lowerBound == 1 ? "a file" : "\(positionals.lowerBound) arguments")"
+                )
             }
             throw UsageError("unexpected argument '\(result.positionals[positionals.upperBound])'")
         }

@@ -115,7 +115,9 @@ public struct PDFBuilder {
         }
         var trailer: PDFDictionary = [.root: .reference(catalogReference)]
         if let infoReference { trailer[.info] = .reference(infoReference) }
-        trailer[.id] = .array([.string(PDFString(bytes: fileID, isHex: true)), .string(PDFString(bytes: fileID, isHex: true))])
+        trailer[.id] = .array([
+            .string(PDFString(bytes: fileID, isHex: true)), .string(PDFString(bytes: fileID, isHex: true)),
+        ])
         let offset = serializer.output.count
         switch xref {
         case .table:

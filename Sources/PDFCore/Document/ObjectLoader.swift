@@ -23,7 +23,9 @@ package struct ObjectLoader: Sendable {
         guard offset >= 0, offset < bytes.count,
             let (found, _) = IndirectObjectParser.readHeader(bytes, at: offset), found.number == reference.number
         else { return nil }
-        guard let parsed = try? IndirectObjectParser.parse(bytes, at: offset, maxDepth: options.maxNestingDepth, length: length)
+        guard
+            let parsed = try? IndirectObjectParser.parse(
+                bytes, at: offset, maxDepth: options.maxNestingDepth, length: length)
         else { return nil }
         var object = parsed.object
         if let security, reference != encryptReference {
@@ -33,7 +35,9 @@ package struct ObjectLoader: Sendable {
             }
         }
         if let data = parsed.streamData, case .dictionary(let dictionary) = object {
-            let cipher = security.flatMap { reference == encryptReference ? nil : $0.streamCipher(for: reference, dictionary: dictionary) }
+            let cipher = security.flatMap {
+                reference == encryptReference ? nil : $0.streamCipher(for: reference, dictionary: dictionary)
+            }
             object = .stream(makeStream(dictionary, data: data, cipher: cipher))
         }
         let warnings = parsed.warnings.map { warning in
@@ -85,12 +89,14 @@ package struct ObjectLoader: Sendable {
             guard offset < bytes.count else { return nil }
             var parser = ObjectParser(bytes, at: offset, maxDepth: options.maxNestingDepth)
             guard let object = try? parser.parseObject() else { return nil }
-            return Loaded(object: object, range: nil, warnings: parser.warnings.map { warning in
-                var warning = warning
-                warning.offset = nil
-                warning.object = reference
-                return warning
-            })
+            return Loaded(
+                object: object, range: nil,
+                warnings: parser.warnings.map { warning in
+                    var warning = warning
+                    warning.offset = nil
+                    warning.object = reference
+                    return warning
+                })
         }
     }
 

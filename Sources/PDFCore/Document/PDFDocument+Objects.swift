@@ -68,7 +68,10 @@ extension PDFDocument {
             }
             loaded = loader.loadInFile(reference, at: offset, length: length)
             if loaded == nil {
-                warn(PDFWarning(.objectOffsetInvalid, "object not found at its cross-reference offset", offset: offset, object: reference))
+                warn(
+                    PDFWarning(
+                        .objectOffsetInvalid, "object not found at its cross-reference offset", offset: offset,
+                        object: reference))
                 loaded = loadFromScan(reference, length: length)
             }
         case .compressed(let streamNumber, let position)?:
@@ -77,7 +80,9 @@ extension PDFDocument {
                 loaded = loader.loadCompressed(reference, position: position, in: contents)
             }
             if loaded == nil {
-                warn(PDFWarning(.objectStreamInvalid, "object not found in object stream \(streamNumber)", object: reference))
+                warn(
+                    PDFWarning(
+                        .objectStreamInvalid, "object not found in object stream \(streamNumber)", object: reference))
                 loaded = loadFromScan(reference, length: length)
             }
         case .free?:
@@ -94,11 +99,16 @@ extension PDFDocument {
     private func objectStream(_ number: Int, depth: Int) -> ObjectStreamContents? {
         if let cached = state.withLock({ $0.objectStreams[number] }) { return cached }
         guard case .inFile(_, let generation)? = index[number] else {
-            warn(PDFWarning(.objectStreamInvalid, "object stream \(number) is not a plain object", object: PDFReference(number)))
+            warn(
+                PDFWarning(
+                    .objectStreamInvalid, "object stream \(number) is not a plain object", object: PDFReference(number))
+            )
             return nil
         }
         guard let stream = load(PDFReference(number, generation), depth: depth + 1).object.streamValue else {
-            warn(PDFWarning(.objectStreamInvalid, "object stream \(number) is not a stream", object: PDFReference(number)))
+            warn(
+                PDFWarning(
+                    .objectStreamInvalid, "object stream \(number) is not a stream", object: PDFReference(number)))
             return nil
         }
         do {
@@ -106,7 +116,9 @@ extension PDFDocument {
             state.withLock { $0.objectStreams[number] = contents }
             return contents
         } catch {
-            warn(PDFWarning(.objectStreamInvalid, "object stream unreadable: \(error.message)", object: PDFReference(number)))
+            warn(
+                PDFWarning(
+                    .objectStreamInvalid, "object stream unreadable: \(error.message)", object: PDFReference(number)))
             return nil
         }
     }

@@ -80,13 +80,15 @@ extension PDFDocument {
                 }
                 warn(PDFWarning(.pageTreeInvalid, "page without /Type /Page", object: reference))
             }
-            pages.append(makePage(index: pages.count, reference: reference, dictionary: dictionary, inherited: inherited))
+            pages.append(
+                makePage(index: pages.count, reference: reference, dictionary: dictionary, inherited: inherited))
         }
         visit(rootObject, inherited: Inherited(), depth: 0)
         return pages
     }
 
-    private func makePage(index: Int, reference: PDFReference?, dictionary: PDFDictionary, inherited: Inherited) -> Page {
+    private func makePage(index: Int, reference: PDFReference?, dictionary: PDFDictionary, inherited: Inherited) -> Page
+    {
         func rectangle(_ object: PDFObject?) -> PDFRectangle? {
             guard let object else { return nil }
             guard case .array(let items) = resolve(object) else { return nil }

@@ -118,7 +118,8 @@ public final class PDFDocument: Sendable {
         }
 
         self.index = index
-        self.revisions = recovered
+        self.revisions =
+            recovered
             ? [Revision(index: 0, sections: sections, startxref: 0, endOffset: bytes.count)]
             : Revision.group(sections, in: bytes)
         self.trailer = trailer
@@ -239,8 +240,9 @@ public final class PDFDocument: Sendable {
     // MARK: Opening helpers
 
     static func findHeader(_ bytes: UnsafeRawBufferPointer) -> (offset: Int, version: String)? {
-        guard let offset = IndirectObjectParser.search(
-            UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, 1024)]), for: "%PDF-", from: 0)
+        guard
+            let offset = IndirectObjectParser.search(
+                UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, 1024)]), for: "%PDF-", from: 0)
         else { return nil }
         var end = offset + 5
         while end < bytes.count, end < offset + 12,

@@ -105,8 +105,9 @@ package struct StandardSecurity {
             let unit = password + k + userData
             block.reserveCapacity(unit.count * 64)
             for _ in 0..<64 { block += unit }
-            guard let e = AESCipher.encryptCBC(
-                key: Array(k[0..<16]), iv: Array(k[16..<32]), data: block, padding: false)
+            guard
+                let e = AESCipher.encryptCBC(
+                    key: Array(k[0..<16]), iv: Array(k[16..<32]), data: block, padding: false)
             else { return [] }
             var sum = 0
             for byte in e.prefix(16) { sum += Int(byte) }

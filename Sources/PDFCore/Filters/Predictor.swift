@@ -85,7 +85,8 @@ package enum Predictor {
                 let stride = colors * 2
                 var index = stride
                 while index + 1 < rowBytes {
-                    let previous = UInt16(output[base + index - stride]) << 8 | UInt16(output[base + index - stride + 1])
+                    let previous =
+                        UInt16(output[base + index - stride]) << 8 | UInt16(output[base + index - stride + 1])
                     let current = UInt16(output[base + index]) << 8 | UInt16(output[base + index + 1])
                     let sum = previous &+ current
                     output[base + index] = UInt8(sum >> 8)

@@ -155,7 +155,9 @@ package final class StreamStorage: Hashable, Sendable {
             if let cipher {
                 let plain = cipher.decrypt(source.bytes(in: range))
                 return try plain.withUnsafeBytes { buffer in
-                    Result { () throws(PDFError) in try FilterPipeline.decode(buffer, filters: filters, maxSize: maxSize) }
+                    Result { () throws(PDFError) in
+                        try FilterPipeline.decode(buffer, filters: filters, maxSize: maxSize)
+                    }
                 }.get()
             }
             let lower = min(range.lowerBound, source.count)

@@ -40,7 +40,11 @@ package enum IndirectObjectParser {
         var object: PDFObject
         do {
             object = try parser.parseObject()
-        } catch where { var lexer = parser.lexer; lexer.skipWhitespace(); return lexer.hasKeyword("endobj") }() {
+        } catch
+            where {
+                var lexer = parser.lexer; lexer.skipWhitespace(); return lexer.hasKeyword("endobj")
+            }()
+        {
             // `n g obj endobj`: an empty object is null (qpdf reads it so, with a warning).
             parser.warnings.append(PDFWarning(.objectInvalid, "empty object read as null", offset: offset))
             object = .null
@@ -111,14 +115,17 @@ package enum IndirectObjectParser {
     /// The offset of the first occurrence of `needle` at or after `start`.
     package static func search(_ bytes: UnsafeRawBufferPointer, for needle: StaticString, from start: Int) -> Int? {
         guard start < bytes.count, let base = bytes.baseAddress else { return nil }
-        guard let found = cshim_memmem(base + start, bytes.count - start, needle.utf8Start, needle.utf8CodeUnitCount) else {
+        guard let found = cshim_memmem(base + start, bytes.count - start, needle.utf8Start, needle.utf8CodeUnitCount)
+        else {
             return nil
         }
         return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// The offset of the last occurrence of `needle` that starts before `end`.
-    package static func searchBackward(_ bytes: UnsafeRawBufferPointer, for needle: StaticString, before end: Int) -> Int? {
+    package static func searchBackward(_ bytes: UnsafeRawBufferPointer, for needle: StaticString, before end: Int)
+        -> Int?
+    {
         let length = needle.utf8CodeUnitCount
         let text = needle.utf8Start
         var index = min(end, bytes.count) - length

@@ -102,7 +102,8 @@ public struct DocumentWriter {
 
         let pageReferences = Set(document.pages.compactMap(\.reference))
         let packed = options.objectStreams
-        let version = packed ? maxVersion(document.version, "1.5") : (document.version.isEmpty ? "1.4" : document.version)
+        let version =
+            packed ? maxVersion(document.version, "1.5") : (document.version.isEmpty ? "1.4" : document.version)
         var serializer = PDFSerializer()
         serializer.append("%PDF-\(version)\n")
         serializer.append([0x25, 0xE2, 0xE3, 0xCF, 0xD3, 0x0A])
@@ -180,8 +181,11 @@ public struct DocumentWriter {
             options.write.deterministicID
             ? Digest.md5.hash(serializer.output) : options.write.randomBytes(16)
         // The first ID keys the encryption (§7.6.4.3), so it stays when the file stays encrypted.
-        let first = keepEncryption ? (existingID ?? second) : (options.write.deterministicID ? second : existingID ?? second)
-        trailer[.id] = .array([.string(PDFString(bytes: first, isHex: true)), .string(PDFString(bytes: second, isHex: true))])
+        let first =
+            keepEncryption ? (existingID ?? second) : (options.write.deterministicID ? second : existingID ?? second)
+        trailer[.id] = .array([
+            .string(PDFString(bytes: first, isHex: true)), .string(PDFString(bytes: second, isHex: true)),
+        ])
         entries.sort { $0.number < $1.number }
         let xrefOffset = serializer.output.count
         if packed {
@@ -195,7 +199,9 @@ public struct DocumentWriter {
     }
 
     private func removingCryptFilter(_ dictionary: PDFDictionary) -> PDFDictionary {
-        guard case .array(let filters)? = dictionary[.filter], filters.contains(.name(.crypt)) else { return dictionary }
+        guard case .array(let filters)? = dictionary[.filter], filters.contains(.name(.crypt)) else {
+            return dictionary
+        }
         var result = dictionary
         var parameters = dictionary[.decodeParms]?.arrayValue
         var kept: [PDFObject] = []
@@ -209,7 +215,8 @@ public struct DocumentWriter {
         result[.filter] = kept.isEmpty ? nil : .array(kept)
         if let parameters {
             let remaining = parameters.filter { !$0.isNull }
-            result[.decodeParms] = remaining.isEmpty ? nil : .array(parameters.filter { _ in true }.filter { !$0.isNull })
+            result[.decodeParms] =
+                remaining.isEmpty ? nil : .array(parameters.filter { _ in true }.filter { !$0.isNull })
         }
         return result
     }

@@ -33,7 +33,9 @@ extension IncrementalUpdate {
         dictionary[.filter] = nil
         dictionary[.decodeParms] = nil
         // XMP stays uncompressed so that tools that do not parse PDF can still find it (§14.3.2).
-        replace(metadataReference, with: .stream(PDFStream(dictionary: dictionary, data: Array(xmp.text.utf8), compress: false)))
+        replace(
+            metadataReference,
+            with: .stream(PDFStream(dictionary: dictionary, data: Array(xmp.text.utf8), compress: false)))
     }
 }
 

@@ -88,7 +88,8 @@ public struct IncrementalUpdate {
             for reference in base.damagedObjects.sorted() where objects[reference.number] == nil {
                 let object = base.object(reference)
                 guard !object.isNull else { continue }
-                repairs.append((reference, StructureRepair.normalized(object, isPage: pageReferences.contains(reference))))
+                repairs.append(
+                    (reference, StructureRepair.normalized(object, isPage: pageReferences.contains(reference))))
             }
             // A catalog whose page tree cannot be read gets an empty one.
             if case .reference(let root)? = base.trailer[.root], objects[root.number] == nil,

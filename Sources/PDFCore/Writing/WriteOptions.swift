@@ -5,7 +5,9 @@ public struct WriteOptions: Sendable {
     /// The source of AES initialisation vectors and random IDs; the system's secure source by default.
     public var randomBytes: @Sendable (Int) -> [UInt8]
 
-    public init(deterministicID: Bool = false, randomBytes: @escaping @Sendable (Int) -> [UInt8] = SecureRandomSource.bytes) {
+    public init(
+        deterministicID: Bool = false, randomBytes: @escaping @Sendable (Int) -> [UInt8] = SecureRandomSource.bytes
+    ) {
         self.deterministicID = deterministicID
         self.randomBytes = randomBytes
     }

@@ -51,20 +51,24 @@ package enum XRefWriter {
         var all = entries
         all.append((number, .inFile(offset: offset, generation: 0)))
         all.sort { $0.number < $1.number }
-        let maxOffset = all.map { entry -> Int in
-            switch entry.entry {
-            case .inFile(let position, _): position
-            case .compressed(let stream, _): stream
-            case .free: 0
-            }
-        }.max() ?? 0
+        let maxOffset =
+            all.map { entry -> Int in
+                switch entry.entry {
+                case .inFile(let position, _): position
+                case .compressed(let stream, _): stream
+                case .free: 0
+                }
+            }.max() ?? 0
         let middle = max(1, bytesNeeded(maxOffset))
-        let last = max(1, bytesNeeded(all.map { entry -> Int in
-            switch entry.entry {
-            case .inFile(_, let generation), .free(let generation): generation
-            case .compressed(_, let index): index
-            }
-        }.max() ?? 0))
+        let last = max(
+            1,
+            bytesNeeded(
+                all.map { entry -> Int in
+                    switch entry.entry {
+                    case .inFile(_, let generation), .free(let generation): generation
+                    case .compressed(_, let index): index
+                    }
+                }.max() ?? 0))
         var rows: [UInt8] = []
         rows.reserveCapacity(all.count * (1 + middle + last))
         func put(_ value: Int, _ width: Int) {

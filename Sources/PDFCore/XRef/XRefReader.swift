@@ -37,7 +37,8 @@ package struct XRefReader {
             } catch {
                 if sections.isEmpty { throw error }
                 warnings.append(
-                    PDFWarning(.xrefInvalid, "previous cross-reference section unreadable: \(error.message)", offset: offset))
+                    PDFWarning(
+                        .xrefInvalid, "previous cross-reference section unreadable: \(error.message)", offset: offset))
                 complete = false
                 break
             }
@@ -124,12 +125,15 @@ package struct XRefReader {
             }
             // A common off-by-one: a table starting at 1 whose first entry is the head of the free list.
             if first == 1, count > 0, entries[firstIndex] == .free(generation: 65535) {
-                warnings.append(PDFWarning(.xrefEntryInvalid, "subsection starts at 1; read as 0", offset: subsectionOffset))
+                warnings.append(
+                    PDFWarning(.xrefEntryInvalid, "subsection starts at 1; read as 0", offset: subsectionOffset))
                 first = 0
                 for index in 0..<count { numbers[firstIndex + index] = index }
             }
         }
-        guard lexer.hasKeyword("trailer") else { throw PDFError(.xref, "cross-reference table has no trailer", offset: offset) }
+        guard lexer.hasKeyword("trailer") else {
+            throw PDFError(.xref, "cross-reference table has no trailer", offset: offset)
+        }
         var parser = ObjectParser(bytes, at: lexer.position + 7, maxDepth: options.maxNestingDepth)
         guard case .dictionary(let trailer) = try parser.parseObject() else {
             throw PDFError(.xref, "trailer is not a dictionary", offset: lexer.position)
