@@ -7,7 +7,8 @@ import PackageDescription
 let package = Package(
     name: "AutographBenchmarks",
     products: [
-        .executable(name: "autograph-bench", targets: ["autograph-bench"])
+        .executable(name: "autograph-bench", targets: ["autograph-bench"]),
+        .executable(name: "bench-rusage", targets: ["bench-rusage"]),
     ],
     dependencies: [
         .package(name: "Autograph", path: "..")
@@ -17,14 +18,18 @@ let package = Package(
             name: "autograph-bench",
             dependencies: [
                 .product(name: "PDFCore", package: "Autograph"),
+                // Not linked: listed so that the CLI measured in step 2 is built beside the bench.
                 .product(name: "autograph", package: "Autograph"),
+                "bench-rusage",
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
                 .enableUpcomingFeature("MemberImportVisibility"),
             ]
-        )
+        ),
+        // Measures a child's wall time and peak RSS from a process small enough not to inflate it.
+        .executableTarget(name: "bench-rusage"),
     ],
     swiftLanguageModes: [.v6]
 )

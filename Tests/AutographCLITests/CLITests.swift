@@ -58,7 +58,7 @@ struct CLITests {
         #expect(autograph("info", locked, "--password", "nope").code == .failure)
         let opened = autograph("info", locked, "--password", "secret", "--json")
         #expect(opened.code == .success)
-        #expect(opened.output.contains("\"encrypted\" : true"))
+        #expect(opened.output.contains("\"encrypted\": true"))
     }
 
     @Test("a damaged file is read with warnings and exit code 3")

@@ -1,2 +1,27 @@
-import PDFCore
-print("hello")
+import Glibc
+
+// autograph-bench: Autograph beside qpdf and pikepdf; see Benchmarks/README.md.
+
+let options: Options
+do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    Progress.note("autograph-bench: \(error)")
+    exit(64)
+}
+
+switch options.mode {
+case .help:
+    print(Options.usage)
+case .openOnly(let path, let password):
+    exit(BigFileBench.openOnly(path: path, password: password))
+case .corpusWorker(let list, let rounds):
+    exit(CorpusWorker.main(listPath: list, rounds: rounds))
+case .bench:
+    do {
+        try Bench(options: options, environment: try BenchEnvironment.current()).run()
+    } catch {
+        Progress.note("autograph-bench: \(error)")
+        exit(1)
+    }
+}

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PDFCore
 
 /// `autograph info`: what a document is made of.
@@ -14,7 +13,7 @@ enum InfoCommand: Command {
         ],
         details: "Exit code 3 means the document was read, with damage repaired (see the warnings).")
 
-    struct Report: Codable {
+    struct Report {
         var file: String
         var fileSize: Int
         var version: String
@@ -32,7 +31,7 @@ enum InfoCommand: Command {
         var signatures: Int
         var warnings: [String]
 
-        struct Encryption: Codable {
+        struct Encryption {
             var handler: String
             var version: Int
             var revision: Int
@@ -67,10 +66,7 @@ enum InfoCommand: Command {
             hasForm: form.hasForm, formFields: form.fieldCount, signatureFields: form.signatureFieldCount,
             signatures: form.signedCount, warnings: warnings.map(\.description))
         if arguments.has("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(report)
-            console.print(String(decoding: data, as: UTF8.self))
+            console.print(report.json.text)
         } else {
             console.print(text(report))
         }
@@ -125,6 +121,30 @@ enum InfoCommand: Command {
                 "\(pages): \(PDFReal.format(run.size[0], precision: 2)) × \(PDFReal.format(run.size[1], precision: 2)) pt"
         }
         return shown.joined(separator: ", ") + (runs.count > 8 ? ", …" : "")
+    }
+}
+
+extension InfoCommand.Report {
+    /// The report as JSON; keys are documented in README.md (`pages`, `encrypted`, `revisions`,
+    /// `formFields`, `signatures`, `warnings` …).
+    var json: JSON {
+        var object: [String: JSON] = [
+            "file": .string(file), "fileSize": .int(fileSize), "version": .string(version), "pages": .int(pages),
+            "pageSizes": .array(pageSizes.map { .array($0.map { .double($0) }) }), "encrypted": .bool(encrypted),
+            "revisions": .int(revisions), "revisionEnds": .array(revisionEnds.map { .int($0) }),
+            "xref": .array(xref.map { .string($0) }), "recovered": .bool(recovered), "hasForm": .bool(hasForm),
+            "formFields": .int(formFields), "signatureFields": .int(signatureFields), "signatures": .int(signatures),
+            "warnings": .array(warnings.map { .string($0) }),
+        ]
+        if let encryption {
+            object["encryption"] = .object([
+                "handler": .string(encryption.handler), "version": .int(encryption.version),
+                "revision": .int(encryption.revision), "keyLength": .int(encryption.keyLength),
+                "method": .string(encryption.method), "encryptsMetadata": .bool(encryption.encryptsMetadata),
+                "openedWithOwnerPassword": .bool(encryption.openedWithOwnerPassword),
+            ])
+        }
+        return .object(object)
     }
 }
 

@@ -152,6 +152,7 @@ package final class StreamStorage: Hashable, Sendable {
                 Result { () throws(PDFError) in try FilterPipeline.decode(buffer, filters: filters, maxSize: maxSize) }
             }.get()
         case .file(let source, let range, let cipher):
+            source.willRead(range)
             if let cipher {
                 let plain = cipher.decrypt(source.bytes(in: range))
                 return try plain.withUnsafeBytes { buffer in

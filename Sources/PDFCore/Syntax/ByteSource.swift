@@ -47,6 +47,9 @@ package final class ByteSource: @unchecked Sendable {
         guard let address, address != MAP_FAILED else {
             throw PDFError(.fileUnreadable, "cannot map \(path): \(String(cString: strerror(errno)))")
         }
+        // Reading a PDF jumps around the file: without this, every object read maps (and counts
+        // in the resident size) the neighbouring pages too. Large streams ask for read-ahead themselves.
+        _ = madvise(address, size, MADV_RANDOM)
         start = UnsafeRawPointer(address)
         count = size
         owner = .mapping(address, size)
@@ -81,6 +84,21 @@ package final class ByteSource: @unchecked Sendable {
         case .allocation(let memory): memory.deallocate()
         case .parent, .none: break
         }
+    }
+
+    /// Tells the system that `range` will be read soon and in order (large stream data).
+    package func willRead(_ range: Range<Int>) {
+        guard case .mapping = rootOwner, range.count >= 1 << 16, let start else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let lower = max(0, range.lowerBound) / pageSize * pageSize
+        let upper = min(count, range.upperBound)
+        guard upper > lower else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: start + lower), upper - lower, MADV_WILLNEED)
+    }
+
+    private var rootOwner: Owner {
+        if case .parent(let parent) = owner { return parent.rootOwner }
+        return owner
     }
 
     /// The first `length` bytes, sharing this source's memory.

@@ -1,0 +1,87 @@
+/// The command line of `autograph-bench`.
+struct Options {
+    enum Step: String, CaseIterable {
+        case corpus
+        case process
+        case big
+    }
+
+    enum Mode {
+        /// The benchmark itself.
+        case bench
+        /// Internal: open a file with PDFCore, print its page count (step 3's child).
+        case openOnly(path: String, password: String?)
+        /// Internal: the Autograph side of step 1.
+        case corpusWorker(list: String, rounds: Int)
+        case help
+    }
+
+    var mode = Mode.bench
+    var verbose = false
+    var rounds = 3
+    var bigRuns = 5
+    var steps = Set(Step.allCases)
+
+    static let usage = """
+        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N] [--only corpus,process,big]
+
+        Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
+          corpus   every corpus file opened, every object resolved, every stream decoded, in process,
+                   against pikepdf in one Python process (median of --rounds, default 3)
+          process  `autograph info FILE` against `qpdf --check FILE`, one process per file (median of --rounds)
+          big      a generated 1 GB PDF opened and its pages counted in a child process: wall time and peak
+                   RSS (median time, max RSS of --big-runs, default 5), with qpdf and pikepdf for reference
+
+          --verbose   also list the 10 slowest files of each side
+        Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF.
+        The report exits 0 even when a target is missed; 1 only when the harness itself fails.
+        """
+
+    static func parse(_ arguments: [String]) throws(BenchError) -> Options {
+        var options = Options()
+        var index = 0
+        func value(_ name: String) throws(BenchError) -> String {
+            guard index < arguments.count else { throw BenchError("\(name) needs a value") }
+            index += 1
+            return arguments[index - 1]
+        }
+        func count(_ name: String) throws(BenchError) -> Int {
+            let text = try value(name)
+            guard let number = Int(text), number > 0 else {
+                throw BenchError("\(name) needs a positive number, not '\(text)'")
+            }
+            return number
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "--verbose", "-v": options.verbose = true
+            case "--rounds": options.rounds = try count(argument)
+            case "--big-runs": options.bigRuns = try count(argument)
+            case "--only":
+                let names = try value(argument).split(separator: ",").map(String.init)
+                options.steps = []
+                for name in names {
+                    guard let step = Step(rawValue: name) else { throw BenchError("--only: unknown step '\(name)'") }
+                    options.steps.insert(step)
+                }
+            case "--open-only":
+                let path = try value(argument)
+                let password = index < arguments.count ? arguments[index] : nil
+                options.mode = .openOnly(path: path, password: password)
+                return options
+            case "--corpus-worker":
+                let list = try value(argument)
+                options.mode = .corpusWorker(list: list, rounds: try count(argument))
+                return options
+            case "--help", "-h":
+                options.mode = .help
+                return options
+            default:
+                throw BenchError("unknown argument '\(argument)'\n\(usage)")
+            }
+        }
+        return options
+    }
+}
