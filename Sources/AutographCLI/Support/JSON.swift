@@ -23,7 +23,9 @@ enum JSON: Equatable {
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
         case .double(let value):
-            output += value.isFinite ? (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)") : "null"
+            output +=
+                value.isFinite
+                ? (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)") : "null"
         case .string(let value): JSON.quote(value, into: &output)
         case .array(let items):
             guard !items.isEmpty else {
