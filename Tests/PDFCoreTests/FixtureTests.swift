@@ -29,7 +29,9 @@ struct FixtureTests {
         Expectation(name: "damaged-no-xref.pdf", forms: [.recovered], damaged: true),
     ]
 
-    @Test("each fixture opens with its three pages, form of cross-reference, revisions and encryption", arguments: expectations)
+    @Test(
+        "each fixture opens with its three pages, form of cross-reference, revisions and encryption",
+        arguments: expectations)
     func fixture(_ expected: Expectation) throws {
         let path = TestPaths.fixture("pdf", expected.name)
         let document = try PDFDocument(contentsOfFile: path, options: ParseOptions(password: expected.password))
