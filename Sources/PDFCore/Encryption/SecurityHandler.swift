@@ -73,7 +73,7 @@ package struct SecurityHandler: Sendable {
                 case "AESV3": filters[entry.key] = .aes256
                 case "None", nil: filters[entry.key] = .identity
                 case let other?:
-                    throw PDFError(.unsupported, "crypt filter method /\(other ?? "") is not supported")
+                    throw PDFError(.unsupported, "crypt filter method /\(other) is not supported")
                 }
                 if version == 4, let bits = parameters.int(.length) {
                     // Crypt filter lengths are in bytes by the spec, in bits in some writers.
