@@ -19,11 +19,12 @@ let package = Package(
         // C libraries from Debian's -dev packages.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .target(name: "CShims"),
 
         .target(
             name: "PDFCore",
-            dependencies: ["CZlib", "COpenSSL", "CShims"],
+            dependencies: ["CZlib", "COpenSSL", "CFontconfig", "CShims"],
             swiftSettings: upcoming
         ),
         .target(name: "AutographCLI", dependencies: ["PDFCore"], swiftSettings: upcoming),
