@@ -11,6 +11,7 @@ let package = Package(
     name: "Autograph",
     products: [
         .library(name: "PDFCore", targets: ["PDFCore"]),
+        .library(name: "PDFForms", targets: ["PDFForms"]),
         .library(name: "AutographCLI", targets: ["AutographCLI"]),
         .executable(name: "autograph", targets: ["autograph"]),
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
@@ -27,7 +28,8 @@ let package = Package(
             dependencies: ["CZlib", "COpenSSL", "CFontconfig", "CShims"],
             swiftSettings: upcoming
         ),
-        .target(name: "AutographCLI", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        .target(name: "PDFForms", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        .target(name: "AutographCLI", dependencies: ["PDFCore", "PDFForms"], swiftSettings: upcoming),
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
 
         // Builds PDFs for tests and benchmarks; never shipped.
@@ -36,6 +38,7 @@ let package = Package(
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
 
         .testTarget(name: "PDFCoreTests", dependencies: ["PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
+        .testTarget(name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",
             dependencies: ["AutographCLI", "PDFCore", "PDFTestSupport"],

@@ -1,4 +1,5 @@
 import PDFCore
+import PDFForms
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,8 @@ public enum AutographCLI {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        InfoCommand.self, RewriteCommand.self, MetadataCommand.self, SampleCommand.self,
+        InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, RewriteCommand.self,
+        MetadataCommand.self, SampleCommand.self,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and exits the process.
@@ -57,6 +59,9 @@ public enum AutographCLI {
             console.error("autograph \(command.spec.name): \(error.message)")
             return .usage
         } catch let error as PDFError {
+            console.error("autograph \(command.spec.name): \(error.description)")
+            return .failure
+        } catch let error as FormError {
             console.error("autograph \(command.spec.name): \(error.description)")
             return .failure
         } catch {

@@ -23,14 +23,29 @@ public enum Oracle {
         try process.run()
         // Read both pipes while the program runs so a full pipe cannot block it.
         nonisolated(unsafe) var errorData = Data()
-        let errorReader = Thread { errorData = errorPipe.fileHandleForReading.readDataToEndOfFile() }
+        let errorReader = Thread { errorData = readAll(errorPipe.fileHandleForReading.fileDescriptor) }
         errorReader.start()
-        let outputData = outputPipe.fileHandleForReading.readDataToEndOfFile()
+        let outputData = readAll(outputPipe.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         while !errorReader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
         return Result(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
             errors: String(decoding: errorData, as: UTF8.self), outputData: outputData)
+    }
+
+    /// Reads a descriptor to its end, retrying when a signal interrupts a read (Foundation's
+    /// `readDataToEndOfFile` traps on EINTR).
+    private static func readAll(_ descriptor: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return data
+            }
+        }
     }
 
     /// The full path of `program` on the PATH, or nil.
@@ -87,6 +102,41 @@ public enum Oracle {
             let dictionary = (objects["obj:" + info] as? [String: Any])?["value"] as? [String: Any]
         else { return nil }
         return dictionary["/" + key] as? String
+    }
+
+    /// pypdf's reading of the form's values: fully qualified name → `/V` as text (names without
+    /// their slash, arrays joined with "|"); terminal fields only.
+    public static func pypdfFieldValues(_ path: String, password: String? = nil) throws -> [String: String] {
+        let script = """
+            import json, sys, pypdf
+            r = pypdf.PdfReader(sys.argv[1])
+            if r.is_encrypted: r.decrypt(sys.argv[2])
+            fields = r.get_fields() or {}
+            out = {}
+            for name, field in fields.items():
+                if any(other.startswith(name + ".") for other in fields): continue
+                v = field.get("/V")
+                if v is None: continue
+                v = v.get_object() if hasattr(v, "get_object") else v
+                if isinstance(v, list): out[name] = "|".join(str(x) for x in v)
+                elif isinstance(v, pypdf.generic.NameObject): out[name] = str(v)[1:]
+                else: out[name] = str(v)
+            print(json.dumps(out, ensure_ascii=False))
+            """
+        let result = try run("python3", ["-c", script, path, password ?? ""])
+        guard result.status == 0,
+            let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: String]
+        else { throw OracleFailure(message: "pypdf failed: \(result.errors)") }
+        return object
+    }
+
+    /// The text MuPDF extracts from every page (`mutool draw -F txt`), which includes what widget
+    /// appearances draw.
+    public static func mutoolText(_ path: String, password: String? = nil) throws -> String {
+        let result = try run(
+            "mutool", ["draw", "-q", "-F", "txt", "-o", "-"] + (password.map { ["-p", $0] } ?? []) + [path])
+        guard result.status == 0 else { throw OracleFailure(message: "mutool draw failed: \(result.errors)") }
+        return result.output
     }
 
     public struct MissingProgram: Error, CustomStringConvertible {

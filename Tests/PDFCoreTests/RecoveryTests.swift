@@ -113,6 +113,17 @@ struct RecoveryTests {
         #expect(document.object(PDFReference(3)) == .null)
     }
 
+    @Test("a stream whose /Filter names itself does not recurse forever (found by the fuzzer)")
+    func selfReferencingFilter() throws {
+        var raw = RawPDF()
+        raw.object(1, "<< /Type /Catalog /Pages 2 0 R /S 3 0 R >>")
+        raw.object(2, "<< /Type /Pages /Kids [] /Count 0 >>")
+        raw.stream(3, dictionary: "/Filter 3 0 R /DecodeParms 3 0 R", data: Array("abc".utf8))
+        raw.xrefTable(size: 4, trailer: "<< /Size 4 /Root 1 0 R >>")
+        let document = try PDFDocument(bytes: raw.bytes)
+        #expect(document.object(PDFReference(3)).streamValue != nil)
+    }
+
     @Test("a huge declared object count does not allocate for it")
     func hugeSize() throws {
         var raw = RawPDF()

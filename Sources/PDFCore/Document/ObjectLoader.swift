@@ -16,8 +16,10 @@ package struct ObjectLoader: Sendable {
     }
 
     /// Reads the object at `offset`; nil when no object with `reference`'s number starts there.
+    /// `depth` counts the indirect `/Filter` and `/DecodeParms` objects followed to get here; past a
+    /// few the chain is cut (a stream whose filter names itself must not recurse forever).
     package func loadInFile(
-        _ reference: PDFReference, at offset: Int, length: (PDFReference) -> Int?
+        _ reference: PDFReference, at offset: Int, length: (PDFReference) -> Int?, depth: Int = 0
     ) -> Loaded? {
         let bytes = source.buffer
         guard offset >= 0, offset < bytes.count,
@@ -38,7 +40,7 @@ package struct ObjectLoader: Sendable {
             let cipher = security.flatMap {
                 reference == encryptReference ? nil : $0.streamCipher(for: reference, dictionary: dictionary)
             }
-            object = .stream(makeStream(dictionary, data: data, cipher: cipher))
+            object = .stream(makeStream(dictionary, data: data, cipher: cipher, depth: depth))
         }
         let warnings = parsed.warnings.map { warning in
             var warning = warning
@@ -49,11 +51,15 @@ package struct ObjectLoader: Sendable {
     }
 
     /// A stream value for data in the file, with its filter chain resolved.
-    package func makeStream(_ dictionary: PDFDictionary, data: Range<Int>, cipher: ObjectCipher?) -> PDFStream {
+    package func makeStream(
+        _ dictionary: PDFDictionary, data: Range<Int>, cipher: ObjectCipher?, depth: Int = 0
+    ) -> PDFStream {
         let filters = StreamStorage.filters(in: dictionary) { object in
-            if case .reference(let reference) = object, case .inFile(let offset, _)? = index[reference.number] {
+            if case .reference(let reference) = object, case .inFile(let offset, _)? = index[reference.number],
+                depth < 4
+            {
                 // Filters named indirectly (rare): read without caching.
-                return loadInFile(reference, at: offset, length: { _ in nil })?.object ?? .null
+                return loadInFile(reference, at: offset, length: { _ in nil }, depth: depth + 1)?.object ?? .null
             }
             return object
         }

@@ -37,6 +37,12 @@ public struct IncrementalUpdate {
         return reference
     }
 
+    /// Reserves an object number for an object written later with ``replace(_:with:)`` (an object
+    /// that must be referred to before it can be built, like a font subset).
+    public mutating func reserve() -> PDFReference {
+        add(.null)
+    }
+
     /// Replaces the object `reference` names (keeping its number and generation).
     public mutating func replace(_ reference: PDFReference, with object: PDFObject) {
         objects[reference.number] = (reference.generation, object)

@@ -1,0 +1,164 @@
+import PDFCore
+
+/// Makes the normal appearance streams of widgets from field values (ISO 32000-2 §12.7.4.3
+/// variable text, §12.7.5.2 buttons, §12.7.5.4 choice fields).
+struct AppearanceGenerator {
+    var fonts: AppearanceFonts
+    let document: PDFDocument
+
+    /// The appearance of a text field or a combo box showing `text`.
+    mutating func text(
+        _ text: String, field: FormField, widget: Widget, update: inout IncrementalUpdate
+    ) throws(FormError) -> PDFObject {
+        let geometry = WidgetGeometry(widget: widget, document: document)
+        let appearance = defaultAppearance(field, widget)
+        let shown =
+            field.flags.contains(.password) && field.kind == .text ? String(repeating: "*", count: text.count) : text
+        // Line breaks are layout, not glyphs: choose the font for the characters only.
+        let glyphs = String(shown.unicodeScalars.filter { $0.value >= 0x20 }.map(Character.init))
+        let choice = try fonts.font(for: glyphs, resourceName: appearance.fontName, field: field.name, update: &update)
+        let multiline = field.kind == .text && field.flags.contains(.multiline)
+        let innerWidth = max(0, geometry.width - 2 * geometry.padding)
+        let innerHeight = max(0, geometry.height - 2 * geometry.padding)
+        var size = appearance.fontSize
+        if size <= 0 {
+            size = TextLayout.fittingSize(
+                shown, font: choice.font, width: innerWidth, height: innerHeight, multiline: multiline,
+                maximum: multiline ? 12 : 1000)
+        }
+        let layout = TextLayout(font: choice.font, size: size)
+
+        var content = ContentStreamBuilder()
+        geometry.drawFrame(into: &content)
+        content.beginMarkedContent(PDFName("Tx"))
+        content.saveState()
+        content.rectangle(
+            geometry.borderWidth, geometry.borderWidth, geometry.width - 2 * geometry.borderWidth,
+            geometry.height - 2 * geometry.borderWidth)
+        content.clip()
+        content.beginText()
+        content.setFillColor(appearance.color)
+        content.setFont(choice.resourceName, size: size)
+        if let maxLength = field.maxLength, maxLength > 0, field.flags.contains(.comb), !multiline,
+            !field.flags.contains(.password)
+        {
+            // Comb: one character per cell, centred in it (§12.7.5.3).
+            let inner = geometry.width - 2 * geometry.borderWidth
+            let cell = inner / Double(maxLength)
+            let line = layout.place([shown], width: inner, height: geometry.height, alignment: .left).first
+            for (index, character) in shown.prefix(maxLength).enumerated() {
+                let glyph = String(character)
+                let x = geometry.borderWidth + Double(index) * cell + (cell - layout.width(of: glyph)) / 2
+                content.setTextMatrix(1, 0, 0, 1, x, line?.baseline ?? 0)
+                content.showText(choice.font.encode(glyph))
+            }
+        } else {
+            let lines = multiline ? layout.wrap(shown, maxWidth: innerWidth) : [shown]
+            let alignment = field.kind == .text ? field.alignment : .left
+            let placedHeight = multiline ? innerHeight : geometry.height - 2 * geometry.padding
+            for line in layout.place(
+                lines, width: innerWidth, height: placedHeight, alignment: alignment, centerSingleLine: !multiline)
+            {
+                content.setTextMatrix(1, 0, 0, 1, geometry.padding + line.x, geometry.padding + line.baseline)
+                content.showText(choice.font.encode(line.text))
+            }
+        }
+        content.endText()
+        content.restoreState()
+        content.endMarkedContent()
+        return geometry.formXObject(
+            content: content,
+            resources: [PDFName("Font"): .dictionary([choice.resourceName: .reference(choice.reference)])])
+    }
+
+    /// The appearance of a list box with `selected` export values highlighted (§12.7.5.4).
+    mutating func list(
+        _ selected: [String], field: FormField, widget: Widget, update: inout IncrementalUpdate
+    ) throws(FormError) -> PDFObject {
+        let geometry = WidgetGeometry(widget: widget, document: document)
+        let appearance = defaultAppearance(field, widget)
+        let allText = field.options.map(\.displayText).joined(separator: " ")
+        let choice = try fonts.font(for: allText, resourceName: appearance.fontName, field: field.name, update: &update)
+        let size = appearance.fontSize > 0 ? appearance.fontSize : 12
+        let layout = TextLayout(font: choice.font, size: size)
+        let topIndex = max(0, document.resolve(field.dictionary[PDFName("TI")] ?? .null).intValue ?? 0)
+        var content = ContentStreamBuilder()
+        geometry.drawFrame(into: &content)
+        content.beginMarkedContent(PDFName("Tx"))
+        content.saveState()
+        content.rectangle(
+            geometry.borderWidth, geometry.borderWidth, geometry.width - 2 * geometry.borderWidth,
+            geometry.height - 2 * geometry.borderWidth)
+        content.clip()
+        var top = geometry.height - geometry.borderWidth
+        for option in field.options.dropFirst(topIndex) {
+            guard top > geometry.borderWidth else { break }
+            let rowTop = top
+            top -= layout.lineHeight
+            if selected.contains(option.exportValue) {
+                content.setFillColor(.rgb(0.6, 0.75, 0.85))
+                content.rectangle(geometry.borderWidth, top, geometry.width - 2 * geometry.borderWidth, rowTop - top)
+                content.fill()
+            }
+            content.beginText()
+            content.setFillColor(appearance.color)
+            content.setFont(choice.resourceName, size: size)
+            content.setTextMatrix(1, 0, 0, 1, geometry.padding, top - choice.font.descent * size / 1000)
+            content.showText(choice.font.encode(option.displayText))
+            content.endText()
+        }
+        content.restoreState()
+        content.endMarkedContent()
+        return geometry.formXObject(
+            content: content,
+            resources: [PDFName("Font"): .dictionary([choice.resourceName: .reference(choice.reference)])])
+    }
+
+    /// The on and off appearances of a checkbox or radio button: the `/MK /CA` character (a check
+    /// for checkboxes, a dot for radio buttons by default) in ZapfDingbats.
+    mutating func button(field: FormField, widget: Widget, update: inout IncrementalUpdate) -> (
+        on: PDFObject, off: PDFObject
+    ) {
+        let geometry = WidgetGeometry(widget: widget, document: document)
+        let appearance = defaultAppearance(field, widget)
+        let characteristics = document.resolve(widget.dictionary[PDFName("MK")] ?? .null).dictionaryValue
+        let caption = document.resolve(characteristics?[PDFName("CA")] ?? .null).stringValue?.bytes.first
+        let code = caption ?? (field.kind == .radio ? UInt8(ascii: "l") : UInt8(ascii: "4"))
+        let dingbats = fonts.dingbats(update: &update)
+        let font = StandardFont(.zapfDingbats)
+        let glyphWidth = max(font.width(of: code), 1)
+        let inner = max(0, min(geometry.width, geometry.height) - 2 * geometry.padding)
+        let size = appearance.fontSize > 0 ? appearance.fontSize : max(1, min(inner, inner * 1000 / glyphWidth))
+        let resources: PDFDictionary = [
+            PDFName("Font"): .dictionary([dingbats.resourceName: .reference(dingbats.reference)])
+        ]
+
+        var on = ContentStreamBuilder()
+        geometry.drawFrame(into: &on)
+        on.saveState()
+        on.beginText()
+        on.setFillColor(appearance.color)
+        on.setFont(dingbats.resourceName, size: size)
+        let x = (geometry.width - glyphWidth * size / 1000) / 2
+        // ZapfDingbats symbols sit about 0.7 em tall above the baseline.
+        let y = (geometry.height - 0.7 * size) / 2
+        on.setTextMatrix(1, 0, 0, 1, x, y)
+        on.showText([code])
+        on.endText()
+        on.restoreState()
+        var off = ContentStreamBuilder()
+        geometry.drawFrame(into: &off)
+        return (
+            geometry.formXObject(content: on, resources: resources),
+            geometry.formXObject(content: off, resources: resources)
+        )
+    }
+
+    /// The widget's `/DA`, else the field's (inherited, or the form's).
+    private func defaultAppearance(_ field: FormField, _ widget: Widget) -> DefaultAppearance {
+        if let own = document.resolve(widget.dictionary[PDFName("DA")] ?? .null).stringValue?.text {
+            return DefaultAppearance(own)
+        }
+        return DefaultAppearance(field.defaultAppearance)
+    }
+}

@@ -1,0 +1,58 @@
+public import PDFCore
+
+/// The error thrown by `PDFForms`: a stable code, the field it concerns, and a one-line message.
+public struct FormError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Hashable, Sendable {
+        /// No terminal field has that fully qualified name.
+        case unknownField
+        /// The field is read-only (`/Ff` bit 1).
+        case readOnly
+        /// The value is not one of the field's options or states.
+        case invalidOption
+        /// The text is longer than the field's `/MaxLen`.
+        case tooLong
+        /// The value does not suit the field's kind (text for a checkbox, several choices for a combo box …).
+        case wrongKind
+        /// The document asks viewers to make appearances (`/NeedAppearances true`) and the caller chose to refuse it (signo -137).
+        case needAppearances
+        /// No font can draw the text (no system font covers it).
+        case fontUnavailable
+        /// Form data (JSON, XFDF) cannot be read.
+        case invalidData
+        /// The document has no interactive form.
+        case noForm
+        /// Writing the filled document failed (the underlying `PDFError` is in the message).
+        case writeFailed
+    }
+
+    public var code: Code
+    /// The fully qualified name of the field, when the error concerns one.
+    public var field: String?
+    public var message: String
+
+    public init(_ code: Code, field: String? = nil, _ message: String) {
+        self.code = code
+        self.field = field
+        self.message = message
+    }
+
+    init(_ error: PDFError) {
+        self.init(.writeFailed, error.description)
+    }
+
+    /// The signoAPI error code: -137 for `/NeedAppearances`, -128 for a write failure, else -129.
+    public var signoCode: Int {
+        switch code {
+        case .needAppearances: -137
+        case .writeFailed: -128
+        default: -129
+        }
+    }
+
+    public var description: String {
+        field.map { "field '\($0)': \(message)" } ?? message
+    }
+
+    public static func == (lhs: FormError, rhs: FormError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,165 @@
+public import PDFCore
+
+extension FormFiller {
+    /// The incremental update that writes the values set, with new appearances for their widgets
+    /// (and for every field when the form sets `/NeedAppearances`, which is then cleared).
+    /// - Throws: `.needAppearances` (signo -137) under ``NeedAppearancesPolicy/refuse``,
+    ///   `.fontUnavailable` when no font can draw a value, `.wrongKind` for a field stored as a direct object.
+    public func makeUpdate() throws(FormError) -> IncrementalUpdate {
+        let document = form.document
+        if form.needsAppearances && options.needAppearances == .refuse {
+            throw FormError(.needAppearances, "the document sets /NeedAppearances true")
+        }
+        var update = IncrementalUpdate(base: document, options: options.write)
+        var generator = AppearanceGenerator(
+            fonts: AppearanceFonts(document: document, defaultResources: form.defaultResources, fallback: options.font),
+            document: document)
+        var edits = DictionaryEdits(document: document)
+
+        var targets: [(field: FormField, value: FieldValue, changed: Bool)] = []
+        for (name, value) in values {
+            if let field = form.field(named: name) { targets.append((field, value, true)) }
+        }
+        if form.needsAppearances {
+            let set = Set(values.map(\.name))
+            for field in form.fields where field.kind.isFillable && !set.contains(field.name) {
+                targets.append((field, field.value, false))
+            }
+        }
+
+        for (field, value, changed) in targets {
+            if changed {
+                guard let reference = field.reference else {
+                    throw FormError(.wrongKind, field: field.name, "the field is a direct object; it cannot be updated")
+                }
+                edits.edit(reference) { dictionary in
+                    dictionary[.v] = FormFiller.object(for: value)
+                    if field.kind == .listBox {
+                        let selected = FormFiller.selections(value)
+                        let indices = field.options.indices.filter { selected.contains(field.options[$0].exportValue) }
+                        dictionary[PDFName("I")] = indices.isEmpty ? nil : .array(indices.map { .integer($0) })
+                    }
+                }
+            }
+            for widget in field.widgets {
+                guard let reference = widget.reference else { continue }
+                switch field.kind {
+                case .text, .comboBox:
+                    let text: String
+                    switch value {
+                    case .text(let value):
+                        text = field.options.first { $0.exportValue == value }?.displayText ?? value
+                    default: text = ""
+                    }
+                    let appearance = try generator.text(text, field: field, widget: widget, update: &update)
+                    let appearanceReference = update.add(appearance)
+                    edits.edit(reference) { $0[PDFName("AP")] = .dictionary([.n: .reference(appearanceReference)]) }
+                case .listBox:
+                    let appearance = try generator.list(
+                        FormFiller.selections(value), field: field, widget: widget, update: &update)
+                    let appearanceReference = update.add(appearance)
+                    edits.edit(reference) { $0[PDFName("AP")] = .dictionary([.n: .reference(appearanceReference)]) }
+                case .checkbox, .radio:
+                    guard case .state(let state) = value else { continue }
+                    let hasState = state == "Off" || widget.onStates.contains(state)
+                    let widgetState = hasState ? state : "Off"
+                    // A widget without appearances for its states gets ZapfDingbats ones.
+                    if widget.onStates.isEmpty {
+                        let onState = state == "Off" ? "Yes" : state
+                        let (on, off) = generator.button(field: field, widget: widget, update: &update)
+                        let onReference = update.add(on)
+                        let offReference = update.add(off)
+                        edits.edit(reference) {
+                            $0[PDFName("AP")] = .dictionary([
+                                .n: .dictionary([
+                                    PDFName(onState): .reference(onReference), PDFName("Off"): .reference(offReference),
+                                ])
+                            ])
+                            $0[PDFName("AS")] = .name(PDFName(state == "Off" ? "Off" : onState))
+                        }
+                    } else {
+                        edits.edit(reference) { $0[PDFName("AS")] = .name(PDFName(widgetState)) }
+                    }
+                case .pushButton, .signature, .unknown:
+                    continue
+                }
+            }
+        }
+
+        if form.needsAppearances {
+            if let formReference = form.reference {
+                edits.edit(formReference) { $0[PDFName("NeedAppearances")] = nil }
+            } else if let root = document.trailer.reference(.root) {
+                edits.edit(root) { catalog in
+                    var acroForm = document.resolve(catalog[.acroForm] ?? .null).dictionaryValue ?? form.dictionary
+                    acroForm[PDFName("NeedAppearances")] = nil
+                    catalog[.acroForm] = .dictionary(acroForm)
+                }
+            }
+        }
+        try generator.fonts.finish(update: &update)
+        edits.apply(to: &update)
+        return update
+    }
+
+    /// Writes the base document followed by the update to `path`, atomically.
+    public func write(to path: String) throws(FormError) {
+        let update = try makeUpdate()
+        do {
+            try update.write(to: path)
+        } catch {
+            throw FormError(error)
+        }
+    }
+
+    /// The document with the update, in memory.
+    public func documentBytes() throws(FormError) -> [UInt8] {
+        do {
+            return try makeUpdate().documentBytes()
+        } catch let error as FormError {
+            throw error
+        } catch {
+            throw FormError(.writeFailed, "\(error)")
+        }
+    }
+
+    static func object(for value: FieldValue) -> PDFObject {
+        switch value {
+        case .none: return .null
+        case .text(let text): return .string(PDFString(text: text))
+        case .state(let state): return .name(PDFName(state))
+        case .choices(let choices): return .array(choices.map { .string(PDFString(text: $0)) })
+        case .signature: return .null
+        }
+    }
+
+    static func selections(_ value: FieldValue) -> [String] {
+        switch value {
+        case .text(let text): [text]
+        case .choices(let choices): choices
+        default: []
+        }
+    }
+}
+
+/// Edits of existing dictionaries, gathered so that a field merged with its widget is written once.
+struct DictionaryEdits {
+    let document: PDFDocument
+    private var edited: [PDFReference: PDFDictionary] = [:]
+    private var order: [PDFReference] = []
+
+    init(document: PDFDocument) { self.document = document }
+
+    mutating func edit(_ reference: PDFReference, _ change: (inout PDFDictionary) -> Void) {
+        var dictionary = edited[reference] ?? document.object(reference).dictionaryValue ?? PDFDictionary()
+        change(&dictionary)
+        if edited[reference] == nil { order.append(reference) }
+        edited[reference] = dictionary
+    }
+
+    func apply(to update: inout IncrementalUpdate) {
+        for reference in order {
+            update.replace(reference, with: .dictionary(edited[reference]!))
+        }
+    }
+}

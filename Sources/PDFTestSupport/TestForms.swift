@@ -1,0 +1,155 @@
+public import PDFCore
+
+/// A one-page form with one field of each kind, for form tests. Field names and what they hold:
+/// `name` (text), `notes` (multiline text), `code` (comb, MaxLen 6), `short` (MaxLen 5), `locked`
+/// (read-only text), `agree` (checkbox), `color` (radio: red, green, blue), `country` (combo:
+/// France, Germany, Italy), `languages` (multi-select list: de, en, fr, it), `send` (push
+/// button), `signature` (signature field, unsigned), and `address.city` (a child of a parent field).
+public enum TestForms {
+    public static func make(needAppearances: Bool = false) -> [UInt8] {
+        var builder = PDFBuilder()
+        let page = builder.reserve()
+        var annotations: [PDFObject] = []
+        var fields: [PDFObject] = []
+        func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PDFObject {
+            PDFRectangle(x0: x, y0: y, x1: x + width, y1: y + height).object
+        }
+        func widget(_ entries: PDFDictionary, _ r: PDFObject) -> PDFDictionary {
+            var dictionary = entries
+            dictionary[.type] = .name("Annot")
+            dictionary[.subtype] = .name("Widget")
+            dictionary[PDFName("Rect")] = r
+            dictionary[PDFName("P")] = .reference(page)
+            dictionary[.f] = 4
+            dictionary[PDFName("MK")] = .dictionary([PDFName("BC"): [0, 0, 0], PDFName("BG"): [1, 1, 1]])
+            return dictionary
+        }
+        func addField(_ dictionary: PDFDictionary) {
+            let reference = builder.add(.dictionary(dictionary))
+            annotations.append(.reference(reference))
+            fields.append(.reference(reference))
+        }
+        func text(_ name: String) -> PDFObject { .string(PDFString(text: name)) }
+        let da = text("/Helv 0 Tf 0 g")
+        addField(widget([.ft: .name("Tx"), PDFName("T"): text("name"), PDFName("DA"): da], rect(72, 700, 250, 22)))
+        addField(
+            widget(
+                [
+                    .ft: .name("Tx"), PDFName("T"): text("notes"), PDFName("Ff"): .integer(1 << 12),
+                    PDFName("DA"): text("/Helv 10 Tf 0 0 1 rg"),
+                ], rect(72, 600, 250, 80)))
+        addField(
+            widget(
+                [
+                    .ft: .name("Tx"), PDFName("T"): text("code"), PDFName("Ff"): .integer(1 << 24),
+                    PDFName("MaxLen"): 6, PDFName("DA"): da,
+                ], rect(72, 560, 150, 22)))
+        addField(
+            widget(
+                [
+                    .ft: .name("Tx"), PDFName("T"): text("short"), PDFName("MaxLen"): 5, PDFName("Q"): 2,
+                    PDFName("DA"): da,
+                ], rect(72, 520, 150, 22)))
+        addField(
+            widget(
+                [
+                    .ft: .name("Tx"), PDFName("T"): text("locked"), PDFName("Ff"): 1, .v: text("fixed"),
+                    PDFName("DA"): da,
+                ], rect(72, 480, 150, 22)))
+        addField(
+            widget(
+                [
+                    .ft: .name("Btn"), PDFName("T"): text("agree"), .v: .name("Off"), PDFName("AS"): .name("Off"),
+                    PDFName("DA"): text("/ZaDb 0 Tf 0 g"),
+                ], rect(72, 440, 18, 18)))
+        // A radio group: a parent field with three widgets, one per colour.
+        let group = builder.reserve()
+        var kids: [PDFObject] = []
+        for (index, state) in ["red", "green", "blue"].enumerated() {
+            var kid = widget(
+                [.parent: .reference(group), PDFName("AS"): .name("Off")], rect(72 + Double(index) * 30, 400, 18, 18))
+            kid[PDFName("MK")] = .dictionary([PDFName("BC"): [0, 0, 0], PDFName("CA"): text("l")])
+            let bbox: PDFObject = PDFRectangle(x0: 0, y0: 0, x1: 18, y1: 18).object
+            let on = builder.add(
+                .stream(
+                    PDFStream(
+                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): bbox],
+                        data: Array("0 g 4 4 10 10 re f".utf8), compress: false)))
+            let off = builder.add(
+                .stream(
+                    PDFStream(
+                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): bbox],
+                        data: Array("0 G 0.5 0.5 17 17 re S".utf8), compress: false)))
+            kid[PDFName("AP")] = .dictionary([
+                .n: .dictionary([PDFName(state): .reference(on), PDFName("Off"): .reference(off)])
+            ])
+            let reference = builder.add(.dictionary(kid))
+            kids.append(.reference(reference))
+            annotations.append(.reference(reference))
+        }
+        builder.set(
+            group,
+            to: .dictionary([
+                .ft: .name("Btn"), PDFName("T"): text("color"), PDFName("Ff"): .integer((1 << 15) | (1 << 14)),
+                .kids: .array(kids), .v: .name("Off"), PDFName("DA"): text("/ZaDb 0 Tf 0 g"),
+            ]))
+        fields.append(.reference(group))
+        addField(
+            widget(
+                [
+                    .ft: .name("Ch"), PDFName("T"): text("country"), PDFName("Ff"): .integer(1 << 17),
+                    PDFName("Opt"): .array([text("France"), text("Germany"), text("Italy")]), PDFName("DA"): da,
+                ], rect(72, 360, 150, 22)))
+        addField(
+            widget(
+                [
+                    .ft: .name("Ch"), PDFName("T"): text("languages"), PDFName("Ff"): .integer(1 << 21),
+                    PDFName("Opt"): .array([
+                        .array([text("de"), text("Deutsch")]), .array([text("en"), text("English")]),
+                        .array([text("fr"), text("Français")]), .array([text("it"), text("Italiano")]),
+                    ]),
+                    PDFName("DA"): text("/Helv 10 Tf 0 g"),
+                ], rect(72, 260, 150, 80)))
+        addField(
+            widget(
+                [.ft: .name("Btn"), PDFName("T"): text("send"), PDFName("Ff"): .integer(1 << 16)],
+                rect(300, 260, 60, 22)))
+        addField(widget([.ft: .name(.sig), PDFName("T"): text("signature")], rect(300, 200, 200, 50)))
+        let parent = builder.reserve()
+        let city = builder.add(
+            .dictionary(
+                widget(
+                    [.parent: .reference(parent), .ft: .name("Tx"), PDFName("T"): text("city"), PDFName("DA"): da],
+                    rect(72, 200, 150, 22))))
+        annotations.append(.reference(city))
+        builder.set(parent, to: .dictionary([PDFName("T"): text("address"), .kids: .array([.reference(city)])]))
+        fields.append(.reference(parent))
+
+        let helvetica: PDFObject = .dictionary([
+            .type: .name("Font"), .subtype: .name("Type1"), PDFName("BaseFont"): .name("Helvetica"),
+            PDFName("Encoding"): .name("WinAnsiEncoding"),
+        ])
+        let dingbats: PDFObject = .dictionary([
+            .type: .name("Font"), .subtype: .name("Type1"), PDFName("BaseFont"): .name("ZapfDingbats"),
+        ])
+        var acroForm: PDFDictionary = [
+            .fields: .array(fields), PDFName("DA"): da,
+            PDFName("DR"): .dictionary([
+                PDFName("Font"): .dictionary([PDFName("Helv"): helvetica, PDFName("ZaDb"): dingbats])
+            ]),
+        ]
+        if needAppearances { acroForm[PDFName("NeedAppearances")] = true }
+        builder.catalogEntries[.acroForm] = .dictionary(acroForm)
+        let contents = builder.add(
+            .stream(PDFStream(data: Array("BT /F1 18 Tf 72 750 Td (Test form) Tj ET".utf8), compress: true)))
+        builder.set(
+            page,
+            to: .dictionary([
+                .type: .name(.page), .parent: .reference(builder.pages), .mediaBox: PDFRectangle.letter.object,
+                .contents: .reference(contents), .resources: .dictionary(PDFBuilder.helveticaResources),
+                .annots: .array(annotations),
+            ]))
+        builder.appendPage(page)
+        return builder.build()
+    }
+}
