@@ -72,7 +72,7 @@ func fuzz(_ data: UnsafeRawBufferPointer) {
         static func main() throws {
             for path in CommandLine.arguments.dropFirst() {
                 let source = try ByteSource(contentsOfFile: path)
-                fuzz(source.buffer)
+                withExtendedLifetime(source) { fuzz(source.buffer) }
                 print("replayed \(path)")
             }
         }

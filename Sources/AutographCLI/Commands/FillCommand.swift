@@ -33,7 +33,8 @@ enum FillCommand: Command {
         guard let form = AcroForm(document: document) else {
             throw FormError(.noForm, "the document has no interactive form")
         }
-        let text = String(decoding: try ByteSource(contentsOfFile: valuesPath).buffer, as: UTF8.self)
+        let source = try ByteSource(contentsOfFile: valuesPath)
+        let text = withExtendedLifetime(source) { String(decoding: source.buffer, as: UTF8.self) }
         let values: FormValues
         if text.drop(while: { $0.isWhitespace }).hasPrefix("<") {
             values = try XFDF.decode(text, form: form)

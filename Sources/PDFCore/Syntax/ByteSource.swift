@@ -106,6 +106,8 @@ package final class ByteSource: @unchecked Sendable {
         ByteSource(parent: self, count: max(0, min(length, count)))
     }
 
+    /// The bytes. Valid only while this source is alive: a caller that does not otherwise keep it
+    /// alive must use `withExtendedLifetime`.
     package var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
 
     /// The bytes in `range`, clamped to the source.

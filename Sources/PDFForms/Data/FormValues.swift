@@ -28,6 +28,8 @@ public struct FormValues: Sendable, Equatable {
                     entries.append((field.name, .text(state)))
                 }
             case (_, .state(let state)): entries.append((field.name, .text(state)))
+            case (.listBox, .text(let text)) where field.flags.contains(.multiSelect):
+                entries.append((field.name, .list([text])))
             case (_, .text(let text)): entries.append((field.name, .text(text)))
             case (_, .choices(let choices)): entries.append((field.name, .list(choices)))
             case (.checkbox, .none): entries.append((field.name, .bool(false)))
