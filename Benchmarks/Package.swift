@@ -18,6 +18,7 @@ let package = Package(
             name: "autograph-bench",
             dependencies: [
                 .product(name: "PDFCore", package: "Autograph"),
+                .product(name: "PDFForms", package: "Autograph"),
                 // Not linked: listed so that the CLI measured in step 2 is built beside the bench.
                 .product(name: "autograph", package: "Autograph"),
                 "bench-rusage",

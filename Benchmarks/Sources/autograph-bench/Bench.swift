@@ -32,6 +32,15 @@ struct Bench {
             printLines(corpus!.details(verbose: options.verbose))
         }
 
+        var forms: CorpusBench.Result? = nil
+        if options.steps.contains(.forms), !files.isEmpty {
+            // Only the files whose form has a text field to fill (found before anything is timed).
+            let formFiles = files.filter { FormFiles.hasTextFields($0) }
+            forms = try CorpusBench(environment: environment, rounds: options.rounds, workload: .forms(environment))
+                .run(formFiles)
+            printLines(forms!.details(verbose: options.verbose))
+        }
+
         var processes: ProcessBench.Result? = nil
         if options.steps.contains(.process), !files.isEmpty {
             if let autograph = environment.autograph {
@@ -57,6 +66,7 @@ struct Bench {
         var summary = Summary(corpusFiles: files.count, skipped: corpus?.skipped.count)
         summary.notices = notices
         if options.steps.contains(.corpus) { summary.add(corpus: corpus) }
+        if options.steps.contains(.forms) { summary.add(forms: forms) }
         if options.steps.contains(.process) { summary.add(processes: processes) }
         if options.steps.contains(.big) { summary.add(bigFile: big) }
         printLines(summary.lines())

@@ -38,6 +38,7 @@ struct CorpusBench {
         /// The median over rounds of the total seconds over `measured`.
         var oursTotal: Double?
         var peerTotal: Double?
+        var workload: Workload
 
         var skipped: [Int] { files.indices.filter { !Set(measured).contains($0) } }
         var ratio: Double? {
@@ -49,8 +50,39 @@ struct CorpusBench {
         func fileSeconds(_ side: Side, _ index: Int) -> Double { median(side.seconds[index] ?? []) ?? 0 }
     }
 
+    /// What both sides do to each file, and who the peer is.
+    struct Workload {
+        var title: String
+        var ourArguments: [String]
+        var peerName: String
+        var peerModule: String
+        var peerScript: String
+        var forms: Bool
+
+        static func corpus(_ environment: BenchEnvironment) -> Workload {
+            Workload(
+                title: "Corpus: open + resolve every object + decode every stream, in process",
+                ourArguments: ["--corpus-worker"], peerName: "pikepdf", peerModule: "pikepdf",
+                peerScript: environment.pikepdfScript, forms: false)
+        }
+
+        static func forms(_ environment: BenchEnvironment) -> Workload {
+            Workload(
+                title: "Forms: fill every text field of every corpus form and save, in process",
+                ourArguments: ["--forms-worker"], peerName: "pypdf", peerModule: "pypdf",
+                peerScript: environment.pypdfFormsScript, forms: true)
+        }
+    }
+
     var environment: BenchEnvironment
     var rounds: Int
+    var workload: Workload
+
+    init(environment: BenchEnvironment, rounds: Int, workload: Workload? = nil) {
+        self.environment = environment
+        self.rounds = rounds
+        self.workload = workload ?? .corpus(environment)
+    }
 
     func run(_ files: [CorpusFile]) throws(BenchError) -> Result {
         Progress.note("corpus: reading \(files.count) files once to warm the page cache")
@@ -60,20 +92,25 @@ struct CorpusBench {
         }
         let listPath = "\(environment.packageDirectory)/.build/bench-corpus-tasks.tsv"
 
-        Progress.note("corpus: Autograph, \(rounds) rounds in one process")
+        Progress.note(
+            "\(workload.peerName == "pikepdf" ? "corpus" : "forms"): Autograph, \(rounds) rounds in one process")
         let ours = try runSide(
-            "Autograph", command: [environment.executable, "--corpus-worker"], tasks: tasks, listPath: listPath)
+            "Autograph", command: [environment.executable] + workload.ourArguments, tasks: tasks, listPath: listPath)
         var peer: Side
+        let peerName = workload.peerName
         if !Launcher.isAvailable(environment.python) {
-            peer = Side(name: "pikepdf", unavailable: "\(environment.python) not found (scripts/install-deps bench)")
-        } else if try !environment.launcher.run([environment.python, "-c", "import pikepdf"], timeout: 120).succeeded {
+            peer = Side(name: peerName, unavailable: "\(environment.python) not found (scripts/install-deps bench)")
+        } else if try !environment.launcher.run(
+            [environment.python, "-c", "import \(workload.peerModule)"], timeout: 120
+        )
+        .succeeded {
             peer = Side(
-                name: "pikepdf", unavailable: "\(environment.python) cannot import pikepdf (scripts/install-deps bench)"
-            )
+                name: peerName,
+                unavailable: "\(environment.python) cannot import \(workload.peerModule) (scripts/install-deps bench)")
         } else {
-            Progress.note("corpus: pikepdf, \(rounds) rounds in one Python process")
+            Progress.note("\(peerName): \(rounds) rounds in one Python process")
             peer = try runSide(
-                "pikepdf", command: [environment.python, environment.pikepdfScript], tasks: tasks, listPath: listPath)
+                peerName, command: [environment.python, workload.peerScript], tasks: tasks, listPath: listPath)
         }
 
         let measured = files.indices.filter { index in
@@ -85,7 +122,7 @@ struct CorpusBench {
         }
         return Result(
             files: files, rounds: rounds, ours: ours, peer: peer, measured: measured, oursTotal: total(ours),
-            peerTotal: total(peer))
+            peerTotal: total(peer), workload: workload)
     }
 
     /// Runs one side's worker; when it dies, runs it again without the file it died on.
@@ -157,7 +194,7 @@ struct CorpusBench {
 extension CorpusBench.Result {
     /// The details printed before the summary: work done by each side, skipped files, dominating files.
     func details(verbose: Bool) -> [String] {
-        var lines = ["Corpus: open + resolve every object + decode every stream, in process (\(rounds) rounds, median)"]
+        var lines = ["\(workload.title) (\(rounds) rounds, median)"]
         for side in [ours, peer] {
             guard side.unavailable == nil else {
                 lines.append("  \(side.name): not measured: \(side.unavailable!)")
@@ -170,16 +207,22 @@ extension CorpusBench.Result {
                 sum.decodeErrors += item.decodeErrors
             }
             let total = side.name == ours.name ? oursTotal : peerTotal
+            let workText =
+                workload.forms
+                ? "\(work.objects) text fields filled, \(Format.megabytes(bytes: work.decodedBytes)) written"
+                : "\(work.objects) objects, \(work.streams) streams, \(Format.megabytes(bytes: work.decodedBytes)) decoded, "
+                    + "\(work.decodeErrors) stream errors"
             lines.append(
                 "  \(Format.padRight(side.description, 52)) \(Format.padLeft(total.map(Format.seconds) ?? "n/a", 10))  "
-                    + "\(work.objects) objects, \(work.streams) streams, \(Format.megabytes(bytes: work.decodedBytes)) decoded, "
-                    + "\(work.decodeErrors) stream errors")
+                    + workText)
         }
         lines.append("  measured: \(measured.count) of \(files.count) files; skipped: \(skipped.count)")
         for index in skipped {
             var reasons: [String] = []
             if let reason = ours.reason(index) { reasons.append("Autograph: " + clip(reason)) }
-            if peer.unavailable == nil, let reason = peer.reason(index) { reasons.append("pikepdf: " + clip(reason)) }
+            if peer.unavailable == nil, let reason = peer.reason(index) {
+                reasons.append("\(peer.name): " + clip(reason))
+            }
             lines.append("    - \(files[index].name): \(reasons.joined(separator: "; "))")
         }
         for (side, total) in [(ours, oursTotal), (peer, peerTotal)] {

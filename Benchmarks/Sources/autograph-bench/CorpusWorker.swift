@@ -1,5 +1,6 @@
 import Glibc
 import PDFCore
+import PDFForms
 
 /// The protocol between the corpus benchmark and its two workers (this program re-executed with
 /// `--corpus-worker`, and `scripts/pikepdf_corpus.py`), which do the same work in one process each.
@@ -60,7 +61,15 @@ enum CorpusWorker {
         var decodeErrors = 0
     }
 
-    static func main(listPath: String, rounds: Int) -> Int32 {
+    /// What a worker does to each file.
+    enum Workload {
+        /// Open, resolve every object, decode every stream.
+        case corpus
+        /// Fill every editable text field and save the document (to memory).
+        case forms
+    }
+
+    static func main(listPath: String, rounds: Int, workload: Workload) -> Int32 {
         let tasks: [CorpusProtocol.Task]
         do {
             tasks = try CorpusProtocol.readTasks(from: listPath)
@@ -68,14 +77,14 @@ enum CorpusWorker {
             Progress.note("autograph-bench: \(error)")
             return 1
         }
-        emit("V\tAutograph PDFCore (in process)")
+        emit(workload == .corpus ? "V\tAutograph PDFCore (in process)" : "V\tAutograph PDFForms (in process)")
         for round in 0..<rounds {
             var roundSeconds = 0.0
             for (position, task) in tasks.enumerated() {
                 emit("S\t\(round)\t\(task.index)")
                 let start = monotonicSeconds()
                 do {
-                    let work = try measure(task)
+                    let work = try workload == .corpus ? measure(task) : fill(task)
                     let seconds = monotonicSeconds() - start
                     roundSeconds += seconds
                     emit(
@@ -83,10 +92,11 @@ enum CorpusWorker {
                             + "\(work.decodeErrors)")
                 } catch {
                     let seconds = monotonicSeconds() - start
-                    emit("F\t\(round)\t\(task.index)\t\(seconds)\t\(CorpusProtocol.field(error.description))")
+                    emit("F\t\(round)\t\(task.index)\t\(seconds)\t\(CorpusProtocol.field("\(error)"))")
                 }
                 if position % 10 == 9 {
-                    Progress.update("  Autograph: round \(round + 1)/\(rounds), \(position + 1)/\(tasks.count) files")
+                    Progress.update(
+                        "  Autograph \(workload): round \(round + 1)/\(rounds), \(position + 1)/\(tasks.count) files")
                 }
             }
             Progress.finish(
@@ -97,8 +107,13 @@ enum CorpusWorker {
     }
 
     /// Opens, resolves every object and decodes every stream's general-purpose filters.
-    static func measure(_ task: CorpusProtocol.Task) throws(PDFError) -> Work {
-        let document = try PDFDocument(contentsOfFile: task.path, options: ParseOptions(password: task.password))
+    static func measure(_ task: CorpusProtocol.Task) throws(BenchError) -> Work {
+        let document: PDFDocument
+        do {
+            document = try PDFDocument(contentsOfFile: task.path, options: ParseOptions(password: task.password))
+        } catch {
+            throw BenchError(error.description)
+        }
         var work = Work()
         for reference in document.objectReferences {
             let object = document.object(reference)
@@ -112,6 +127,31 @@ enum CorpusWorker {
             }
         }
         return work
+    }
+
+    /// Fills every editable text field with "Field N" (cut to /MaxLen) and saves the whole document
+    /// to memory. Work: `objects` = fields filled, `decodedBytes` = bytes written.
+    static func fill(_ task: CorpusProtocol.Task) throws(BenchError) -> Work {
+        do {
+            let document = try PDFDocument(contentsOfFile: task.path, options: ParseOptions(password: task.password))
+            guard let form = AcroForm(document: document) else { throw BenchError("no form") }
+            var filler = FormFiller(form: form)
+            var filled = 0
+            for (index, field) in form.fields.enumerated()
+            where field.kind == .text && field.isEditable && field.widgets.contains(where: { $0.reference != nil }) {
+                var text = "Field \(index)"
+                if let maxLength = field.maxLength, maxLength > 0 { text = String(text.suffix(maxLength)) }
+                try filler.set(field.name, to: .text(text))
+                filled += 1
+            }
+            guard filled > 0 else { throw BenchError("no text fields") }
+            let bytes = try filler.documentBytes()
+            return Work(objects: filled, streams: 0, decodedBytes: bytes.count, decodeErrors: 0)
+        } catch let error as BenchError {
+            throw error
+        } catch {
+            throw BenchError("\(error)")
+        }
     }
 
     private static func emit(_ line: String) {

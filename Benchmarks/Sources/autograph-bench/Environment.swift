@@ -19,6 +19,7 @@ struct BenchEnvironment {
     var autograph: String?
     var launcher: Launcher
     var pikepdfScript: String
+    var pypdfFormsScript: String
     /// The generated 1 GB file.
     var bigFile: String
 
@@ -42,6 +43,7 @@ struct BenchEnvironment {
             autograph: candidates.compactMap { $0 }.first { access($0, X_OK) == 0 },
             launcher: Launcher(helper: helper),
             pikepdfScript: "\(packageDirectory)/scripts/pikepdf_corpus.py",
+            pypdfFormsScript: "\(packageDirectory)/scripts/pypdf_forms.py",
             bigFile: "\(packageDirectory)/.build/big-1gb.pdf")
     }
 

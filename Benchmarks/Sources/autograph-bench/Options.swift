@@ -2,6 +2,7 @@
 struct Options {
     enum Step: String, CaseIterable {
         case corpus
+        case forms
         case process
         case big
     }
@@ -13,6 +14,8 @@ struct Options {
         case openOnly(path: String, password: String?)
         /// Internal: the Autograph side of step 1.
         case corpusWorker(list: String, rounds: Int)
+        /// Internal: the Autograph side of the forms step.
+        case formsWorker(list: String, rounds: Int)
         case help
     }
 
@@ -23,11 +26,13 @@ struct Options {
     var steps = Set(Step.allCases)
 
     static let usage = """
-        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N] [--only corpus,process,big]
+        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N] [--only corpus,forms,process,big]
 
         Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
           corpus   every corpus file opened, every object resolved, every stream decoded, in process,
                    against pikepdf in one Python process (median of --rounds, default 3)
+          forms    every text field of every corpus form filled and the document saved, in process, against
+                   pypdf in one Python process (median of --rounds)
           process  `autograph info FILE` against `qpdf --check FILE`, one process per file (median of --rounds)
           big      a generated 1 GB PDF opened and its pages counted in a child process: wall time and peak
                    RSS (median time, max RSS of --big-runs, default 5), with qpdf and pikepdf for reference
@@ -74,6 +79,9 @@ struct Options {
             case "--corpus-worker":
                 let list = try value(argument)
                 options.mode = .corpusWorker(list: list, rounds: try count(argument))
+            case "--forms-worker":
+                let list = try value(argument)
+                options.mode = .formsWorker(list: list, rounds: try count(argument))
                 return options
             case "--help", "-h":
                 options.mode = .help

@@ -18,6 +18,7 @@ struct Summary {
     var notices: [String] = []
 
     static let corpusTarget = 0.80
+    static let formsTarget = 0.10
     static let processTarget = 0.50
     static let openMillisecondsTarget = 100.0
     static let openMegabytesTarget = 100.0
@@ -33,6 +34,19 @@ struct Summary {
                 peer: result?.peerTotal.map(Format.seconds) ?? "n/a",
                 ratio: ratio.map { Format.ratio($0, against: Summary.corpusTarget) } ?? "n/a",
                 target: "≤ " + Format.ratio(Summary.corpusTarget), met: ratio.map { $0 <= Summary.corpusTarget }))
+    }
+
+    mutating func add(forms result: CorpusBench.Result?) {
+        let ratio = result?.ratio
+        for side in [result?.ours, result?.peer].compactMap({ $0 }) {
+            if let reason = side.unavailable { notices.append("forms, \(side.name) not measured: \(reason)") }
+        }
+        rows.append(
+            Row(
+                label: "fill corpus forms and save (pypdf)", ours: result?.oursTotal.map(Format.seconds) ?? "n/a",
+                peer: result?.peerTotal.map(Format.seconds) ?? "n/a",
+                ratio: ratio.map { Format.ratio($0, against: Summary.formsTarget) } ?? "n/a",
+                target: "≤ " + Format.ratio(Summary.formsTarget), met: ratio.map { $0 <= Summary.formsTarget }))
     }
 
     mutating func add(processes result: ProcessBench.Result?) {

@@ -16,7 +16,9 @@ case .help:
 case .openOnly(let path, let password):
     exit(BigFileBench.openOnly(path: path, password: password))
 case .corpusWorker(let list, let rounds):
-    exit(CorpusWorker.main(listPath: list, rounds: rounds))
+    exit(CorpusWorker.main(listPath: list, rounds: rounds, workload: .corpus))
+case .formsWorker(let list, let rounds):
+    exit(CorpusWorker.main(listPath: list, rounds: rounds, workload: .forms))
 case .bench:
     do {
         try Bench(options: options, environment: try BenchEnvironment.current()).run()
