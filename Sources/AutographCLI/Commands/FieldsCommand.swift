@@ -66,6 +66,8 @@ enum FieldsCommand: Command {
                         "rect": .array(
                             [widget.rect.x0, widget.rect.y0, widget.rect.x1, widget.rect.y1].map { .double($0) }),
                         "hidden": .bool(!widget.isVisible),
+                        "print": .bool(widget.flags.contains(.print)),
+                        "rotation": .int(widget.rotation),
                     ])
                 }),
         ]
