@@ -94,7 +94,7 @@ public enum AutographCLI {
 }
 
 /// One `autograph` subcommand.
-protocol Command {
+protocol Command: Sendable {
     static var spec: CommandSpec { get }
     static func run(_ arguments: Arguments, console: Console) throws -> ExitCode
 }
