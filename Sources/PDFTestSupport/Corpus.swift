@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// One file of the shared corpus with what its catalog says (`*.tsv` beside the files, or the README table).
 public struct CorpusFile: Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-public import PDFCore
+import PDFCore
 
 /// A one-page form with one field of each kind, for form tests. Field names and what they hold:
 /// `name` (text), `notes` (multiline text), `code` (comb, MaxLen 6), `short` (MaxLen 5), `locked`

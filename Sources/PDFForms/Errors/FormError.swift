@@ -1,4 +1,4 @@
-public import PDFCore
+import PDFCore
 
 /// The error thrown by `PDFForms`: a stable code, the field it concerns, and a one-line message.
 public struct FormError: Error, Hashable, Sendable, CustomStringConvertible {
