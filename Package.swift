@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "PDFCore", targets: ["PDFCore"]),
         .library(name: "PDFForms", targets: ["PDFForms"]),
+        .library(name: "PDFSigning", targets: ["PDFSigning"]),
         .library(name: "AutographCLI", targets: ["AutographCLI"]),
         .executable(name: "autograph", targets: ["autograph"]),
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
@@ -29,7 +30,9 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .target(name: "PDFForms", dependencies: ["PDFCore"], swiftSettings: upcoming),
-        .target(name: "AutographCLI", dependencies: ["PDFCore", "PDFForms"], swiftSettings: upcoming),
+        .target(
+            name: "PDFSigning", dependencies: ["PDFCore", "PDFForms", "COpenSSL", "CShims"], swiftSettings: upcoming),
+        .target(name: "AutographCLI", dependencies: ["PDFCore", "PDFForms", "PDFSigning"], swiftSettings: upcoming),
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
 
         // Builds PDFs for tests and benchmarks; never shipped.
@@ -39,6 +42,9 @@ let package = Package(
 
         .testTarget(name: "PDFCoreTests", dependencies: ["PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFSigningTests", dependencies: ["PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport"],
+            swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",
             dependencies: ["AutographCLI", "PDFCore", "PDFTestSupport"],

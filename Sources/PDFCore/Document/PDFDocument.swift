@@ -189,6 +189,12 @@ public final class PDFDocument: Sendable {
     /// The raw bytes of the file in `range` (for validators that hash byte ranges).
     public func bytes(in range: Range<Int>) -> [UInt8] { source.bytes(in: range) }
 
+    /// Calls `body` with `range` of the file in chunks, giving each chunk's memory back once read
+    /// (streamed hashing and copying: memory does not grow with the file).
+    public func forEachChunk(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try source.forEachChunk(in: range, body)
+    }
+
     /// Calls `body` with the whole file's bytes, without copying them.
     public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(source.buffer)

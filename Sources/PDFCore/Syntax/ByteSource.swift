@@ -101,6 +101,33 @@ package final class ByteSource: @unchecked Sendable {
         return owner
     }
 
+    /// Calls `body` with `range` in chunks of at most `chunkSize` bytes, in order. For a mapped file,
+    /// the pages of each chunk are given back to the system once read, so hashing or copying a file
+    /// of any size keeps the resident size to about one chunk.
+    package func forEachChunk(
+        in range: Range<Int>, chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
+        let lower = max(0, min(range.lowerBound, count))
+        let upper = max(lower, min(range.upperBound, count))
+        guard upper > lower, let start else { return }
+        let isMapped: Bool
+        if case .mapping = rootOwner { isMapped = true } else { isMapped = false }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var position = lower
+        while position < upper {
+            let end = min(upper, position + chunkSize)
+            try body(UnsafeRawBufferPointer(start: start + position, count: end - position))
+            if isMapped {
+                let first = (position + pageSize - 1) / pageSize * pageSize
+                let last = end == count ? end : end / pageSize * pageSize
+                if last > first {
+                    _ = madvise(UnsafeMutableRawPointer(mutating: start + first), last - first, MADV_DONTNEED)
+                }
+            }
+            position = end
+        }
+    }
+
     /// The first `length` bytes, sharing this source's memory.
     package func prefix(_ length: Int) -> ByteSource {
         ByteSource(parent: self, count: max(0, min(length, count)))

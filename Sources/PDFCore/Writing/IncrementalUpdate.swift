@@ -151,9 +151,19 @@ public struct IncrementalUpdate {
 
     /// Writes the base file followed by the update to `path`, atomically.
     public func write(to path: String) throws(PDFError) {
-        let update = try serialized()
+        try IncrementalUpdate.write(base: base, update: try serialized(), to: path)
+    }
+
+    /// Writes `base` followed by `update` to `path`, atomically, streaming the base in chunks.
+    package static func write(base: PDFDocument, update: [UInt8], to path: String) throws(PDFError) {
         let writer = try AtomicFileWriter(path: path)
-        try base.withBytes { bytes in Result { () throws(PDFError) in try writer.write(bytes) } }.get()
+        do {
+            try base.forEachChunk(in: 0..<base.fileSize) { chunk in try writer.write(chunk) }
+        } catch let error as PDFError {
+            throw error
+        } catch {
+            throw PDFError(.writeFailed, "\(error)")
+        }
         try writer.write(update)
         try writer.commit()
     }

@@ -1,0 +1,99 @@
+public import PDFCore
+
+/// The error thrown by `PDFSigning`: a stable code, the signoAPI code where the seeds define one
+/// (-120 … -150), and a one-line message.
+public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Hashable, Sendable {
+        /// The document could not be loaded (-120) or read (-121).
+        case documentUnreadable
+        /// The document is encrypted and needs a password (-122).
+        case passwordRequired
+        /// The key container (PKCS#12 or PEM file) is not there (-123).
+        case keyContainerNotFound
+        /// The key container cannot be read (-124).
+        case keyContainerUnreadable
+        /// The key container's password is wrong (-125).
+        case wrongKeyContainerPassword
+        /// The key container's format is not supported (-126).
+        case unsupportedKeyContainer
+        /// The key container holds no private key (-127).
+        case noPrivateKey
+        /// The private key cannot be found or does not match the certificate (-133).
+        case privateKeyNotFound
+        /// The signer's certificate cannot be read (-134).
+        case certificateUnreadable
+        /// The signer's certificate has expired or is not yet valid (-138).
+        case certificateExpired
+        /// The key container holds no certificate for the key (-147).
+        case certificateNotFound
+        /// Writing the signed document failed (-128).
+        case writeFailed
+        /// Signing failed: the signer refused or failed, or the CMS is not for this document (-129).
+        case signingFailed
+        /// The signature field name is not usable: not a signature field, already signed, or unknown with no placement (-130).
+        case invalidFieldName
+        /// The CMS is larger than the space reserved for it (-136).
+        case signatureTooLarge
+        /// The form asks viewers to make appearances (-137).
+        case needAppearances
+        /// The cross-reference information does not allow an update (-145).
+        case xrefProblem
+        /// A time-stamp could not be obtained or checked (-146).
+        case timestampFailed
+        /// The signer (a person or a delegate) cancelled.
+        case cancelled
+        /// An argument is invalid (an unknown algorithm, a bad rectangle …).
+        case invalidArgument
+        /// DER or CMS data is malformed.
+        case malformedData
+        /// The algorithm is not supported.
+        case unsupportedAlgorithm
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Wraps a core error, keeping its signo code's meaning.
+    public init(_ error: PDFError) {
+        switch error.code {
+        case .passwordRequired, .wrongPassword: self.init(.passwordRequired, error.description)
+        case .writeFailed: self.init(.writeFailed, error.description)
+        case .xref: self.init(.xrefProblem, error.description)
+        default: self.init(.documentUnreadable, error.description)
+        }
+    }
+
+    /// The signoAPI error code (STSignoInfoDelegate, -120 … -150).
+    public var signoCode: Int {
+        switch code {
+        case .documentUnreadable: -121
+        case .passwordRequired: -122
+        case .keyContainerNotFound: -123
+        case .keyContainerUnreadable: -124
+        case .wrongKeyContainerPassword: -125
+        case .unsupportedKeyContainer: -126
+        case .noPrivateKey: -127
+        case .writeFailed: -128
+        case .signingFailed, .cancelled, .invalidArgument, .malformedData, .unsupportedAlgorithm: -129
+        case .invalidFieldName: -130
+        case .privateKeyNotFound: -133
+        case .certificateUnreadable: -134
+        case .signatureTooLarge: -136
+        case .needAppearances: -137
+        case .certificateExpired: -138
+        case .xrefProblem: -145
+        case .timestampFailed: -146
+        case .certificateNotFound: -147
+        }
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: SigningError, rhs: SigningError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,129 @@
+public import PDFCore
+
+/// What to sign and how: the field, the signature dictionary's entries, the digest, the space to
+/// reserve, certification and field locking (ISO 32000-2 §12.8, ETSI EN 319 142-1 PAdES).
+public struct SignatureRequest: Sendable, Codable {
+    /// Where the signature goes.
+    public enum Placement: Sendable, Codable, Equatable {
+        /// The existing empty signature field named ``SignatureRequest/fieldName``.
+        case existingField
+        /// A new field without appearance (a zero-size widget on the first page).
+        case invisible
+        /// A new field shown on page `page` (from 0) at `rect` in PDF user space.
+        case visible(page: Int, rect: PDFRectangle)
+    }
+
+    /// `/SubFilter` (§12.8.3): the CAdES form of PAdES, or the older PKCS#7 detached form.
+    public enum SubFilter: String, Sendable, Codable {
+        case cadesDetached = "ETSI.CAdES.detached"
+        case pkcs7Detached = "adbe.pkcs7.detached"
+    }
+
+    /// The permissions of a certification signature (`/DocMDP /P`, §12.8.2.2).
+    public enum Certification: Int, Sendable, Codable {
+        /// No change allowed.
+        case noChanges = 1
+        /// Filling forms, instantiating templates and signing.
+        case formFilling = 2
+        /// As 2, plus annotations.
+        case formFillingAndAnnotations = 3
+    }
+
+    /// Fields that the signature locks (`/Lock`, FieldMDP, §12.8.2.4).
+    public enum FieldLock: Sendable, Codable, Equatable {
+        case all
+        case include([String])
+        case exclude([String])
+    }
+
+    /// The name of the field to sign or create; nil creates `Signature1`, `Signature2` … (the first unused).
+    public var fieldName: String?
+    public var placement: Placement
+    public var subFilter: SubFilter = .cadesDetached
+    /// `/Name`: the signer's name (by default the certificate's common name, when known).
+    public var name: String?
+    public var location: String?
+    public var reason: String?
+    public var contactInfo: String?
+    /// `/M` and the date shown in the appearance.
+    public var signingTime: PDFDate = .now()
+    public var digestAlgorithm: DigestAlgorithm = .sha256
+    /// The bytes reserved for the CMS; nil estimates them from the signer.
+    public var contentsSize: Int?
+    /// Makes this a certification signature (only as the document's first signature).
+    public var certification: Certification?
+    /// Fields locked by the signature.
+    public var lockFields: FieldLock?
+    /// Fields set read-only in the signed revision (signo `signingProcessStarted`).
+    public var readOnlyFields: [String] = []
+    /// Lines shown in a visible signature; nil shows the signer, the date, the reason and the location.
+    public var appearanceText: [String]?
+    /// A caller-made appearance stream for a visible signature (issue 5's handwriting, images …);
+    /// its `/BBox` is mapped onto the rectangle.
+    public var appearance: PDFStreamContent?
+
+    public init(fieldName: String? = nil, placement: Placement = .invisible) {
+        self.fieldName = fieldName
+        self.placement = placement
+    }
+}
+
+/// A form XObject given as content and resources (`Codable`, so requests travel with prepared state).
+public struct PDFStreamContent: Sendable, Codable, Equatable {
+    public var content: [UInt8]
+    public var width: Double
+    public var height: Double
+
+    public init(content: [UInt8], width: Double, height: Double) {
+        self.content = content
+        self.width = width
+        self.height = height
+    }
+}
+
+extension PDFRectangle: Codable {
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        let x0 = try container.decode(Double.self)
+        let y0 = try container.decode(Double.self)
+        let x1 = try container.decode(Double.self)
+        let y1 = try container.decode(Double.self)
+        self.init(x0: x0, y0: y0, x1: x1, y1: y1)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(x0)
+        try container.encode(y0)
+        try container.encode(x1)
+        try container.encode(y1)
+    }
+}
+
+/// A document prepared for signing: the signature's place in the file and the digest to sign.
+/// `Codable`, so the digest can go to a backend and the CMS come back later, in another process,
+/// to be embedded (WYSIWYS `embedSignature:documentId:`).
+public struct PreparedSignature: Sendable, Codable, Equatable {
+    /// The caller's identity for the document (WYSIWYS document id), when given.
+    public var documentID: String?
+    public var fieldName: String
+    /// `/ByteRange`: [0, a, b, c] — everything but the `/Contents` value.
+    public var byteRange: [Int]
+    /// The offset of the `<` of the `/Contents` value, and the number of hex digits it holds.
+    public var contentsOffset: Int
+    public var contentsHexLength: Int
+    public var digestAlgorithm: DigestAlgorithm
+    /// The digest of the two byte ranges: what the CMS's messageDigest must be.
+    public var digest: [UInt8]
+    /// The size of the prepared file.
+    public var fileSize: Int
+    public var subFilter: SignatureRequest.SubFilter
+
+    /// The largest CMS, in bytes, the reserved space holds.
+    public var capacity: Int { contentsHexLength / 2 }
+
+    /// The digest in lower-case hex.
+    public var digestHex: String {
+        digest.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}

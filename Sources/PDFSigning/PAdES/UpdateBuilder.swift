@@ -1,0 +1,256 @@
+import PDFCore
+import PDFForms
+
+/// Builds the update of a signature: the signature dictionary with placeholders, the field and its
+/// widget (new or existing), the page's `/Annots`, the form's `/Fields` and `/SigFlags`,
+/// certification (`/Perms /DocMDP`), field locks (`/Lock`, FieldMDP) and fields made read-only.
+struct UpdateBuilder {
+    let base: PDFDocument
+    let request: SignatureRequest
+    var update: IncrementalUpdate
+    var fieldName = ""
+    private var edits: [PDFReference: PDFDictionary] = [:]
+    private var editOrder: [PDFReference] = []
+
+    init(base: PDFDocument, request: SignatureRequest, writeOptions: WriteOptions) {
+        self.base = base
+        self.request = request
+        self.update = IncrementalUpdate(base: base, options: writeOptions)
+    }
+
+    mutating func build(contentsSize: Int, signerName: String?) throws(SigningError) {
+        let base = self.base
+        let form = AcroForm(document: base)
+        let existing = request.fieldName.flatMap { name in form?.field(named: name) }
+        if let existing, existing.kind != .signature {
+            throw SigningError(
+                .invalidFieldName, "'\(existing.name)' is a \(existing.kind.rawValue) field, not a signature field")
+        }
+        if let existing, case .signature(signed: true) = existing.value {
+            throw SigningError(.invalidFieldName, "'\(existing.name)' is already signed")
+        }
+        if existing == nil, request.placement == .existingField {
+            throw SigningError(
+                .invalidFieldName,
+                request.fieldName.map { "no signature field '\($0)' and no place given for a new one" }
+                    ?? "no field name and no place given")
+        }
+        if request.certification != nil,
+            form?.signatureFields.contains(where: { $0.value == .signature(signed: true) }) == true
+        {
+            throw SigningError(.invalidArgument, "a certification signature must be the document's first signature")
+        }
+
+        // The signature dictionary (§12.8.1, Table 255), with placeholders patched after serialization.
+        var signature: PDFDictionary = [
+            .type: .name(.sig), .filter: .name("Adobe.PPKLite"),
+            PDFName("SubFilter"): .name(PDFName(request.subFilter.rawValue)),
+            .byteRange: .array([0, 9_999_999_999, 9_999_999_999, 9_999_999_999]),
+            .contents: .string(PDFString(bytes: [UInt8](repeating: 0, count: contentsSize), isHex: true)),
+            PDFName("M"): .string(PDFString(text: request.signingTime.pdfString)),
+        ]
+        let name = request.name ?? signerName
+        if let name { signature[.name] = .string(PDFString(text: name)) }
+        if let location = request.location { signature[PDFName("Location")] = .string(PDFString(text: location)) }
+        if let reason = request.reason { signature[PDFName("Reason")] = .string(PDFString(text: reason)) }
+        if let contact = request.contactInfo { signature[PDFName("ContactInfo")] = .string(PDFString(text: contact)) }
+        signature[PDFName("Prop_Build")] = .dictionary([
+            PDFName("App"): .dictionary([
+                .name: .name("Autograph"), PDFName("REx"): .string(PDFString(text: AutographVersion.string)),
+            ])
+        ])
+        var references: [PDFObject] = []
+        if let certification = request.certification {
+            references.append(
+                .dictionary([
+                    .type: .name("SigRef"), PDFName("TransformMethod"): .name("DocMDP"),
+                    PDFName("TransformParams"): .dictionary([
+                        .type: .name("TransformParams"), .p: .integer(certification.rawValue), .v: .name("1.2"),
+                    ]),
+                ]))
+        }
+        let lock = request.lockFields.map(UpdateBuilder.lockDictionary)
+        if let lock {
+            var parameters = lock
+            parameters[.type] = .name("TransformParams")
+            parameters[.v] = .name("1.2")
+            references.append(
+                .dictionary([
+                    .type: .name("SigRef"), PDFName("TransformMethod"): .name("FieldMDP"),
+                    PDFName("TransformParams"): .dictionary(parameters),
+                ]))
+        }
+        if !references.isEmpty { signature[PDFName("Reference")] = .array(references) }
+        let signatureReference = update.add(.dictionary(signature))
+
+        if let existing {
+            fieldName = existing.name
+            guard let fieldReference = existing.reference else {
+                throw SigningError(.invalidFieldName, "'\(existing.name)' is a direct object and cannot be signed")
+            }
+            edit(fieldReference) { field in
+                field[.v] = .reference(signatureReference)
+                if let lock { field[PDFName("Lock")] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
+            }
+            // A visible existing widget gets an appearance showing the signature.
+            for widget in existing.widgets where widget.rect.width > 0 && widget.rect.height > 0 {
+                guard let widgetReference = widget.reference else { continue }
+                let rotation = widget.pageIndex.map { base.pages[$0].rotation } ?? 0
+                let appearance = appearanceObject(
+                    width: widget.rect.width, height: widget.rect.height, rotation: rotation, signerName: name)
+                let appearanceReference = update.add(appearance)
+                edit(widgetReference) { $0[PDFName("AP")] = .dictionary([.n: .reference(appearanceReference)]) }
+            }
+        } else {
+            fieldName = request.fieldName ?? UpdateBuilder.uniqueName(form)
+            if form?.field(named: fieldName) != nil {
+                throw SigningError(.invalidFieldName, "a field named '\(fieldName)' already exists")
+            }
+            let pages = base.pages
+            var pageIndex = 0
+            var rect = PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0)
+            if case .visible(let page, let placement) = request.placement {
+                guard pages.indices.contains(page) else {
+                    throw SigningError(.invalidArgument, "page \(page + 1) does not exist (\(pages.count) pages)")
+                }
+                guard placement.width > 0, placement.height > 0 else {
+                    throw SigningError(.invalidArgument, "the signature rectangle is empty")
+                }
+                pageIndex = page
+                rect = placement
+            }
+            guard pages.indices.contains(pageIndex), let pageReference = pages[pageIndex].reference else {
+                throw SigningError(.invalidArgument, "the document has no page to put the signature field on")
+            }
+            let appearance =
+                rect.width > 0
+                ? appearanceObject(
+                    width: rect.width, height: rect.height, rotation: pages[pageIndex].rotation, signerName: name)
+                : PDFObject.stream(
+                    PDFStream(
+                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): rect.object],
+                        data: [], compress: false))
+            let appearanceReference = update.add(appearance)
+            var field: PDFDictionary = [
+                .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
+                PDFName("T"): .string(PDFString(text: fieldName)),
+                .v: .reference(signatureReference), PDFName("Rect"): rect.object,
+                PDFName("P"): .reference(pageReference),
+                .f: .integer(132), PDFName("AP"): .dictionary([.n: .reference(appearanceReference)]),
+            ]
+            if let lock { field[PDFName("Lock")] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
+            let fieldReference = update.add(.dictionary(field))
+            addAnnotation(fieldReference, to: pages[pageIndex])
+            addToForm(fieldReference, form: form)
+        }
+        if request.certification != nil, let root = base.trailer.reference(.root) {
+            edit(root) { catalog in
+                var permissions = base.resolve(catalog[.perms] ?? .null).dictionaryValue ?? PDFDictionary()
+                permissions[PDFName("DocMDP")] = .reference(signatureReference)
+                catalog[.perms] = .dictionary(permissions)
+            }
+        }
+        if let form {
+            for name in request.readOnlyFields {
+                guard let field = form.field(named: name), let reference = field.reference else {
+                    throw SigningError(.invalidFieldName, "no field '\(name)' to make read-only")
+                }
+                edit(reference) { dictionary in
+                    let flags = base.resolve(dictionary[PDFName("Ff")] ?? .null).intValue ?? Int(field.flags.rawValue)
+                    dictionary[PDFName("Ff")] = .integer(flags | 1)
+                }
+            }
+        }
+        for reference in editOrder { update.replace(reference, with: .dictionary(edits[reference]!)) }
+    }
+
+    private mutating func edit(_ reference: PDFReference, _ change: (inout PDFDictionary) -> Void) {
+        var dictionary = edits[reference] ?? base.object(reference).dictionaryValue ?? PDFDictionary()
+        change(&dictionary)
+        if edits[reference] == nil { editOrder.append(reference) }
+        edits[reference] = dictionary
+    }
+
+    /// Adds the widget to the page's `/Annots` (the array object itself when it is indirect).
+    private mutating func addAnnotation(_ widget: PDFReference, to page: Page) {
+        guard let pageReference = page.reference else { return }
+        let base = self.base
+        if case .reference(let arrayReference)? = page.dictionary[.annots],
+            let items = base.object(arrayReference).arrayValue
+        {
+            update.replace(arrayReference, with: .array(items + [.reference(widget)]))
+        } else {
+            edit(pageReference) { dictionary in
+                let items = base.resolve(dictionary[.annots] ?? .null).arrayValue ?? []
+                dictionary[.annots] = .array(items + [.reference(widget)])
+            }
+        }
+    }
+
+    /// Adds the field to `/Fields` and sets `/SigFlags` 3 (signatures exist, append only, §12.7.3).
+    private mutating func addToForm(_ field: PDFReference, form: AcroForm?) {
+        guard let root = base.trailer.reference(.root) else { return }
+        let base = self.base
+        var dictionary = form?.dictionary ?? PDFDictionary()
+        // An indirect /Fields array is replaced as an object of its own.
+        if case .reference(let fieldsReference)? = dictionary[.fields],
+            let items = base.object(fieldsReference).arrayValue
+        {
+            update.replace(fieldsReference, with: .array(items + [.reference(field)]))
+        } else {
+            let items = base.resolve(dictionary[.fields] ?? .null).arrayValue ?? []
+            dictionary[.fields] = .array(items + [.reference(field)])
+        }
+        dictionary[PDFName("SigFlags")] = .integer(3)
+        if let form, let formReference = form.reference {
+            let changed = dictionary
+            edit(formReference) { $0 = $0.merging(changed) }
+        } else {
+            let changed = dictionary
+            edit(root) { $0[.acroForm] = .dictionary(changed) }
+        }
+    }
+
+    /// `Signature1`, `Signature2` …: the first name no field has.
+    static func uniqueName(_ form: AcroForm?) -> String {
+        var index = 1
+        while form?.field(named: "Signature\(index)") != nil { index += 1 }
+        return "Signature\(index)"
+    }
+
+    static func lockDictionary(_ lock: SignatureRequest.FieldLock) -> PDFDictionary {
+        switch lock {
+        case .all: return [PDFName("Action"): .name("All")]
+        case .include(let names):
+            return [PDFName("Action"): .name("Include"), .fields: .array(names.map { .string(PDFString(text: $0)) })]
+        case .exclude(let names):
+            return [PDFName("Action"): .name("Exclude"), .fields: .array(names.map { .string(PDFString(text: $0)) })]
+        }
+    }
+
+    /// The appearance of a visible signature: the caller's, or text lines (signer, date, reason, location).
+    private func appearanceObject(width: Double, height: Double, rotation: Int, signerName: String?) -> PDFObject {
+        var lines = request.appearanceText ?? []
+        if request.appearanceText == nil {
+            lines.append("Digitally signed by \(signerName ?? "an unnamed signer")")
+            lines.append("Date: \(request.signingTime.displayString)")
+            if let reason = request.reason { lines.append("Reason: \(reason)") }
+            if let location = request.location { lines.append("Location: \(location)") }
+        }
+        return SignatureAppearance.make(
+            width: width, height: height, rotation: rotation, lines: lines, custom: request.appearance)
+    }
+}
+
+extension PDFDictionary {
+    func merging(_ other: PDFDictionary) -> PDFDictionary {
+        var result = self
+        for entry in other { result[entry.key] = entry.value }
+        return result
+    }
+}
+
+/// Autograph's version, written into `/Prop_Build`.
+public enum AutographVersion {
+    public static let string = "0.1.0"
+}
