@@ -1,5 +1,6 @@
 import PDFCore
 import PDFForms
+import PDFSigning
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ public enum AutographCLI {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, RewriteCommand.self,
+        InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, SignCommand.self, RewriteCommand.self,
         MetadataCommand.self, SampleCommand.self,
     ]
 
@@ -63,6 +64,9 @@ public enum AutographCLI {
             return .failure
         } catch let error as FormError {
             console.error("autograph \(command.spec.name): \(error.description)")
+            return .failure
+        } catch let error as SigningError {
+            console.error("autograph \(command.spec.name): \(error.description) (signo \(error.signoCode))")
             return .failure
         } catch {
             console.error("autograph \(command.spec.name): \(error)")

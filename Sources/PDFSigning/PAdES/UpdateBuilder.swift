@@ -92,6 +92,8 @@ struct UpdateBuilder {
                 field[.v] = .reference(signatureReference)
                 if let lock { field[PDFName("Lock")] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
             }
+            // /SigFlags 3 belongs to the revision that signs (later revisions must not change the form).
+            setSignatureFlags(form: form)
             // A visible existing widget gets an appearance showing the signature.
             for widget in existing.widgets where widget.rect.width > 0 && widget.rect.height > 0 {
                 guard let widgetReference = widget.reference else { continue }
@@ -184,6 +186,21 @@ struct UpdateBuilder {
                 let items = base.resolve(dictionary[.annots] ?? .null).arrayValue ?? []
                 dictionary[.annots] = .array(items + [.reference(widget)])
             }
+        }
+    }
+
+    /// Sets `/SigFlags` 3 on the form when it does not have it yet.
+    private mutating func setSignatureFlags(form: AcroForm?) {
+        guard let form, base.resolve(form.dictionary[PDFName("SigFlags")] ?? .null).intValue != 3,
+            let root = base.trailer.reference(.root)
+        else { return }
+        if let formReference = form.reference {
+            edit(formReference) { $0[PDFName("SigFlags")] = .integer(3) }
+        } else {
+            var dictionary = form.dictionary
+            dictionary[PDFName("SigFlags")] = .integer(3)
+            let changed = dictionary
+            edit(root) { $0[.acroForm] = .dictionary(changed) }
         }
     }
 

@@ -1,0 +1,63 @@
+import PDFCore
+import PDFSigning
+
+/// `autograph sign`: a PAdES signature as an incremental update.
+enum SignCommand: Command {
+    static let spec = CommandSpec(
+        name: "sign",
+        summary: "Sign a PDF (PAdES) with a PKCS#12 file or a PEM key and certificate",
+        usage: """
+            autograph sign FILE -o OUT (--p12 ID.p12 [--p12-password PW] | --key KEY.pem [--key-password PW] --cert CERT.pem [--chain CHAIN.pem])
+                   [--field NAME] [--page N --rect x1,y1,x2,y2 | --invisible] [--reason R] [--location L] [--name N]
+                   [--contact C] [--certify 1|2|3] [--lock-fields all|A,B] [--hash sha256|sha384|sha512] [--size BYTES]
+            """,
+        positionals: 1...1,
+        options: [
+            .init(name: "output", short: "o", valueName: "OUT", help: "where to write the signed document (required)"),
+            .init(name: "p12", valueName: "ID.p12", help: "a PKCS#12 key container"),
+            .init(name: "p12-password", valueName: "PW", help: "the PKCS#12 password"),
+            .init(name: "key", valueName: "KEY.pem", help: "a PEM private key (with --cert)"),
+            .init(name: "key-password", valueName: "PW", help: "the password of an encrypted PEM key"),
+            .init(name: "cert", valueName: "CERT.pem", help: "the signer's certificate (PEM)"),
+            .init(name: "chain", valueName: "CHAIN.pem", help: "intermediate and root certificates (PEM)"),
+            .init(name: "pss", help: "sign RSA keys with RSA-PSS instead of PKCS#1 v1.5"),
+            .init(name: "allow-expired", help: "sign even with a certificate outside its validity"),
+        ] + SignatureOptions.specs,
+        details: """
+            An existing empty signature field NAME is signed; otherwise a new field (NAME, or Signature1, 2 …) is
+            made on page N at the rectangle, or invisible. The input stays an exact prefix of OUT; earlier
+            signatures stay intact. Errors carry signoAPI codes, e.g. -125 wrong password, -130 bad field,
+            -136 signature larger than --size, -138 expired certificate.
+            """)
+
+    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+        guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
+        let signer = try localSigner(arguments)
+        let document = try openDocument(arguments)
+        let request = try SignatureOptions.request(arguments, document: document)
+        var documentSigner = DocumentSigner(document: document, request: request, signer: signer)
+        documentSigner.writeOptions.deterministicID = arguments.has("deterministic-id")
+        let configured = documentSigner
+        let signed = try runBlocking { try await configured.sign() }
+        try signed.write(to: output)
+        console.print(
+            "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "
+                + "(\(signed.cms.count) of \(signed.prepared.signature.capacity) bytes reserved); wrote \(output)")
+        return report(document.warnings, console: console)
+    }
+
+    static func localSigner(_ arguments: Arguments) throws -> LocalKeySigner {
+        let scheme: SignatureScheme? = arguments.has("pss") ? .rsaPSS : nil
+        if let p12 = arguments.value("p12") {
+            return try LocalKeySigner(
+                pkcs12: p12, password: arguments.value("p12-password"), scheme: scheme,
+                allowExpired: arguments.has("allow-expired"))
+        }
+        guard let key = arguments.value("key"), let certificate = arguments.value("cert") else {
+            throw UsageError("give --p12 ID.p12, or --key KEY.pem with --cert CERT.pem")
+        }
+        return try LocalKeySigner(
+            keyPEM: key, password: arguments.value("key-password"), certificatePEM: certificate,
+            chainPEM: arguments.value("chain"), scheme: scheme, allowExpired: arguments.has("allow-expired"))
+    }
+}

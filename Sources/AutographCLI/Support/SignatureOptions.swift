@@ -1,0 +1,93 @@
+import PDFCore
+import PDFSigning
+
+/// The field and signature options shared by `sign` and `prepare`.
+enum SignatureOptions {
+    static let specs: [CommandSpec.Option] = [
+        .init(
+            name: "field", valueName: "NAME",
+            help: "the signature field: an existing empty one, or the name of a new one"),
+        .init(name: "page", valueName: "N", help: "page (from 1) of a new visible field, with --rect"),
+        .init(name: "rect", valueName: "x1,y1,x2,y2", help: "rectangle of a new visible field, in PDF points"),
+        .init(name: "invisible", help: "create an invisible signature field"),
+        .init(name: "reason", valueName: "R", help: "/Reason"),
+        .init(name: "location", valueName: "L", help: "/Location"),
+        .init(name: "name", valueName: "N", help: "/Name (by default the certificate's common name)"),
+        .init(name: "contact", valueName: "C", help: "/ContactInfo"),
+        .init(name: "certify", valueName: "1|2|3", help: "certify: 1 no changes, 2 form filling, 3 and annotations"),
+        .init(name: "lock-fields", valueName: "all|A,B", help: "lock all fields or those named (FieldMDP)"),
+        .init(name: "hash", valueName: "sha256|sha384|sha512", help: "the digest algorithm (sha256)"),
+        .init(name: "size", valueName: "BYTES", help: "bytes reserved for the CMS (estimated by default)"),
+        .init(
+            name: "subfilter", valueName: "cades|pkcs7",
+            help: "/SubFilter: ETSI.CAdES.detached (default) or adbe.pkcs7.detached"),
+        .init(name: "password", valueName: "P", help: "password of an encrypted document"),
+        .init(name: "deterministic-id", help: "derive the new file ID from the content"),
+    ]
+
+    /// The request from the arguments; `document` decides whether `--field` names an existing field.
+    static func request(_ arguments: Arguments, document: PDFDocument) throws -> SignatureRequest {
+        var request = SignatureRequest()
+        request.fieldName = arguments.value("field")
+        let existing = request.fieldName.flatMap { name in AcroFormLookup.fieldExists(name, in: document) } ?? false
+        if let page = arguments.value("page") ?? (arguments.value("rect") != nil ? "1" : nil) {
+            guard let pageNumber = Int(page), pageNumber >= 1 else {
+                throw UsageError("--page wants a page number from 1")
+            }
+            guard let rectText = arguments.value("rect") else { throw UsageError("--page needs --rect x1,y1,x2,y2") }
+            let numbers = rectText.split(separator: ",").compactMap { Double(String($0).trimmingCharacters(in: " ")) }
+            guard numbers.count == 4 else { throw UsageError("--rect wants four numbers: x1,y1,x2,y2") }
+            request.placement = .visible(
+                page: pageNumber - 1, rect: PDFRectangle(x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3])
+            )
+        } else if arguments.has("invisible") {
+            request.placement = .invisible
+        } else {
+            // No place given: an existing field, else (without --field) a new invisible one.
+            request.placement = request.fieldName == nil ? .invisible : .existingField
+        }
+        if existing { request.placement = .existingField }
+        request.reason = arguments.value("reason")
+        request.location = arguments.value("location")
+        request.name = arguments.value("name")
+        request.contactInfo = arguments.value("contact")
+        if let certify = arguments.value("certify") {
+            guard let value = Int(certify), let level = SignatureRequest.Certification(rawValue: value) else {
+                throw UsageError("--certify wants 1, 2 or 3")
+            }
+            request.certification = level
+        }
+        if let lock = arguments.value("lock-fields") {
+            request.lockFields = lock == "all" ? .all : .include(lock.split(separator: ",").map(String.init))
+        }
+        if let hash = arguments.value("hash") {
+            guard let algorithm = DigestAlgorithm(rawValue: hash.lowercased().replacingOccurrences(of: "-", with: ""))
+            else {
+                throw UsageError("--hash wants sha256, sha384 or sha512")
+            }
+            request.digestAlgorithm = algorithm
+        }
+        if let size = arguments.value("size") {
+            guard let bytes = Int(size), bytes > 0 else { throw UsageError("--size wants a number of bytes") }
+            request.contentsSize = bytes
+        }
+        if let subFilter = arguments.value("subfilter") {
+            switch subFilter {
+            case "cades": request.subFilter = .cadesDetached
+            case "pkcs7": request.subFilter = .pkcs7Detached
+            default: throw UsageError("--subfilter wants cades or pkcs7")
+            }
+        }
+        return request
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+
+    func trimmingCharacters(in set: String) -> String {
+        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
