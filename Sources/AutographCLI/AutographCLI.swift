@@ -14,7 +14,8 @@ public enum AutographCLI {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, SignCommand.self, RewriteCommand.self,
+        InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, SignCommand.self,
+        RewriteCommand.self,
         MetadataCommand.self, SampleCommand.self,
     ]
 

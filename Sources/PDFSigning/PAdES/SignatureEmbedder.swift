@@ -48,7 +48,7 @@ public enum SignatureEmbedder {
         }
         try CMSCheck.messageDigest(of: cms, matches: state.digest)
         var hex = [UInt8](repeating: UInt8(ascii: "0"), count: state.contentsHexLength)
-        var patch = PreparedDocumentPatch(contentsHexLength: state.contentsHexLength)
+        let patch = PreparedDocumentPatch(contentsHexLength: state.contentsHexLength)
         try patch.write(cms, into: &hex)
         do {
             let writer = try AtomicFileWriter(path: outputPath)

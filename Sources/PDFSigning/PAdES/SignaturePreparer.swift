@@ -144,21 +144,13 @@ public struct PreparedDocument: Sendable {
     static func patch(_ bytes: inout [UInt8], at offset: Int, signature: PreparedSignature, cms: [UInt8])
         throws(SigningError)
     {
-        guard cms.count * 2 <= signature.contentsHexLength else {
-            throw SigningError(
-                .signatureTooLarge,
-                "the signature needs \(cms.count) bytes but \(signature.capacity) were reserved; prepare again with --size \(cms.count + 1024)"
-            )
-        }
         guard offset >= 0, offset + signature.contentsHexLength + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "<")
         else {
             throw SigningError(.writeFailed, "the /Contents placeholder is not where the prepared state says")
         }
-        let hex = Array("0123456789ABCDEF".utf8)
-        for (index, byte) in cms.enumerated() {
-            bytes[offset + 1 + 2 * index] = hex[Int(byte >> 4)]
-            bytes[offset + 2 + 2 * index] = hex[Int(byte & 0x0F)]
-        }
+        var digits = Array(bytes[(offset + 1)..<(offset + 1 + signature.contentsHexLength)])
+        try PreparedDocumentPatch(contentsHexLength: signature.contentsHexLength).write(cms, into: &digits)
+        bytes.replaceSubrange((offset + 1)..<(offset + 1 + signature.contentsHexLength), with: digits)
     }
 }
 

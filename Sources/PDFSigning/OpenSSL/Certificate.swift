@@ -1,0 +1,213 @@
+import COpenSSL
+
+/// An X.509 certificate (RFC 5280 §4.1), immutable, owning an OpenSSL `X509`.
+///
+/// The fields a CMS needs (issuer Name, serial number) are the certificate's own bytes, read by
+/// `DERReader`; names and keys are read by OpenSSL. Two certificates are equal when their DER is.
+public final class Certificate: Hashable, @unchecked Sendable, CustomStringConvertible {
+    // @unchecked: the X509 is never changed after init, and OpenSSL's lazily computed caches
+    // (extensions, hashes) are guarded by its own lock.
+    let x509: OpaquePointer
+
+    /// The certificate's DER encoding.
+    public let derBytes: [UInt8]
+    /// The subject as a one-line RFC 4514 (RFC 2253) string, most specific first:
+    /// `CN=Signer P-256,O=Autograph Test,C=CH`. Non-ASCII characters are kept as UTF-8.
+    public let subject: String
+    /// The issuer, in the same form as `subject`.
+    public let issuer: String
+    /// The serial number (RFC 5280 §4.1.2.2) in upper-case hexadecimal, as `openssl x509 -serial`
+    /// prints it (two digits per content octet, a sign octet 00 removed).
+    public let serialNumber: String
+    /// The start of the validity period, in seconds since 1970 (RFC 5280 §4.1.2.5).
+    public let notBefore: Int
+    /// The end of the validity period (inclusive), in seconds since 1970.
+    public let notAfter: Int
+    /// The complete DER of the issuer Name, as in the certificate (for a CMS IssuerAndSerialNumber,
+    /// RFC 5652 §10.2.4).
+    public let issuerDER: [UInt8]
+    /// The complete DER of the serialNumber INTEGER, as in the certificate.
+    public let serialDER: [UInt8]
+    /// The complete DER of the subject Name, as in the certificate.
+    public let subjectDER: [UInt8]
+    /// The subject key identifier extension's value (RFC 5280 §4.2.1.2), if present.
+    public let subjectKeyIdentifier: [UInt8]?
+    /// Whether basicConstraints says this is a CA certificate (RFC 5280 §4.2.1.9).
+    public let isCA: Bool
+    /// The kind and size of the subject's public key.
+    public let publicKeyKind: KeyKind
+
+    /// Reads one DER-encoded certificate.
+    ///
+    /// - Parameter der: exactly one `Certificate` SEQUENCE.
+    /// - Throws: `SigningError` `.certificateUnreadable` (-134) when it is not an X.509 certificate.
+    public convenience init(der: [UInt8]) throws(SigningError) {
+        var reader = DERReader(der)
+        guard let node = try? reader.readNode(.sequence), reader.isAtEnd else {
+            throw SigningError(.certificateUnreadable, "not a DER certificate")
+        }
+        let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_X509(nil, &cursor, node.encoded.count)
+        }
+        guard let parsed else { throw OpenSSLErrors.error(.certificateUnreadable, "not an X.509 certificate") }
+        try self.init(taking: parsed, der: der)
+    }
+
+    /// Wraps an `X509` whose reference this object takes over (freed in `deinit`, also on failure).
+    init(taking x509: OpaquePointer, der knownDER: [UInt8]? = nil) throws(SigningError) {
+        let der = knownDER ?? Self.encode(x509)
+        let fields: Fields
+        do {
+            fields = try Fields(der: der)
+        } catch {
+            X509_free(x509)  // deinit does not run for a half-initialized object
+            throw SigningError(.certificateUnreadable, "unreadable certificate: \(error.message)")
+        }
+        self.x509 = x509
+        self.derBytes = der
+        issuerDER = fields.issuer
+        serialDER = fields.serial
+        subjectDER = fields.subject
+        notBefore = fields.notBefore
+        notAfter = fields.notAfter
+        serialNumber = fields.serialHex
+        subject = Self.oneLine(X509_get_subject_name(x509))
+        issuer = Self.oneLine(X509_get_issuer_name(x509))
+        isCA = X509_get_extension_flags(x509) & UInt32(EXFLAG_CA) != 0
+        if let identifier = X509_get0_subject_key_id(x509), let data = ASN1_STRING_get0_data(identifier) {
+            subjectKeyIdentifier = Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(identifier))))
+        } else {
+            subjectKeyIdentifier = nil
+        }
+        publicKeyKind = X509_get0_pubkey(x509).map { KeyKind(key: $0) } ?? .other("unknown")
+        OpenSSLErrors.clear()
+    }
+
+    deinit { X509_free(x509) }
+
+    /// Reads every certificate in PEM text (`-----BEGIN CERTIFICATE-----` blocks, RFC 7468 §5), in
+    /// order, skipping blocks of other kinds (keys …); stops at the first certificate that cannot be read.
+    public static func certificates(pem: [UInt8]) -> [Certificate] {
+        let certificates =
+            withMemoryBIO(pem) { bio -> [Certificate] in
+                var result: [Certificate] = []
+                while let x509 = PEM_read_bio_X509(bio, nil, nil, nil) {
+                    guard let certificate = try? Certificate(taking: x509) else { break }
+                    result.append(certificate)
+                }
+                return result
+            } ?? []
+        OpenSSLErrors.clear()  // The end of the text leaves "no start line" behind.
+        return certificates
+    }
+
+    /// Whether `seconds` (since 1970) is within the validity period (RFC 5280 §4.1.2.5).
+    public func isValid(at seconds: Int) -> Bool {
+        notBefore <= seconds && seconds <= notAfter
+    }
+
+    /// Checks a raw signature over a precomputed digest with this certificate's public key.
+    ///
+    /// - Parameters:
+    ///   - signature: RSA: the signature octets (RFC 8017 §8.1.2, §8.2.2); ECDSA: a DER
+    ///     `ECDSA-Sig-Value` (RFC 5480 §2.2 … RFC 3279 §2.2.3).
+    ///   - digest: the hash of the signed data, `digestAlgorithm.length` bytes.
+    ///   - digestAlgorithm: the hash that made `digest` (for RSA PKCS#1 v1.5, the DigestInfo's).
+    ///   - scheme: RSA PKCS#1 v1.5, RSA-PSS (MGF1 with the same digest, salt = digest length) or ECDSA.
+    /// - Returns: true only when the signature is valid; a key that cannot use `scheme` gives false.
+    public func verify(
+        signature: [UInt8], digest: [UInt8], digestAlgorithm: DigestAlgorithm, scheme: SignatureScheme
+    ) -> Bool {
+        verify(signature: signature, digest: digest, digestAlgorithm: digestAlgorithm, scheme: scheme, saltLength: nil)
+    }
+
+    /// `verify` with an RSA-PSS salt length other than the digest length (from a CMS's parameters).
+    package func verify(
+        signature: [UInt8], digest: [UInt8], digestAlgorithm: DigestAlgorithm, scheme: SignatureScheme,
+        saltLength: Int?
+    ) -> Bool {
+        guard let key = X509_get0_pubkey(x509) else {
+            OpenSSLErrors.clear()
+            return false
+        }
+        return RawSignature.verify(
+            key: key, signature: signature, digest: digest, digestAlgorithm: digestAlgorithm, scheme: scheme,
+            saltLength: saltLength)
+    }
+
+    /// Whether this certificate's issuer Name and serial number are `issuer` and `serial` (a CMS
+    /// IssuerAndSerialNumber, RFC 5652 §10.2.4), compared as DER.
+    package func matches(issuer: some Collection<UInt8>, serial: some Collection<UInt8>) -> Bool {
+        issuerDER.elementsEqual(issuer) && serialDER.elementsEqual(serial)
+    }
+
+    public var description: String { subject }
+
+    public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derBytes == rhs.derBytes }
+    public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
+
+    // MARK: Helpers
+
+    private static func encode(_ x509: OpaquePointer) -> [UInt8] {
+        let length = i2d_X509(x509, nil)
+        guard length > 0 else { return [] }
+        var output = [UInt8](repeating: 0, count: Int(length))
+        output.withUnsafeMutableBufferPointer { buffer in
+            var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
+            _ = i2d_X509(x509, &cursor)
+        }
+        return output
+    }
+
+    /// RFC 2253 one-line form without escaping UTF-8 (`-nameopt RFC2253,-esc_msb`).
+    private static func oneLine(_ name: OpaquePointer?) -> String {
+        guard let name else { return "" }
+        let stringFlags =
+            UInt(ASN1_STRFLGS_ESC_2253) | UInt(ASN1_STRFLGS_ESC_CTRL) | UInt(ASN1_STRFLGS_UTF8_CONVERT)
+            | UInt(ASN1_STRFLGS_DUMP_UNKNOWN) | UInt(ASN1_STRFLGS_DUMP_DER)
+        let flags =
+            stringFlags | UInt(XN_FLAG_SEP_COMMA_PLUS) | UInt(XN_FLAG_DN_REV) | UInt(XN_FLAG_FN_SN)
+            | UInt(XN_FLAG_DUMP_UNKNOWN_FIELDS)
+        let bytes = readingMemoryBIO { bio in _ = X509_NAME_print_ex(bio, name, 0, flags) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The fields read from the certificate's own DER (RFC 5280 §4.1).
+    private struct Fields {
+        var serial: [UInt8] = []
+        var issuer: [UInt8] = []
+        var subject: [UInt8] = []
+        var notBefore = 0
+        var notAfter = 0
+        var serialHex = ""
+
+        init(der: [UInt8]) throws(SigningError) {
+            var reader = DERReader(der)
+            try reader.readSequence { (certificate) throws(SigningError) in
+                try certificate.readSequence { (tbs) throws(SigningError) in
+                    _ = try tbs.readOptionalNode(.context(0))  // version
+                    let serialNode = try tbs.readNode(.integer)
+                    serial = Array(serialNode.encoded)
+                    let magnitude =
+                        serialNode.content.count > 1 ? serialNode.content.drop { $0 == 0 } : serialNode.content
+                    serialHex = Self.hex(magnitude.isEmpty ? serialNode.content.suffix(1) : magnitude)
+                    _ = try tbs.readNode(.sequence)  // signature
+                    issuer = Array(try tbs.readNode(.sequence).encoded)
+                    (notBefore, notAfter) = try tbs.readSequence { (validity) throws(SigningError) in
+                        (try validity.readTime(), try validity.readTime())
+                    }
+                    subject = Array(try tbs.readNode(.sequence).encoded)
+                    while !tbs.isAtEnd { _ = try tbs.readNode() }  // key, unique IDs, extensions
+                }
+                while !certificate.isAtEnd { _ = try certificate.readNode() }  // algorithm, signature
+            }
+            try reader.finish()
+        }
+
+        private static func hex(_ bytes: some Collection<UInt8>) -> String {
+            let digits = Array("0123456789ABCDEF")
+            return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+        }
+    }
+}
