@@ -119,6 +119,21 @@ public struct PreparedSignature: Sendable, Codable, Equatable {
     public var fileSize: Int
     public var subFilter: SignatureRequest.SubFilter
 
+    public init(
+        documentID: String?, fieldName: String, byteRange: [Int], contentsOffset: Int, contentsHexLength: Int,
+        digestAlgorithm: DigestAlgorithm, digest: [UInt8], fileSize: Int, subFilter: SignatureRequest.SubFilter
+    ) {
+        self.documentID = documentID
+        self.fieldName = fieldName
+        self.byteRange = byteRange
+        self.contentsOffset = contentsOffset
+        self.contentsHexLength = contentsHexLength
+        self.digestAlgorithm = digestAlgorithm
+        self.digest = digest
+        self.fileSize = fileSize
+        self.subFilter = subFilter
+    }
+
     /// The largest CMS, in bytes, the reserved space holds.
     public var capacity: Int { contentsHexLength / 2 }
 

@@ -135,15 +135,16 @@ public struct ExternalCMSSigner: Signer {
 
     /// - Parameters:
     ///   - certificates: the signer's certificate and chain when the app knows them (for the appearance and size).
-    ///   - estimatedSize: the bytes to reserve; too small costs one more round, never a failure.
+    ///   - estimatedSize: the bytes to reserve (by default estimated from the certificates, else 16 KB);
+    ///     too small costs one more round, never a failure.
     public init(
-        certificates: [Certificate] = [], estimatedSize: Int = 16_384,
+        certificates: [Certificate] = [], estimatedSize: Int? = nil,
         callback: @escaping @Sendable (_ digest: [UInt8], _ algorithm: DigestAlgorithm) async -> [UInt8]?
     ) {
         self.certificates = certificates
         self.estimatedSize =
-            certificates.isEmpty
-            ? estimatedSize : max(estimatedSize, Self.estimate(certificates: certificates, signatureBytes: 1024))
+            estimatedSize
+            ?? (certificates.isEmpty ? 16_384 : Self.estimate(certificates: certificates, signatureBytes: 1024))
         self.callback = callback
     }
 
