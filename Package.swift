@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
 
         // Builds PDFs for tests and benchmarks; never shipped.
-        .target(name: "PDFTestSupport", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        .target(name: "PDFTestSupport", dependencies: ["PDFCore", "COpenSSL"], swiftSettings: upcoming),
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
 

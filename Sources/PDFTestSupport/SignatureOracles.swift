@@ -1,0 +1,49 @@
+import Foundation
+
+/// pyHanko and poppler's pdfsig, the signature oracles (ARCHITECTURE.md).
+public enum SignatureOracle {
+    /// pyHanko's one-line verdict per signature (`Signature1:…:INTACT:TRUSTED,UNTOUCHED`), by field name.
+    public static func pyhanko(_ path: String, trust root: String?) throws -> [String: String] {
+        let arguments = ["sign", "validate"] + (root.map { ["--trust-replace", "--trust", $0] } ?? []) + [path]
+        let result = try Oracle.run(pyhankoCommand, arguments, timeout: 300)
+        var verdicts: [String: String] = [:]
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 2)
+            guard parts.count == 3 else { continue }
+            verdicts[String(parts[0])] = String(parts[2])
+        }
+        return verdicts
+    }
+
+    /// The `pyhanko` command (its CLI comes from PyPI's pyhanko-cli).
+    public static var pyhankoCommand: String { Oracle.which("pyhanko") ?? "pyhanko" }
+
+    /// pdfsig's report: for each signature in order, whether it says "Signature is Valid" and
+    /// "Certificate is Trusted" (with `root` in a temporary NSS database).
+    public static func pdfsig(_ path: String, trust root: String) throws -> [(valid: Bool, trusted: Bool)] {
+        let database = try nssDatabase(root)
+        let result = try Oracle.run("pdfsig", ["-nssdir", "sql:" + database, path], timeout: 300)
+        var reports: [(valid: Bool, trusted: Bool)] = []
+        for block in result.output.components(separatedBy: "Signature #").dropFirst() {
+            reports.append((block.contains("Signature is Valid"), block.contains("Certificate is Trusted")))
+        }
+        return reports
+    }
+
+    nonisolated(unsafe) private static var databases: [String: String] = [:]
+    private static let lock = NSLock()
+
+    /// A temporary NSS database trusting `root`, made once per root.
+    public static func nssDatabase(_ root: String) throws -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = databases[root] { return known }
+        let directory = try TestPaths.temporaryDirectory("nss")
+        _ = try Oracle.run("certutil", ["-N", "-d", "sql:" + directory, "--empty-password"])
+        let added = try Oracle.run(
+            "certutil", ["-A", "-d", "sql:" + directory, "-n", "root", "-t", "CT,C,C", "-i", root])
+        guard added.status == 0 else { throw Oracle.OracleFailure(message: "certutil failed: \(added.errors)") }
+        databases[root] = directory
+        return directory
+    }
+}
