@@ -3,8 +3,16 @@ import Foundation
 /// pyHanko and poppler's pdfsig, the signature oracles (ARCHITECTURE.md).
 public enum SignatureOracle {
     /// pyHanko's one-line verdict per signature (`Signature1:…:INTACT:TRUSTED,UNTOUCHED`), by field name.
-    public static func pyhanko(_ path: String, trust root: String?) throws -> [String: String] {
-        let arguments = ["sign", "validate"] + (root.map { ["--trust-replace", "--trust", $0] } ?? []) + [path]
+    /// - Parameter strict: pyHanko's strict syntax mode (its default); turn it off only for files
+    ///   whose original bytes already fail it (see ``pyhankoReadsStrictly(_:password:)``).
+    public static func pyhanko(
+        _ path: String, trust root: String?, password: String? = nil, strict: Bool = true
+    ) throws -> [String: String] {
+        let arguments =
+            ["sign", "validate"] + (strict ? [] : ["--no-strict-syntax"])
+            + (root.map { ["--trust-replace", "--trust", $0] } ?? []) + (password.map { ["--password", $0] } ?? []) + [
+                path
+            ]
         let result = try Oracle.run(pyhankoCommand, arguments, timeout: 300)
         var verdicts: [String: String] = [:]
         for line in result.output.split(separator: "\n") {
@@ -15,14 +23,31 @@ public enum SignatureOracle {
         return verdicts
     }
 
+    /// True when pyHanko reads `path` in its strict syntax mode, in which it also refuses to validate
+    /// signatures in hybrid-reference files.
+    public static func pyhankoReadsStrictly(_ path: String, password: String? = nil) throws -> Bool {
+        let script = """
+            import sys
+            from pyhanko.pdf_utils.reader import PdfFileReader
+            reader = PdfFileReader(open(sys.argv[1], "rb"), strict=True)
+            if reader.encrypted: reader.decrypt(sys.argv[2])
+            reader.root
+            sys.exit(1 if reader.xrefs.hybrid_xrefs_present else 0)
+            """
+        return try Oracle.run("python3", ["-c", script, path, password ?? ""]).status == 0
+    }
+
     /// The `pyhanko` command (its CLI comes from PyPI's pyhanko-cli).
     public static var pyhankoCommand: String { Oracle.which("pyhanko") ?? "pyhanko" }
 
     /// pdfsig's report: for each signature in order, whether it says "Signature is Valid" and
     /// "Certificate is Trusted" (with `root` in a temporary NSS database).
-    public static func pdfsig(_ path: String, trust root: String) throws -> [(valid: Bool, trusted: Bool)] {
+    public static func pdfsig(_ path: String, trust root: String, password: String? = nil) throws -> [(
+        valid: Bool, trusted: Bool
+    )] {
         let database = try nssDatabase(root)
-        let result = try Oracle.run("pdfsig", ["-nssdir", "sql:" + database, path], timeout: 300)
+        let result = try Oracle.run(
+            "pdfsig", (password.map { ["-upw", $0] } ?? []) + ["-nssdir", "sql:" + database, path], timeout: 300)
         var reports: [(valid: Bool, trusted: Bool)] = []
         for block in result.output.components(separatedBy: "Signature #").dropFirst() {
             reports.append((block.contains("Signature is Valid"), block.contains("Certificate is Trusted")))
