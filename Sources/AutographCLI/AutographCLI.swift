@@ -16,6 +16,7 @@ public enum AutographCLI {
     static let commands: [any Command.Type] = [
         InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, SignCommand.self,
         PrepareCommand.self, EmbedCommand.self, RewriteCommand.self, MetadataCommand.self, SampleCommand.self,
+        VerifyCommand.self,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and exits the process.

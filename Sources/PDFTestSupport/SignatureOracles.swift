@@ -13,7 +13,7 @@ public enum SignatureOracle {
             + (root.map { ["--trust-replace", "--trust", $0] } ?? []) + (password.map { ["--password", $0] } ?? []) + [
                 path
             ]
-        let result = try Oracle.run(pyhankoCommand, arguments, timeout: 300)
+        let result = try runPyhanko(arguments)
         var verdicts: [String: String] = [:]
         for line in result.output.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 2)
@@ -37,8 +37,13 @@ public enum SignatureOracle {
         return try Oracle.run("python3", ["-c", script, path, password ?? ""]).status == 0
     }
 
-    /// The `pyhanko` command (its CLI comes from PyPI's pyhanko-cli).
-    public static var pyhankoCommand: String { Oracle.which("pyhanko") ?? "pyhanko" }
+    /// Runs pyHanko's command-line tool (PyPI's pyhanko-cli): the `pyhanko` script when it is on the
+    /// PATH, else its entry point through python3 (pip may put scripts where PATH does not look).
+    public static func runPyhanko(_ arguments: [String]) throws -> Oracle.Result {
+        if let command = Oracle.which("pyhanko") { return try Oracle.run(command, arguments, timeout: 300) }
+        let launcher = "import sys; from pyhanko.__main__ import launch; sys.argv = ['pyhanko'] + sys.argv[1:]; launch()"
+        return try Oracle.run("python3", ["-c", launcher] + arguments, timeout: 300)
+    }
 
     /// pdfsig's report: for each signature in order, whether it says "Signature is Valid" and
     /// "Certificate is Trusted" (with `root` in a temporary NSS database).
