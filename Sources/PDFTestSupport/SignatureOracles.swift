@@ -41,7 +41,8 @@ public enum SignatureOracle {
     /// PATH, else its entry point through python3 (pip may put scripts where PATH does not look).
     public static func runPyhanko(_ arguments: [String]) throws -> Oracle.Result {
         if let command = Oracle.which("pyhanko") { return try Oracle.run(command, arguments, timeout: 300) }
-        let launcher = "import sys; from pyhanko.__main__ import launch; sys.argv = ['pyhanko'] + sys.argv[1:]; launch()"
+        let launcher =
+            "import sys; from pyhanko.__main__ import launch; sys.argv = ['pyhanko'] + sys.argv[1:]; launch()"
         return try Oracle.run("python3", ["-c", launcher] + arguments, timeout: 300)
     }
 

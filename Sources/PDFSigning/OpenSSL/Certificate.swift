@@ -136,6 +136,16 @@ public final class Certificate: Hashable, @unchecked Sendable, CustomStringConve
             saltLength: saltLength)
     }
 
+    /// `verify` for a SHA-1 digest: old signatures are checked, never made, with SHA-1.
+    package func verifySHA1(signature: [UInt8], digest: [UInt8], scheme: SignatureScheme, saltLength: Int?) -> Bool {
+        guard let key = X509_get0_pubkey(x509) else {
+            OpenSSLErrors.clear()
+            return false
+        }
+        return RawSignature.verifySHA1(
+            key: key, signature: signature, digest: digest, scheme: scheme, saltLength: saltLength)
+    }
+
     /// Whether this certificate's issuer Name and serial number are `issuer` and `serial` (a CMS
     /// IssuerAndSerialNumber, RFC 5652 §10.2.4), compared as DER.
     package func matches(issuer: some Collection<UInt8>, serial: some Collection<UInt8>) -> Bool {

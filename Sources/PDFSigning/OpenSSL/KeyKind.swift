@@ -61,6 +61,16 @@ enum RawSignature {
         _ context: OpaquePointer, key: OpaquePointer, digest: DigestAlgorithm, scheme: SignatureScheme,
         saltLength: Int? = nil
     ) -> String? {
+        configure(
+            context, key: key, md: digest.messageDigest, digestName: digest.rawValue, scheme: scheme,
+            saltLength: saltLength)
+    }
+
+    /// `configure` with any OpenSSL digest (SHA-1 is accepted here to verify old signatures, never to sign).
+    static func configure(
+        _ context: OpaquePointer, key: OpaquePointer, md: OpaquePointer?, digestName: String, scheme: SignatureScheme,
+        saltLength: Int? = nil
+    ) -> String? {
         let base = EVP_PKEY_get_base_id(key)
         let isRSA = base == EVP_PKEY_RSA || base == EVP_PKEY_RSA_PSS
         switch scheme {
@@ -70,13 +80,13 @@ enum RawSignature {
         case .rsaPSS:
             guard isRSA else { return "RSA-PSS needs an RSA key, not \(KeyKind(key: key))" }
             guard EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) > 0,
-                EVP_PKEY_CTX_set_rsa_mgf1_md(context, digest.messageDigest) > 0
+                EVP_PKEY_CTX_set_rsa_mgf1_md(context, md) > 0
             else { return "cannot set PSS padding" }
         case .ecdsa:
             guard base == EVP_PKEY_EC else { return "ECDSA needs an EC key, not \(KeyKind(key: key))" }
         }
-        guard EVP_PKEY_CTX_set_signature_md(context, digest.messageDigest) > 0 else {
-            return "cannot use \(digest.rawValue) with \(KeyKind(key: key))"
+        guard EVP_PKEY_CTX_set_signature_md(context, md) > 0 else {
+            return "cannot use \(digestName) with \(KeyKind(key: key))"
         }
         if scheme == .rsaPSS {
             let salt = saltLength.map { Int32(clamping: $0) } ?? RSA_PSS_SALTLEN_DIGEST
@@ -97,6 +107,22 @@ enum RawSignature {
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_verify_init(context) == 1,
             configure(context, key: key, digest: digestAlgorithm, scheme: scheme, saltLength: saltLength) == nil
+        else { return false }
+        return EVP_PKEY_verify(context, signature, signature.count, digest, digest.count) == 1
+    }
+}
+
+extension RawSignature {
+    /// Checks a signature over a SHA-1 digest (old signatures: `adbe.pkcs7.sha1`, SHA-1 CMS). Verifying only.
+    static func verifySHA1(
+        key: OpaquePointer, signature: [UInt8], digest: [UInt8], scheme: SignatureScheme, saltLength: Int? = nil
+    ) -> Bool {
+        defer { OpenSSLErrors.clear() }
+        guard digest.count == 20, !signature.isEmpty, let context = EVP_PKEY_CTX_new(key, nil) else { return false }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_verify_init(context) == 1,
+            configure(context, key: key, md: EVP_sha1(), digestName: "sha1", scheme: scheme, saltLength: saltLength)
+                == nil
         else { return false }
         return EVP_PKEY_verify(context, signature, signature.count, digest, digest.count) == 1
     }

@@ -1,0 +1,162 @@
+import PDFCore
+import PDFSigning
+
+/// `autograph verify`: validates every signature of a document.
+enum VerifyCommand: Command {
+    static let spec = CommandSpec(
+        name: "verify",
+        summary: "Validate the signatures of a PDF: integrity, CMS signature, trust, coverage",
+        usage: "autograph verify FILE [--trust ROOT.pem ...] [--password P] [--json]",
+        positionals: 1...1,
+        options: [
+            .init(
+                name: "trust", valueName: "ROOT.pem",
+                help: "trust anchors: a PEM file of one or more certificates (or one DER certificate); repeatable",
+                repeatable: true),
+            .init(name: "password", valueName: "P", help: "user or owner password of an encrypted document"),
+            .init(name: "json", help: "print a JSON array, one object per signature, instead of text"),
+        ],
+        details: """
+            For each signed signature field, in the order of the signed byte ranges (oldest first):
+              field        the field's fully qualified name
+              signer       subject, issuer and serial number of the signer's certificate
+              intact       the digest of the bytes /ByteRange names is the one the CMS signed
+                           (messageDigest; the encapsulated SHA-1 digest for adbe.pkcs7.sha1; the
+                           message imprint for a document time-stamp, ETSI.RFC3161)
+              valid        the CMS signature verifies with the signer's certificate
+              trusted      the certificate chains to a --trust root now, through the certificates the
+                           CMS carries; otherwise the reason (expiry included). No --trust: untrusted.
+              coverage     entireFile: the whole file; entireRevision: up to the end (%%EOF) of the
+                           revision it signs, later incremental updates excluded; contiguousFromStart:
+                           from the start to inside a revision; unclear: the unsigned gap is not exactly
+                           /Contents, or the ranges are malformed
+              revision     the revision signed (0 = original) and how many updates follow it (what
+                           they change is not assessed yet)
+              problems     everything wrong or unsupported (e.g. SHA-1 signatures, adbe.x509.rsa_sha1)
+
+            Exit code 0 only when there is at least one signature and every signature is intact,
+            valid, trusted and covers its revision (entireRevision or entireFile); 1 otherwise
+            (including "no signatures" and unreadable documents); 2 for a usage error.
+
+            --json prints an array of objects with the keys field, signer {subject, issuer, serial}
+            (null when the CMS lacks the certificate), intact, valid, trusted, trustReason (null when
+            trusted), coverage, revision (null when unknown), laterRevisions, subFilter,
+            digestAlgorithm, problems, and also byteRange, signingTime (/M, as a PDF date),
+            cmsSigningTime (seconds since 1970), unsupported and isValid.
+            """)
+
+    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+        var roots: [Certificate] = []
+        for path in arguments.values("trust") {
+            roots += try certificates(in: path)
+        }
+        let document = try openDocument(arguments)
+        let statuses = SignatureValidator(document: document, trustRoots: roots).validate()
+        if arguments.has("json") {
+            console.print(JSON.array(statuses.map(\.json)).text)
+        } else if statuses.isEmpty {
+            console.print("no signatures")
+        } else {
+            console.print(text(statuses))
+        }
+        return !statuses.isEmpty && statuses.allSatisfy(\.isValid) ? .success : .failure
+    }
+
+    /// The certificates in a `--trust` file: PEM blocks, or else one DER certificate.
+    static func certificates(in path: String) throws -> [Certificate] {
+        let bytes: [UInt8]
+        do {
+            let source = try ByteSource(contentsOfFile: path)
+            bytes = withExtendedLifetime(source) { Array(source.buffer) }
+        } catch {
+            throw UsageError("--trust \(path): \(error.message)")
+        }
+        let pem = Certificate.certificates(pem: bytes)
+        if !pem.isEmpty { return pem }
+        if let der = try? Certificate(der: bytes) { return [der] }
+        throw UsageError("--trust \(path) holds no certificate (PEM or DER)")
+    }
+
+    static func text(_ statuses: [SignatureStatus]) -> String {
+        var blocks: [String] = []
+        for (index, status) in statuses.enumerated() {
+            var lines: [(String, String)] = []
+            if let signer = status.signerCertificate {
+                lines.append(("Signer", signer.subject))
+                lines.append(("Issuer", signer.issuer))
+                lines.append(("Serial", signer.serialNumber))
+            } else {
+                lines.append(("Signer", "unknown (the CMS does not carry the certificate)"))
+            }
+            var times: [String] = []
+            if let claimed = status.claimedSigningTime { times.append("\(claimed.displayString) (/M, claimed)") }
+            if let cms = status.cmsSigningTime {
+                times.append("\(PDFDate(seconds: cms).displayString) (CMS signingTime)")
+            }
+            if !times.isEmpty { lines.append(("Signing time", times.joined(separator: "; "))) }
+            lines.append(
+                ("SubFilter", (status.subFilter ?? "none") + (status.digestAlgorithm.map { ", digest \($0)" } ?? "")))
+            if !status.byteRange.isEmpty {
+                lines.append(("Byte range", "[" + status.byteRange.map(String.init).joined(separator: " ") + "]"))
+            }
+            lines.append(("Digest intact", status.digestIntact ? "yes" : "no"))
+            lines.append(("CMS signature", status.signatureValid ? "valid" : "not valid"))
+            switch status.trust {
+            case .trusted(let chain):
+                lines.append(("Trusted", "yes (" + chain.map(\.subject).joined(separator: " <- ") + ")"))
+            case .untrusted(let reason):
+                lines.append(("Trusted", "no: " + reason))
+            }
+            var coverage = status.coverage.description
+            if let revision = status.revision {
+                coverage +=
+                    " (revision \(revision), \(status.laterRevisions) later revision"
+                    + (status.laterRevisions == 1 ? ")" : "s)")
+            }
+            lines.append(("Coverage", coverage))
+            let width = (lines.map(\.0.count).max() ?? 0) + 2
+            var block =
+                "Signature \(index + 1) of \(statuses.count): field '\(status.fieldName)': "
+                + (status.isValid ? "VALID" : "NOT VALID")
+            for (label, value) in lines {
+                block += "\n  " + label + ":" + String(repeating: " ", count: width - label.count) + value
+            }
+            if !status.problems.isEmpty {
+                block += "\n  Problems:"
+                for problem in status.problems { block += "\n    - " + problem }
+            }
+            blocks.append(block)
+        }
+        let invalid = statuses.filter { !$0.isValid }.count
+        blocks.append(
+            invalid == 0
+                ? "\(statuses.count) signature\(statuses.count == 1 ? "" : "s"): all valid"
+                : "\(invalid) of \(statuses.count) signature\(statuses.count == 1 ? "" : "s") not valid")
+        return blocks.joined(separator: "\n\n")
+    }
+}
+
+extension SignatureStatus {
+    /// The JSON object of `autograph verify --json` (keys in the command's help).
+    var json: JSON {
+        let signer: JSON =
+            signerCertificate.map { certificate in
+                .object([
+                    "subject": .string(certificate.subject), "issuer": .string(certificate.issuer),
+                    "serial": .string(certificate.serialNumber),
+                ])
+            } ?? .null
+        return .object([
+            "field": .string(fieldName), "signer": signer, "intact": .bool(digestIntact),
+            "valid": .bool(signatureValid),
+            "trusted": .bool(trust.isTrusted), "trustReason": trustReason.map { .string($0) } ?? .null,
+            "coverage": .string(coverage.description), "revision": revision.map { .int($0) } ?? .null,
+            "laterRevisions": .int(laterRevisions), "subFilter": subFilter.map { .string($0) } ?? .null,
+            "digestAlgorithm": digestAlgorithm.map { .string($0) } ?? .null,
+            "problems": .array(problems.map { .string($0) }), "byteRange": .array(byteRange.map { .int($0) }),
+            "signingTime": claimedSigningTime.map { .string($0.pdfString) } ?? .null,
+            "cmsSigningTime": cmsSigningTime.map { .int($0) } ?? .null,
+            "unsupported": unsupported.map { .string($0) } ?? .null, "isValid": .bool(isValid),
+        ])
+    }
+}

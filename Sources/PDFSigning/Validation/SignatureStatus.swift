@@ -1,0 +1,95 @@
+public import PDFCore
+
+/// What validating one signature found (ISO 32000-2 §12.8.1, RFC 5652 §5.6; shaped like pyHanko's
+/// `PdfSignatureStatus`): a value, never a thrown error — a damaged or hostile signature gives a
+/// status with ``problems``.
+///
+/// The checks are independent: the digest of the signed byte ranges (``digestIntact``), the CMS
+/// signature (``signatureValid``), the signer's certificate path (``trust``) and how much of the
+/// file the byte ranges cover (``coverage``). ``isValid`` needs all four.
+public struct SignatureStatus: Sendable {
+    /// How much of the file a signature's `/ByteRange` covers, from worst to best (pyHanko's
+    /// `SignatureCoverageLevel`).
+    public enum Coverage: Int, Comparable, Sendable, CustomStringConvertible {
+        /// The ranges do not start at 0, leave a gap other than the `/Contents` string, overlap, or
+        /// cannot be read.
+        case unclear
+        /// One contiguous block from the start of the file, minus `/Contents`, ending inside a revision.
+        case contiguousFromStart
+        /// Everything up to the end of a revision (its `%%EOF`), later updates excluded.
+        case entireRevision
+        /// The whole file.
+        case entireFile
+
+        /// Whether `lhs` covers less than `rhs`.
+        public static func < (lhs: Coverage, rhs: Coverage) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// `unclear`, `contiguousFromStart`, `entireRevision` or `entireFile`.
+        public var description: String {
+            switch self {
+            case .unclear: "unclear"
+            case .contiguousFromStart: "contiguousFromStart"
+            case .entireRevision: "entireRevision"
+            case .entireFile: "entireFile"
+            }
+        }
+    }
+
+    /// The signature field's fully qualified name (§12.7.4.2).
+    public var fieldName: String
+    /// The signature dictionary (the field's `/V`), when it is an indirect object.
+    public var signatureReference: PDFReference?
+    /// The signer's certificate, as the CMS SignerInfo names it; nil when the CMS does not carry it.
+    public var signerCertificate: Certificate?
+    /// Every certificate the CMS carries (the signer's, intermediates, sometimes the root).
+    public var certificates: [Certificate] = []
+    /// `/M`, the signing time the signature dictionary claims (§12.8.1, Table 255); not proof of time.
+    public var claimedSigningTime: PDFDate?
+    /// The CMS signingTime attribute (RFC 5652 §11.3), seconds since 1970; PAdES signatures have none.
+    public var cmsSigningTime: Int?
+    /// `/SubFilter`, e.g. `ETSI.CAdES.detached`, `adbe.pkcs7.detached`, `adbe.pkcs7.sha1`, `ETSI.RFC3161`.
+    public var subFilter: String?
+    /// The SignerInfo's digest algorithm: `sha256`, `sha384`, `sha512`, `sha1`, `md5`, or the
+    /// dotted identifier of another; nil when the CMS cannot be read.
+    public var digestAlgorithm: String?
+    /// `/ByteRange` as read: the integers of the array (four for a well-formed one); empty when absent.
+    public var byteRange: [Int] = []
+    /// The digest of the byte ranges equals what the CMS signed: the messageDigest attribute
+    /// (`adbe.pkcs7.detached`, `ETSI.CAdES.detached`), the encapsulated SHA-1 digest
+    /// (`adbe.pkcs7.sha1`) or the time-stamp's message imprint (`ETSI.RFC3161`).
+    public var digestIntact = false
+    /// The CMS signature is valid with the signer's certificate: over the signed attributes, or
+    /// over the content digest when there are none (RFC 5652 §5.4).
+    public var signatureValid = false
+    /// Whether the signer's certificate chains to a trust root at the validation time; the reason
+    /// (expiry included) when not.
+    public var trust: TrustResult = .untrusted(reason: "not checked")
+    /// How much of the file the byte ranges cover.
+    public var coverage: Coverage = .unclear
+    /// The revision the signature signs (0 = the original document, see `PDFDocument.revisions`):
+    /// the one whose end the byte ranges reach; nil when the byte range cannot be read.
+    public var revision: Int?
+    /// How many incremental updates follow the signed revision (their changes are not classified yet).
+    public var laterRevisions = 0
+    /// Why the signature could not be checked completely (an algorithm or `/SubFilter` this
+    /// validator does not support), nil when it could; also listed in ``problems``.
+    public var unsupported: String?
+    /// What is wrong or unusual, one human-readable sentence each.
+    public var problems: [String] = []
+
+    /// Creates a status for the field `fieldName` with nothing checked yet (every check false).
+    public init(fieldName: String) {
+        self.fieldName = fieldName
+    }
+
+    /// True when the signature is intact, valid, trusted and covers at least its whole revision.
+    public var isValid: Bool {
+        digestIntact && signatureValid && trust.isTrusted && coverage >= .entireRevision
+    }
+
+    /// The reason the signer is not trusted, nil when trusted.
+    public var trustReason: String? {
+        if case .untrusted(let reason) = trust { return reason }
+        return nil
+    }
+}

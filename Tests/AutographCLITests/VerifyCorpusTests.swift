@@ -1,0 +1,149 @@
+import Foundation
+import PDFCore
+import PDFForms
+import PDFTestSupport
+import Testing
+
+@testable import AutographCLI
+
+/// `autograph verify` over the shared corpus: it never crashes, and on the signed files it agrees
+/// with pyHanko and pdfsig wherever those two agree with each other. The corpus's trust roots are
+/// unknown, so only integrity and the CMS signature are compared (pyHanko's `INTACT`, pdfsig's
+/// "Signature is Valid"), not trust. Skipped with a notice when the corpus is absent.
+@Suite("Corpus signatures: autograph verify agrees with pyHanko and pdfsig")
+struct VerifyCorpusTests {
+    /// One signature's verdicts.
+    struct Comparison {
+        var file: String
+        var field: String
+        var ours: Bool
+        var unsupported: String?
+        var pyhanko: String?
+        var pdfsig: Bool?
+
+        var pyhankoIntact: Bool? { pyhanko.map { $0.hasPrefix("INTACT") } }
+        var label: String {
+            "\(file) '\(field)': pyHanko \(pyhanko ?? "no verdict"), pdfsig "
+                + (pdfsig.map { $0 ? "valid" : "not valid" } ?? "no verdict")
+                + ", autograph \(ours ? "intact" : "not intact")"
+        }
+    }
+
+    @Test("verify runs on every corpus file; on signed files intact && valid agrees with pyHanko and pdfsig")
+    func corpus() throws {
+        guard let root = TestPaths.corpus else {
+            print("notice: ../shared/corpus not found; verify corpus test skipped")
+            return
+        }
+        let files = CorpusFile.all(in: root)
+        var opened = 0
+        var signedFiles = 0
+        var comparisons: [Comparison] = []
+        for file in files {
+            let password = file.password.flatMap { $0.isEmpty ? nil : $0 }
+            let console = Console.captured()
+            let code = AutographCLI.run(
+                ["verify", file.path, "--json"] + (password.map { ["--password", $0] } ?? []), console: console)
+            #expect(code == .success || code == .failure, "\(file.name): exit \(code) \(console.errors)")
+            guard let document = try? PDFDocument(contentsOfFile: file.path, options: ParseOptions(password: password))
+            else { continue }
+            opened += 1
+            let signedFields = AcroForm(document: document)?.signatureFields.filter {
+                $0.value == .signature(signed: true)
+            }
+            guard let signedFields, !signedFields.isEmpty else { continue }
+            signedFiles += 1
+
+            let json = try JSON.parse(console.output)
+            let statuses = try #require(json.arrayValue, "\(file.name): \(console.output)")
+            #expect(!statuses.isEmpty, "\(file.name): signed fields but no status")
+            for status in statuses {
+                for key in [
+                    "field", "signer", "intact", "valid", "trusted", "trustReason", "coverage", "revision",
+                    "laterRevisions", "subFilter", "digestAlgorithm", "problems",
+                ] {
+                    #expect(status[key] != nil, "\(file.name): no key \(key)")
+                }
+            }
+            let pyhanko = try Self.pyhanko(file.path, password: password)
+            let pdfsig = try Self.pdfsig(file.path, password: password)
+            for status in statuses {
+                let field = status["field"]?.stringValue ?? ""
+                comparisons.append(
+                    Comparison(
+                        file: file.name, field: field,
+                        ours: status["intact"] == .bool(true) && status["valid"] == .bool(true),
+                        unsupported: status["unsupported"]?.stringValue, pyhanko: pyhanko?[field],
+                        pdfsig: pdfsig?[field]))
+            }
+        }
+
+        var agreements = 0
+        var unsupported: [Comparison] = []
+        var disagreements: [Comparison] = []
+        for comparison in comparisons {
+            guard let pyhanko = comparison.pyhankoIntact, let pdfsig = comparison.pdfsig, pyhanko == pdfsig else {
+                disagreements.append(comparison)
+                continue
+            }
+            if comparison.unsupported != nil {
+                unsupported.append(comparison)
+                continue
+            }
+            #expect(comparison.ours == pyhanko, "autograph verify disagrees with both oracles: \(comparison.label)")
+            if comparison.ours == pyhanko { agreements += 1 }
+        }
+        print(
+            "verify corpus: \(files.count) files, \(opened) open, \(signedFiles) signed, "
+                + "\(comparisons.count) signatures, "
+                + "\(agreements) agree with pyHanko and pdfsig, \(unsupported.count) unsupported here, "
+                + "\(disagreements.count) where pyHanko and pdfsig disagree or give no verdict"
+                + (disagreements.isEmpty ? "" : ": " + disagreements.map(\.label).joined(separator: "; "))
+                + (unsupported.isEmpty
+                    ? ""
+                    : "; unsupported: "
+                        + unsupported.map { "\($0.label) (\($0.unsupported ?? ""))" }.joined(separator: "; ")))
+    }
+
+    /// pyHanko's verdict per field, without trust roots (`INTACT:UNTRUSTED,…` or `INVALID`); nil
+    /// (with a notice) when pyHanko is not installed.
+    static func pyhanko(_ path: String, password: String?) throws -> [String: String]? {
+        let arguments = ["sign", "validate"] + (password.map { ["--password", $0] } ?? []) + [path]
+        let result: Oracle.Result
+        if let program = Oracle.which("pyhanko") {
+            result = try Oracle.run(program, arguments, timeout: 300)
+        } else if (try? Oracle.run("python3", ["-c", "import pyhanko.cli"]))?.status == 0 {
+            let launcher =
+                "import sys; from pyhanko.__main__ import launch; sys.argv = ['pyhanko'] + sys.argv[1:]; launch()"
+            result = try Oracle.run("python3", ["-c", launcher] + arguments, timeout: 300)
+        } else {
+            print("notice: pyhanko is not installed; its verdicts are missing")
+            return nil
+        }
+        var verdicts: [String: String] = [:]
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[1].count == 64 else { continue }
+            verdicts[String(parts[0])] = String(parts[2])
+        }
+        return verdicts
+    }
+
+    /// Whether pdfsig says "Signature is Valid", per signed field; nil when pdfsig is not installed.
+    static func pdfsig(_ path: String, password: String?) throws -> [String: Bool]? {
+        guard Oracle.which("pdfsig") != nil else {
+            print("notice: pdfsig is not installed; its verdicts are missing")
+            return nil
+        }
+        let result = try Oracle.run("pdfsig", (password.map { ["-upw", $0] } ?? []) + [path], timeout: 300)
+        var valid: [String: Bool] = [:]
+        for block in result.output.components(separatedBy: "Signature #").dropFirst() {
+            guard !block.contains("is not signed"),
+                let line = block.split(separator: "\n").first(where: { $0.contains("Signature Field Name:") })
+            else { continue }
+            valid[line.components(separatedBy: "Signature Field Name: ").last ?? ""] = block.contains(
+                "Signature is Valid")
+        }
+        return valid
+    }
+}

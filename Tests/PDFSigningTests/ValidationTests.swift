@@ -1,0 +1,738 @@
+import Foundation
+import PDFCore
+import PDFForms
+import PDFTestSupport
+import Testing
+
+@testable import PDFSigning
+
+/// Documents signed by `DocumentSigner`, some damaged on purpose, validated by `SignatureValidator`
+/// and by pyHanko and pdfsig, which must agree with it.
+@Suite("Validating signatures: integrity, CMS signature, trust and coverage, as pyHanko and pdfsig see them")
+struct ValidationTests {
+    static let root = TestPaths.fixture("pki", "root.cert.pem")
+    static let otherRoot = TestPaths.fixture("pki", "other-root.cert.pem")
+
+    static func pki(_ name: String) -> String { TestPaths.fixture("pki", name) }
+
+    static func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    static func roots(_ path: String) throws -> [Certificate] { Certificate.certificates(pem: try read(path)) }
+
+    static func signer(
+        _ name: String = "signer-rsa2048", scheme: SignatureScheme? = nil, allowExpired: Bool = false
+    ) throws -> LocalKeySigner {
+        try LocalKeySigner(pkcs12: pki("\(name).p12"), password: "secret", scheme: scheme, allowExpired: allowExpired)
+    }
+
+    /// `bytes` signed by `signer` (signer-rsa2048 by default) as a new invisible field.
+    static func sign(
+        _ bytes: [UInt8], signer: LocalKeySigner? = nil, request: SignatureRequest? = nil, password: String? = nil
+    ) async throws -> [UInt8] {
+        let document = try PDFDocument(bytes: bytes, options: ParseOptions(password: password))
+        var request = request ?? SignatureRequest(placement: .invisible)
+        request.reason = request.reason ?? "Approved"
+        let signed = try await DocumentSigner(document: document, request: request, signer: try signer ?? Self.signer())
+            .sign()
+        return try signed.bytes()
+    }
+
+    static func validate(
+        _ bytes: [UInt8], trust: String = root, password: String? = nil, at time: Int? = nil
+    ) throws -> [SignatureStatus] {
+        let document = try PDFDocument(bytes: bytes, options: ParseOptions(password: password))
+        return SignatureValidator(document: document, trustRoots: try roots(trust), validationTime: time).validate()
+    }
+
+    static func write(_ bytes: [UInt8], _ name: String = "signed.pdf") throws -> String {
+        let path = try TestPaths.temporaryDirectory("validation") + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Validates `bytes` and checks that pyHanko and pdfsig agree: pyHanko's `INTACT` with intact and
+    /// valid, `INTACT:TRUSTED` (without NONSTANDARD_COVERAGE) with `isValid`; pdfsig's "Signature is
+    /// Valid" with intact and valid, "Certificate is Trusted" with trusted.
+    @discardableResult
+    static func validateWithOracles(
+        _ bytes: [UInt8], trust: String = root, password: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [SignatureStatus] {
+        let statuses = try validate(bytes, trust: trust, password: password)
+        let path = try write(bytes)
+        guard let pyhanko = try ValidationOracles.pyhanko(path, trust: trust, password: password),
+            let pdfsig = try ValidationOracles.pdfsig(path, trust: trust, password: password)
+        else { return statuses }
+        for status in statuses {
+            let verdict = pyhanko[status.fieldName] ?? "INVALID (no verdict)"
+            let intactAndValid = status.digestIntact && status.signatureValid
+            #expect(
+                verdict.hasPrefix("INTACT") == intactAndValid, "pyHanko says \(verdict) for \(describe(status))",
+                sourceLocation: sourceLocation)
+            #expect(
+                (verdict.hasPrefix("INTACT:TRUSTED") && !verdict.contains("NONSTANDARD_COVERAGE")) == status.isValid,
+                "pyHanko says \(verdict) for \(describe(status))", sourceLocation: sourceLocation)
+            let report = pdfsig[status.fieldName] ?? (valid: false, trusted: false)
+            #expect(
+                report.valid == intactAndValid, "pdfsig: \(report) for \(describe(status))",
+                sourceLocation: sourceLocation)
+            if report.valid {
+                #expect(
+                    report.trusted == status.trust.isTrusted, "pdfsig: \(report) for \(describe(status))",
+                    sourceLocation: sourceLocation)
+            }
+        }
+        return statuses
+    }
+
+    // MARK: Valid signatures
+
+    @Test(
+        "a fresh signature is intact, valid, trusted and covers the entire file",
+        arguments: [
+            (
+                "signer-rsa2048", SignatureScheme.rsaPKCS1v15, DigestAlgorithm.sha256,
+                SignatureRequest.SubFilter.cadesDetached
+            ),
+            ("signer-rsa-pss", .rsaPSS, .sha256, .cadesDetached), ("signer-p256", .ecdsa, .sha384, .pkcs7Detached),
+            ("signer-p384", .ecdsa, .sha512, .cadesDetached),
+        ])
+    func freshSignature(
+        name: String, scheme: SignatureScheme, digest: DigestAlgorithm, subFilter: SignatureRequest.SubFilter
+    ) async throws {
+        var request = SignatureRequest(fieldName: "Approval", placement: .invisible)
+        request.digestAlgorithm = digest
+        request.subFilter = subFilter
+        request.signingTime = PDFDate(seconds: 1_800_000_000, utcOffsetMinutes: 60)
+        let signed = try await Self.sign(
+            TestDocuments.simple(pages: 2), signer: try Self.signer(name, scheme: scheme), request: request)
+        let statuses = try Self.validateWithOracles(signed)
+        let status = try #require(statuses.first)
+        #expect(statuses.count == 1)
+        #expect(status.fieldName == "Approval")
+        #expect(status.digestIntact && status.signatureValid && status.trust.isTrusted)
+        #expect(status.coverage == .entireFile)
+        #expect(status.isValid)
+        #expect(status.problems.isEmpty, "\(status.problems)")
+        #expect(status.unsupported == nil)
+        #expect(status.revision == 1 && status.laterRevisions == 0)
+        #expect(status.digestAlgorithm == digest.rawValue)
+        #expect(status.subFilter == subFilter.rawValue)
+        #expect(status.claimedSigningTime?.seconds == 1_800_000_000)
+        #expect(status.byteRange.count == 4 && status.byteRange[0] == 0)
+        #expect(status.byteRange[2] + status.byteRange[3] == signed.count)
+        let certificate = try #require(status.signerCertificate)
+        #expect(certificate.issuer.contains("CN=Autograph Test Intermediate CA"))
+        #expect(["2001", "2002", "2003", "2004"].contains(certificate.serialNumber))
+        if case .trusted(let chain) = status.trust {
+            #expect(chain.count == 3)
+            #expect(chain.last?.subject.contains("Autograph Test Root CA") == true)
+        }
+    }
+
+    @Test("after a second signature the first covers its entire revision, with one later revision")
+    func secondSignature() async throws {
+        let once = try await Self.sign(TestDocuments.simple(), request: SignatureRequest(fieldName: "First"))
+        let twice = try await Self.sign(
+            once, signer: try Self.signer("signer-p256"), request: SignatureRequest(fieldName: "Second"))
+        let statuses = try Self.validateWithOracles(twice)
+        #expect(statuses.map(\.fieldName) == ["First", "Second"])
+        #expect(statuses.allSatisfy { $0.isValid })
+        #expect(statuses[0].coverage == .entireRevision)
+        #expect(statuses[0].revision == 1 && statuses[0].laterRevisions == 1)
+        #expect(statuses[1].coverage == .entireFile)
+        #expect(statuses[1].revision == 2 && statuses[1].laterRevisions == 0)
+
+        // Opened as of the revision the first signature signs, it covers the whole (shorter) file.
+        let document = try PDFDocument(bytes: twice)
+        let earlier = try document.document(asOfRevision: 1)
+        let asOfFirst = SignatureValidator(document: earlier, trustRoots: try Self.roots(Self.root)).validate()
+        #expect(asOfFirst.map(\.fieldName) == ["First"])
+        #expect(asOfFirst.first?.coverage == .entireFile && asOfFirst.first?.isValid == true)
+        let original = try document.document(asOfRevision: 0)
+        #expect(SignatureValidator(document: original, trustRoots: []).validate().isEmpty)
+    }
+
+    @Test("a signed document that is encrypted validates: /Contents is not encrypted")
+    func encryptedDocument() async throws {
+        let encrypted = try Self.read(TestPaths.fixture("pdf", "encrypted-aes-128.pdf"))
+        let signed = try await Self.sign(encrypted, password: "user")
+        let statuses = try Self.validateWithOracles(signed, password: "user")
+        #expect(statuses.count == 1)
+        #expect(statuses.first?.isValid == true, "\(statuses.map(describe))")
+    }
+
+    @Test("the zero padding after the CMS is ignored; other bytes there are a problem, not a failure")
+    func padding() async throws {
+        let signed = try await Self.sign(TestDocuments.simple())
+        let status = try #require(try Self.validate(signed).first)
+        #expect(status.isValid && status.problems.isEmpty)
+        var padded = signed
+        let end = status.byteRange[2] - 1  // the '>'
+        padded.replaceSubrange((end - 4)..<end, with: Array("ABCD".utf8))
+        let damaged = try #require(try Self.validateWithOracles(padded).first)
+        #expect(damaged.digestIntact && damaged.signatureValid)
+        #expect(damaged.problems.contains { $0.contains("other than zeros after the CMS") })
+    }
+
+    // MARK: Damaged signatures
+
+    @Test("a byte changed inside the signed range: not intact")
+    func changedSignedByte() async throws {
+        var signed = try await Self.sign(TestDocuments.simple())
+        let reason = try #require(Self.lastRange(of: Array("Approved".utf8), in: signed))
+        signed.replaceSubrange(reason, with: Array("Rejected".utf8))
+        let status = try #require(try Self.validateWithOracles(signed).first)
+        #expect(!status.digestIntact)
+        #expect(status.signatureValid)  // the signed attributes are untouched
+        #expect(!status.isValid)
+        #expect(status.problems.contains { $0.contains("the document was changed") })
+    }
+
+    @Test("a byte changed inside the CMS signature value: the signature is not valid")
+    func changedSignatureByte() async throws {
+        var signed = try await Self.sign(TestDocuments.simple())
+        let document = try PDFDocument(bytes: signed)
+        let field = try #require(AcroForm(document: document)?.signatureFields.first)
+        let dictionary = try #require(document.resolve(field.dictionary[.v] ?? .null).dictionaryValue)
+        let contents = try #require(document.resolve(dictionary[.contents] ?? .null).stringValue?.bytes)
+        let signature = try #require(try CMSSignedData(der: contents).signerInfos.first?.signature)
+        let hex = signature.map { String(format: "%02X", $0) }.joined()
+        let range = try #require(
+            Self.lastRange(of: Array(hex.utf8), in: signed)
+                ?? Self.lastRange(of: Array(hex.lowercased().utf8), in: signed))
+        let middle = range.lowerBound + range.count / 2
+        signed[middle] = signed[middle] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        let status = try #require(try Self.validateWithOracles(signed).first)
+        #expect(status.digestIntact)
+        #expect(!status.signatureValid)
+        #expect(!status.isValid)
+        #expect(status.problems.contains { $0.contains("does not verify") })
+    }
+
+    @Test("a signer that does not chain to the trust root is untrusted, with the reason")
+    func unknownRoot() async throws {
+        let signed = try await Self.sign(TestDocuments.simple())
+        let status = try #require(try Self.validateWithOracles(signed, trust: Self.otherRoot).first)
+        #expect(status.digestIntact && status.signatureValid)
+        #expect(!status.trust.isTrusted)
+        #expect(status.trustReason?.isEmpty == false)
+        #expect(!status.isValid)
+        let noRoots = try #require(
+            SignatureValidator(document: try PDFDocument(bytes: signed), trustRoots: []).validate().first)
+        #expect(noRoots.trustReason?.contains("no trust roots") == true)
+    }
+
+    @Test("an expired signer is untrusted now, with the expiry in the reason, and trusted when it was valid")
+    func expiredSigner() async throws {
+        let signed = try await Self.sign(
+            TestDocuments.simple(), signer: try Self.signer("signer-expired", allowExpired: true))
+        let status = try #require(try Self.validateWithOracles(signed).first)
+        #expect(status.digestIntact && status.signatureValid)
+        #expect(!status.trust.isTrusted)
+        #expect(status.trustReason?.contains("expired on 2021-01-01") == true, "\(status.trustReason ?? "")")
+        let then = try #require(try Self.validate(signed, at: 1_590_969_600).first)  // 2020-06-01
+        #expect(then.trust.isTrusted && then.isValid)
+    }
+
+    /// Ways to damage a signature dictionary, each keeping the file's length.
+    enum Damage: String, CaseIterable, CustomTestStringConvertible {
+        case threeNumbers, negativeNumber, beyondTheEnd, gapWiderThanContents, gapInsideContents, notAnArray
+        case realNumbers, noByteRange, noContents, notStartingAtZero, truncatedFile
+
+        var testDescription: String { rawValue }
+
+        /// The damaged file, or nil when the damage cannot be made.
+        func apply(to bytes: [UInt8]) -> [UInt8]? {
+            guard let key = ValidationTests.lastRange(of: Array("/ByteRange".utf8), in: bytes),
+                let close = bytes[key.upperBound...].firstIndex(of: UInt8(ascii: "]"))
+            else { return nil }
+            let slot = key.upperBound..<(close + 1)
+            let numbers = String(decoding: bytes[slot].dropFirst().dropLast(), as: UTF8.self).split(separator: " ")
+                .compactMap { Int($0) }
+            guard numbers.count == 4 else { return nil }
+            let (a, b, c, d) = (numbers[0], numbers[1], numbers[2], numbers[3])
+            var copy = bytes
+            func array(_ text: String) -> [UInt8]? {
+                guard text.utf8.count <= slot.count else { return nil }
+                copy.replaceSubrange(
+                    slot, with: Array((text + String(repeating: " ", count: slot.count - text.utf8.count)).utf8))
+                return copy
+            }
+            switch self {
+            case .threeNumbers: return array("[\(a) \(b) \(c)]")
+            case .negativeNumber: return array("[\(a) \(b) -\(c) \(d)]")
+            case .beyondTheEnd: return array("[\(a) \(b) \(c) \(d + 1000)]")
+            case .gapWiderThanContents: return array("[\(a) \(b - 1) \(c + 1) \(d - 1)]")
+            case .gapInsideContents: return array("[\(a) \(b + 1) \(c - 1) \(d + 1)]")
+            case .notAnArray: return array("(\(a) \(b) \(c) \(d))")
+            case .realNumbers: return array("[\(a) \(b).0 \(c) \(d)]")
+            case .notStartingAtZero: return array("[1 \(b - 1) \(c) \(d)]")
+            case .noByteRange:
+                copy.replaceSubrange(key, with: Array("/ByteRangX".utf8))
+                return copy
+            case .noContents:
+                // The key just before the '<' at offset b.
+                guard b >= 9, bytes[(b - 9)..<b].elementsEqual("/Contents".utf8) else { return nil }
+                copy.replaceSubrange((b - 9)..<b, with: Array("/Contentz".utf8))
+                return copy
+            case .truncatedFile:
+                return Array(bytes.prefix(c + d / 2))
+            }
+        }
+    }
+
+    @Test(
+        "a malformed /ByteRange, /Contents or file gives a status with problems, never a crash",
+        arguments: Damage.allCases)
+    func damagedSignatureDictionary(damage: Damage) async throws {
+        let signed = try await Self.sign(TestDocuments.simple(), request: SignatureRequest(fieldName: "Damaged"))
+        let damaged = try #require(damage.apply(to: signed))
+        let statuses: [SignatureStatus]
+        if damage == .truncatedFile {
+            // The cross-reference is cut off: the document is recovered or does not open; both are fine.
+            guard let document = try? PDFDocument(bytes: damaged) else { return }
+            statuses = SignatureValidator(document: document, trustRoots: try Self.roots(Self.root)).validate()
+        } else {
+            statuses = try Self.validateWithOracles(damaged)
+            #expect(statuses.count == 1)
+        }
+        for status in statuses {
+            #expect(!status.isValid)
+            #expect(!status.problems.isEmpty)
+        }
+        if [.gapWiderThanContents, .gapInsideContents, .notStartingAtZero].contains(damage) {
+            #expect(statuses.first?.coverage == .unclear)
+        }
+    }
+
+    @Test("corrupting any byte of the signing update, or cutting it anywhere, gives statuses, never a crash")
+    func corruptionSweep() async throws {
+        let original = TestDocuments.simple()
+        let signed = try await Self.sign(original)
+        let status = try #require(try Self.validate(signed).first)
+        let roots = try Self.roots(Self.root)
+        // Every byte of the update but the middle of the hex digits of /Contents.
+        let hex = (status.byteRange[1] + 80)..<(status.byteRange[2] - 80)
+        let positions = (original.count..<signed.count).filter { !hex.contains($0) }
+        var damaged = 0
+        for position in positions where position % 2 == 0 {
+            for replacement in "(]0".utf8 where signed[position] != replacement {
+                var copy = signed
+                copy[position] = replacement
+                guard let document = try? PDFDocument(bytes: copy) else { continue }
+                let statuses = SignatureValidator(document: document, trustRoots: roots).validate()
+                #expect(statuses.count <= 1)
+                damaged += statuses.filter { !$0.isValid }.count
+            }
+        }
+        for length in stride(from: original.count, to: signed.count, by: 7) {
+            guard let document = try? PDFDocument(bytes: signed.prefix(length)) else { continue }
+            let statuses = SignatureValidator(document: document, trustRoots: roots).validate()
+            #expect(statuses.allSatisfy { !$0.isValid || $0.coverage == .entireRevision })
+        }
+        #expect(damaged > 0)
+    }
+
+    @Test("a field prepared but never signed (a /Contents of zeros) is reported, not thrown")
+    func preparedNotSigned() throws {
+        let document = try PDFDocument(bytes: TestDocuments.simple())
+        let prepared = try SignaturePreparer(document: document, request: SignatureRequest(fieldName: "Later"))
+            .prepare(contentsSize: 4096, signerName: "Nobody")
+        let status = try #require(try Self.validate(document.withBytes { Array($0) } + prepared.update).first)
+        #expect(status.fieldName == "Later")
+        #expect(!status.isValid)
+        #expect(status.problems.contains { $0.contains("only zeros") })
+    }
+
+    // MARK: Other encodings and /SubFilters
+
+    @Test("a CMS in BER with indefinite lengths is read and agrees with the oracles; its prefixes never crash")
+    func berCMS() async throws {
+        let signed = try await Self.sign(TestDocuments.simple())
+        let status = try #require(try Self.validate(signed).first)
+        let (a, b) = (status.byteRange[1], status.byteRange[2])
+        let der = try #require(Self.unhex(String(decoding: signed[(a + 1)..<(b - 1)], as: UTF8.self)))
+        let cms = Array(der.prefix(try Self.tlvLength(der)))
+        let ber = try Self.indefinite(cms, levels: 4)
+        #expect(ber != cms && BERConverter.needsConversion(ber))
+        #expect(try BERConverter.definiteLength(ber).encoding == cms)
+        func embedding(_ bytes: [UInt8]) -> [UInt8] {
+            let text = Array((bytes.map { String(format: "%02X", $0) }.joined()).utf8)
+            var file = signed
+            file.replaceSubrange(
+                (a + 1)..<(b - 1), with: text + [UInt8](repeating: UInt8(ascii: "0"), count: b - a - 2 - text.count))
+            return file
+        }
+        let berStatus = try #require(try Self.validateWithOracles(embedding(ber)).first)
+        #expect(berStatus.isValid, "\(describe(berStatus))")
+        // Every prefix of the BER converts or throws; validating it gives a status, never a crash.
+        let roots = try Self.roots(Self.root)
+        for length in stride(from: 0, to: ber.count, by: 3) {
+            let prefix = Array(ber.prefix(length))
+            if let converted = try? BERConverter.definiteLength(prefix) {
+                _ = try? CMSSignedData(der: converted.encoding)
+            }
+            let statuses = SignatureValidator(document: try PDFDocument(bytes: embedding(prefix)), trustRoots: roots)
+                .validate()
+            // Cut only in the final end-of-contents octets, the zero padding completes it.
+            #expect(statuses.count == 1 && statuses.first?.isValid == ber[length...].allSatisfy { $0 == 0 })
+        }
+    }
+
+    @Test(
+        "adbe.pkcs7.sha1 (the SHA-1 digest encapsulated), ETSI.RFC3161 and signatures without signed attributes",
+        arguments: [
+            ("adbe.pkcs7.sha1", true), ("adbe.pkcs7.sha1", false), ("adbe.pkcs7.detached", false),
+            ("ETSI.RFC3161", true),
+        ])
+    func customCMS(subFilter: String, signedAttributes: Bool) throws {
+        let file = try Self.signCustom(TestDocuments.simple(), subFilter: subFilter, signedAttributes: signedAttributes)
+        // pyHanko does not validate adbe.pkcs7.sha1 (it ignores such signatures) and pdfsig hashes the byte
+        // ranges with the signer's digest (SHA-256 here) instead of SHA-1: neither is an oracle for it. This
+        // document time-stamp's certificate is no TSA's (pyHanko wants the timeStamping key purpose).
+        let status = try #require(
+            try subFilter == "adbe.pkcs7.detached" ? Self.validateWithOracles(file).first : Self.validate(file).first)
+        #expect(status.subFilter == subFilter)
+        #expect(status.digestIntact && status.signatureValid && status.trust.isTrusted, "\(describe(status))")
+        #expect(status.isValid)
+        // Damaged: the digest no longer matches.
+        var damaged = file
+        let range = try #require(Self.lastRange(of: Array("/Type/Page".utf8), in: damaged))
+        damaged.replaceSubrange(range, with: Array("/Type/Pag ".utf8))
+        let broken = try #require(try Self.validate(damaged).first)
+        #expect(!broken.digestIntact && !broken.isValid)
+    }
+
+    @Test("a byte range that stops at %%EOF, before its end of line, covers the entire revision")
+    func endOfRevisionWithoutEndOfLine() async throws {
+        let file = try Self.signCustom(
+            TestDocuments.simple(), subFilter: "adbe.pkcs7.detached", signedAttributes: true, trimEndOfLine: true)
+        let status = try #require(try Self.validateWithOracles(file).first)
+        #expect(status.coverage == .entireRevision && status.revision == 1 && status.laterRevisions == 0)
+        #expect(status.isValid, "\(describe(status))")
+        // Another signer: pdfsig reports "Unknown issue with Certificate" for a second signature by the same
+        // certificate (NSS keeps the first one's certificate "in use").
+        let twice = try await Self.sign(file, signer: try Self.signer("signer-p256"))
+        let later = try #require(try Self.validateWithOracles(twice).first)
+        #expect(later.coverage == .entireRevision && later.laterRevisions == 1 && later.isValid)
+    }
+
+    @Test("old SHA-1 signatures are checked (never made); adbe.x509.rsa_sha1 is reported as unsupported")
+    func unsupported() async throws {
+        let sha1 = try Self.signWithOpenSSL(TestDocuments.simple(), digest: "sha1")
+        let status = try #require(try Self.validate(sha1).first)
+        #expect(status.digestAlgorithm == "sha1")
+        #expect(status.digestIntact && status.signatureValid, "\(describe(status))")
+        #expect(status.unsupported == nil)
+        #expect(status.isValid, "\(describe(status))")
+        // pyHanko and pdfsig both accept a SHA-1 CMS signature too.
+        let path = try Self.write(sha1)
+        let pyhanko = try ValidationOracles.pyhanko(path, trust: Self.root, password: nil)?.values.first
+        #expect(pyhanko?.hasPrefix("INTACT") == true, "pyHanko: \(pyhanko ?? "no verdict")")
+        // With SHA-1 throughout, adbe.pkcs7.sha1 encapsulates the SHA-1 digest; its signature is checked too.
+        let legacy = try Self.signWithOpenSSL(TestDocuments.simple(), digest: "sha1", subFilter: "adbe.pkcs7.sha1")
+        let legacyStatus = try #require(try Self.validate(legacy).first)
+        #expect(legacyStatus.subFilter == "adbe.pkcs7.sha1" && legacyStatus.digestIntact && legacyStatus.signatureValid)
+        let pdfsig = try ValidationOracles.pdfsig(try Self.write(legacy), trust: Self.root, password: nil)?.values.first
+        print("SHA-1 adbe.pkcs7.sha1: pdfsig \(pdfsig.map { "\($0)" } ?? "no verdict"), ours \(describe(legacyStatus))")
+
+        var x509 = try await Self.sign(TestDocuments.simple())
+        let subFilter = try #require(Self.lastRange(of: Array("/ETSI.CAdES.detached".utf8), in: x509))
+        x509.replaceSubrange(subFilter, with: Array("/adbe.x509.rsa_sha1 ".utf8))
+        let rsaSHA1 = try #require(try Self.validate(x509).first)
+        #expect(rsaSHA1.unsupported?.contains("adbe.x509.rsa_sha1") == true)
+        #expect(!rsaSHA1.isValid)
+    }
+
+    // MARK: BER
+
+    @Test("BER with indefinite lengths and constructed OCTET STRINGs becomes DER")
+    func berConversion() throws {
+        let ber: [UInt8] = [
+            0x30, 0x80, 0x02, 0x01, 0x05, 0x24, 0x80, 0x04, 0x02, 0xAA, 0xBB, 0x04, 0x01, 0xCC, 0x00, 0x00, 0x00, 0x00,
+            0x00,
+        ]
+        let converted = try BERConverter.definiteLength(ber)
+        #expect(converted.encoding == [0x30, 0x08, 0x02, 0x01, 0x05, 0x04, 0x03, 0xAA, 0xBB, 0xCC])
+        #expect(converted.end == 18)
+        // DER comes back unchanged, byte for byte.
+        let certificate = try #require(try Self.roots(Self.root).first)
+        #expect(!BERConverter.needsConversion(certificate.derBytes))
+        #expect(try BERConverter.definiteLength(certificate.derBytes).encoding == certificate.derBytes)
+        // Hostile input: too deep, a primitive with an indefinite length, no end-of-contents.
+        #expect(throws: SigningError.self) {
+            try BERConverter.definiteLength(Array(repeating: [0x30, 0x80], count: 100).flatMap { $0 })
+        }
+        #expect(throws: SigningError.self) { try BERConverter.definiteLength([0x04, 0x80, 0x00, 0x00]) }
+        #expect(throws: SigningError.self) { try BERConverter.definiteLength([0x30, 0x80, 0x02, 0x01, 0x05]) }
+    }
+
+    // MARK: Helpers
+
+    static func lastRange(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        var start = haystack.count - needle.count
+        while start >= 0 {
+            if haystack[start] == needle[0], haystack[start..<(start + needle.count)].elementsEqual(needle) {
+                return start..<(start + needle.count)
+            }
+            start -= 1
+        }
+        return nil
+    }
+
+    static func unhex(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8).filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D }
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let value = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(value)
+        }
+        return bytes
+    }
+
+    /// The length of the first TLV of `der`.
+    static func tlvLength(_ der: [UInt8]) throws -> Int {
+        var reader = DERReader(der)
+        return try reader.readNode().encoded.count
+    }
+
+    /// `der` with its constructed nodes down to `levels` deep re-encoded with indefinite lengths,
+    /// except the signed attributes `[0]` of a SignerInfo (whose DER is what is signed) and certificates.
+    static func indefinite(_ der: [UInt8], levels: Int) throws -> [UInt8] {
+        var reader = DERReader(der)
+        let node = try reader.readNode()
+        return try indefinite(node, levels: levels, depth: 0)
+    }
+
+    private static func indefinite(_ node: DERNode, levels: Int, depth: Int) throws -> [UInt8] {
+        guard node.tag.isConstructed, levels > 0 else { return Array(node.encoded) }
+        var children = try node.contentReader()
+        var content: [UInt8] = []
+        while !children.isAtEnd {
+            let child = try children.readNode()
+            // Keep certificates ([0] SET of SignedData) and signed attributes ([0] of SignerInfo) as they are.
+            let keep = child.tag == .context(0) && depth >= 2
+            content += keep ? Array(child.encoded) : try indefinite(child, levels: levels - 1, depth: depth + 1)
+        }
+        return node.tag.encoded + [0x80] + content + [0x00, 0x00]
+    }
+
+    /// Signs with a CMS made here: `adbe.pkcs7.sha1` encapsulates the SHA-1 digest of the byte
+    /// ranges; without signed attributes the key signs the content digest directly.
+    /// With `trimEndOfLine`, the byte range stops at the final `%%EOF`, before its end of line.
+    static func signCustom(
+        _ bytes: [UInt8], subFilter: String, signedAttributes: Bool, trimEndOfLine: Bool = false
+    ) throws -> [UInt8] {
+        let document = try PDFDocument(bytes: bytes)
+        var request = SignatureRequest(fieldName: "Custom")
+        request.subFilter = .pkcs7Detached
+        let prepared = try SignaturePreparer(document: document, request: request)
+            .prepare(contentsSize: 8192, signerName: "Custom")
+        var file = document.withBytes { Array($0) } + prepared.update
+        let name = try #require(lastRange(of: Array("/adbe.pkcs7.detached".utf8), in: file))
+        file.replaceSubrange(
+            name, with: Array(("/" + subFilter).padding(toLength: name.count, withPad: " ", startingAt: 0).utf8))
+        var range = prepared.signature.byteRange
+        if trimEndOfLine {
+            try #require(file.last == 0x0A && file.dropLast().suffix(5).elementsEqual("%%EOF".utf8))
+            range[3] -= 1
+            let slot = try #require(lastRange(of: Array("/ByteRange[".utf8), in: file))
+            let text = "\(range[0]) \(range[1]) \(range[2]) \(range[3])"
+            file.replaceSubrange(slot.upperBound..<(slot.upperBound + text.utf8.count), with: Array(text.utf8))
+        }
+        let signed = Array(file[range[0]..<(range[0] + range[1])] + file[range[2]..<(range[2] + range[3])])
+        let signer = try Self.signer()
+        var content: [UInt8]? = subFilter == "adbe.pkcs7.sha1" ? Digest.sha1.hash(signed) : nil
+        let contentType: ObjectIdentifier = subFilter == "ETSI.RFC3161" ? .tstInfo : .data
+        if subFilter == "ETSI.RFC3161" {
+            // A TSTInfo (RFC 3161 §2.4.2): version, policy, messageImprint, serialNumber, genTime.
+            var tstInfo = DERWriter()
+            tstInfo.sequence { info in
+                info.integer(1)
+                info.objectIdentifier("1.2.3.4")
+                info.sequence { imprint in
+                    DigestAlgorithm.sha256.algorithmIdentifier.write(to: &imprint)
+                    imprint.octetString(DigestAlgorithm.sha256.hash(signed))
+                }
+                info.integer(42)
+                info.generalizedTime(1_800_000_000)
+            }
+            content = tstInfo.bytes
+        }
+        let contentDigest = DigestAlgorithm.sha256.hash(content ?? signed)
+        var attributes: [UInt8]? = nil
+        var toSign = contentDigest
+        if signedAttributes {
+            var writer = DERWriter()
+            writer.set { set in
+                set.sequence {
+                    $0.objectIdentifier(.contentTypeAttribute)
+                    $0.set { $0.objectIdentifier(contentType) }
+                }
+                set.sequence {
+                    $0.objectIdentifier(.messageDigestAttribute)
+                    $0.set { $0.octetString(contentDigest) }
+                }
+            }
+            attributes = writer.bytes
+            toSign = DigestAlgorithm.sha256.hash(writer.bytes)
+        }
+        let signature = try signer.key.sign(digest: toSign, digestAlgorithm: .sha256, scheme: signer.scheme)
+        var writer = DERWriter()
+        writer.sequence { info in
+            info.objectIdentifier(.signedData)
+            info.explicit(0) { explicit in
+                explicit.sequence { data in
+                    data.integer(1)
+                    data.set { DigestAlgorithm.sha256.algorithmIdentifier.write(to: &$0) }
+                    data.sequence { encapsulated in
+                        encapsulated.objectIdentifier(contentType)
+                        if let content { encapsulated.explicit(0) { $0.octetString(content) } }
+                    }
+                    data.set(tag: .context(0)) { set in
+                        for certificate in [signer.certificate] + signer.chain {
+                            set.appendEncoded(certificate.derBytes)
+                        }
+                    }
+                    data.set { infos in
+                        infos.sequence { signerInfo in
+                            signerInfo.integer(1)
+                            signerInfo.sequence {
+                                $0.appendEncoded(signer.certificate.issuerDER)
+                                $0.appendEncoded(signer.certificate.serialDER)
+                            }
+                            DigestAlgorithm.sha256.algorithmIdentifier.write(to: &signerInfo)
+                            if let attributes { signerInfo.appendImplicit(0, retagging: attributes) }
+                            signer.scheme.algorithmIdentifier(digest: .sha256).write(to: &signerInfo)
+                            signerInfo.octetString(signature)
+                        }
+                    }
+                }
+            }
+        }
+        return try embed(writer.bytes, in: file, at: prepared.signature)
+    }
+
+    /// Signs with `openssl cms -sign` (a detached CMS with OpenSSL's default attributes) over the byte ranges.
+    /// With `subFilter` adbe.pkcs7.sha1, the CMS encapsulates the SHA-1 digest of the byte ranges.
+    static func signWithOpenSSL(
+        _ bytes: [UInt8], digest: String, subFilter: String = "adbe.pkcs7.detached"
+    ) throws -> [UInt8] {
+        let document = try PDFDocument(bytes: bytes)
+        var request = SignatureRequest(fieldName: "OpenSSL")
+        request.subFilter = .pkcs7Detached
+        let prepared = try SignaturePreparer(document: document, request: request)
+            .prepare(contentsSize: 8192, signerName: "OpenSSL")
+        var file = document.withBytes { Array($0) } + prepared.update
+        let name = try #require(lastRange(of: Array("/adbe.pkcs7.detached".utf8), in: file))
+        file.replaceSubrange(
+            name, with: Array(("/" + subFilter).padding(toLength: name.count, withPad: " ", startingAt: 0).utf8))
+        let range = prepared.signature.byteRange
+        let directory = try TestPaths.temporaryDirectory("openssl-cms")
+        var content = Array(file[range[0]..<(range[0] + range[1])] + file[range[2]..<(range[2] + range[3])])
+        if subFilter == "adbe.pkcs7.sha1" { content = Digest.sha1.hash(content) }
+        try Data(content).write(to: URL(fileURLWithPath: directory + "/content"))
+        let result = try Oracle.run(
+            "openssl",
+            [
+                "cms", "-sign", subFilter == "adbe.pkcs7.sha1" ? "-nodetach" : "-binary", "-binary", "-nosmimecap",
+                "-md", digest, "-outform", "DER", "-in",
+                directory + "/content",
+                "-signer", pki("signer-rsa2048.cert.pem"), "-inkey", pki("signer-rsa2048.key.pem"), "-certfile",
+                pki("signer-rsa2048.chain.pem"), "-out", directory + "/cms.der",
+            ])
+        try #require(result.status == 0, "openssl cms: \(result.errors)")
+        return try embed(try read(directory + "/cms.der"), in: file, at: prepared.signature)
+    }
+
+    /// `file` with `cms` written in hex into the prepared `/Contents`.
+    static func embed(_ cms: [UInt8], in file: [UInt8], at signature: PreparedSignature) throws -> [UInt8] {
+        let hex = Array(cms.map { String(format: "%02X", $0) }.joined().utf8)
+        try #require(hex.count <= signature.contentsHexLength)
+        var output = file
+        let start = signature.contentsOffset + 1
+        output.replaceSubrange(start..<(start + hex.count), with: hex)
+        return output
+    }
+}
+
+/// pyHanko's and pdfsig's verdicts; nil (with a notice) when they are not installed.
+enum ValidationOracles {
+    /// pyHanko's one-line verdict per field (`INTACT:TRUSTED,UNTOUCHED`, `INVALID` …).
+    static func pyhanko(_ path: String, trust root: String?, password: String?) throws -> [String: String]? {
+        var arguments = ["sign", "validate"]
+        if let password { arguments += ["--password", password] }
+        if let root { arguments += ["--trust-replace", "--trust", root] }
+        guard let result = try runPyhanko(arguments + [path]) else {
+            print("notice: pyhanko is not installed; oracle comparison skipped")
+            return nil
+        }
+        var verdicts: [String: String] = [:]
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[1].count == 64 else { continue }
+            verdicts[String(parts[0])] = String(parts[2])
+        }
+        return verdicts
+    }
+
+    /// Runs pyHanko's command-line tool: the `pyhanko` script, or its module through python3 when the
+    /// script is not on the PATH; nil when neither is installed.
+    static func runPyhanko(_ arguments: [String]) throws -> Oracle.Result? {
+        if let program = Oracle.which("pyhanko") { return try Oracle.run(program, arguments, timeout: 300) }
+        guard (try? Oracle.run("python3", ["-c", "import pyhanko.cli"]))?.status == 0 else { return nil }
+        let launcher =
+            "import sys; from pyhanko.__main__ import launch; sys.argv = ['pyhanko'] + sys.argv[1:]; launch()"
+        return try Oracle.run("python3", ["-c", launcher] + arguments, timeout: 300)
+    }
+
+    /// pdfsig's report per signed field: "Signature is Valid", "Certificate is Trusted".
+    static func pdfsig(
+        _ path: String, trust root: String?, password: String?
+    ) throws -> [String: (valid: Bool, trusted: Bool)]? {
+        guard Oracle.which("pdfsig") != nil, Oracle.which("certutil") != nil else {
+            print("notice: pdfsig or certutil is not installed; oracle comparison skipped")
+            return nil
+        }
+        var arguments: [String] = []
+        if let root { arguments += ["-nssdir", "sql:" + (try nssDatabase(trusting: root))] }
+        if let password { arguments += ["-upw", password] }
+        let result = try Oracle.run("pdfsig", arguments + [path], timeout: 300)
+        return reports(result.output)
+    }
+
+    /// The blocks of pdfsig's output by field name; unsigned fields are left out.
+    static func reports(_ output: String) -> [String: (valid: Bool, trusted: Bool)] {
+        var reports: [String: (valid: Bool, trusted: Bool)] = [:]
+        for block in output.components(separatedBy: "Signature #").dropFirst() {
+            guard !block.contains("is not signed"),
+                let line = block.split(separator: "\n").first(where: { $0.contains("Signature Field Name:") })
+            else { continue }
+            let name = line.components(separatedBy: "Signature Field Name: ").last ?? ""
+            reports[name] = (block.contains("Signature is Valid"), block.contains("Certificate is Trusted"))
+        }
+        return reports
+    }
+
+    /// A new NSS database trusting `root` (`certutil -N`, then `-A -t CT,C,C`).
+    static func nssDatabase(trusting root: String) throws -> String {
+        let directory = try TestPaths.temporaryDirectory("nss")
+        _ = try Oracle.run("certutil", ["-N", "-d", "sql:" + directory, "--empty-password"])
+        let added = try Oracle.run(
+            "certutil", ["-A", "-d", "sql:" + directory, "-n", "root", "-t", "CT,C,C", "-i", root])
+        try #require(added.status == 0, "certutil failed: \(added.errors)")
+        return directory
+    }
+}
+
+/// A one-line summary of a status for test messages.
+func describe(_ status: SignatureStatus) -> String {
+    "\(status.fieldName): intact \(status.digestIntact), valid \(status.signatureValid), trusted "
+        + "\(status.trust.isTrusted) (\(status.trustReason ?? "")), \(status.coverage), problems \(status.problems)"
+}
