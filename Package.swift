@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PDFCore", targets: ["PDFCore"]),
         .library(name: "PDFForms", targets: ["PDFForms"]),
         .library(name: "PDFSigning", targets: ["PDFSigning"]),
+        .library(name: "PDFAnnotations", targets: ["PDFAnnotations"]),
         .library(name: "AutographCLI", targets: ["AutographCLI"]),
         .executable(name: "autograph", targets: ["autograph"]),
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
@@ -32,7 +33,10 @@ let package = Package(
         .target(name: "PDFForms", dependencies: ["PDFCore"], swiftSettings: upcoming),
         .target(
             name: "PDFSigning", dependencies: ["PDFCore", "PDFForms", "COpenSSL", "CShims"], swiftSettings: upcoming),
-        .target(name: "AutographCLI", dependencies: ["PDFCore", "PDFForms", "PDFSigning"], swiftSettings: upcoming),
+        .target(name: "PDFAnnotations", dependencies: ["PDFCore", "PDFForms"], swiftSettings: upcoming),
+        .target(
+            name: "AutographCLI", dependencies: ["PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations"],
+            swiftSettings: upcoming),
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
 
         // Builds PDFs for tests and benchmarks; never shipped.
@@ -44,6 +48,9 @@ let package = Package(
         .testTarget(name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "PDFSigningTests", dependencies: ["PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFAnnotationsTests", dependencies: ["PDFAnnotations", "PDFCore", "PDFForms", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",

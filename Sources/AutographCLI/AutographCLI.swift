@@ -15,7 +15,8 @@ public enum AutographCLI {
 
     static let commands: [any Command.Type] = [
         InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, SignCommand.self,
-        PrepareCommand.self, EmbedCommand.self, RewriteCommand.self, MetadataCommand.self, SampleCommand.self,
+        PrepareCommand.self, EmbedCommand.self, WatermarkCommand.self, RefuseCommand.self, BiometricsCommand.self,
+        RewriteCommand.self, MetadataCommand.self, SampleCommand.self,
         VerifyCommand.self,
     ]
 

@@ -22,6 +22,12 @@ enum SignCommand: Command {
             .init(name: "chain", valueName: "CHAIN.pem", help: "intermediate and root certificates (PEM)"),
             .init(name: "pss", help: "sign RSA keys with RSA-PSS instead of PKCS#1 v1.5"),
             .init(name: "allow-expired", help: "sign even with a certificate outside its validity"),
+            .init(
+                name: "appearance", valueName: "APPEARANCE.json",
+                help: "handwriting, name, date pattern, description, graphic, colours, fonts"),
+            .init(
+                name: "biometrics-cert", valueName: "CERT.pem",
+                help: "encrypt the handwriting strokes to this certificate in the signed revision"),
         ] + SignatureOptions.specs,
         details: """
             An existing empty signature field NAME is signed; otherwise a new field (NAME, or Signature1, 2 …) is
@@ -34,7 +40,8 @@ enum SignCommand: Command {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         let signer = try localSigner(arguments)
         let document = try openDocument(arguments)
-        let request = try SignatureOptions.request(arguments, document: document)
+        var request = try SignatureOptions.request(arguments, document: document)
+        try applyAppearance(arguments, to: &request)
         var documentSigner = DocumentSigner(document: document, request: request, signer: signer)
         documentSigner.writeOptions.deterministicID = arguments.has("deterministic-id")
         let configured = documentSigner
@@ -44,6 +51,24 @@ enum SignCommand: Command {
             "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "
                 + "(\(signed.cms.count) of \(signed.prepared.signature.capacity) bytes reserved); wrote \(output)")
         return report(document.warnings, console: console)
+    }
+
+    /// `--appearance` and `--biometrics-cert`.
+    static func applyAppearance(_ arguments: Arguments, to request: inout SignatureRequest) throws {
+        if let path = arguments.value("appearance") {
+            let (appearance, capture) = try AppearanceFile.read(path)
+            request.appearance = appearance
+            if let certificatePath = arguments.value("biometrics-cert") {
+                guard let capture else { throw UsageError("--biometrics-cert needs handwriting in --appearance") }
+                guard let certificate = Certificate.certificates(pem: try readFile(certificatePath)).first else {
+                    throw SigningError(.biometricsCertificateUnreadable, "\(certificatePath) holds no PEM certificate")
+                }
+                request.biometrics = capture
+                request.biometricsCertificate = certificate.derBytes
+            }
+        } else if arguments.value("biometrics-cert") != nil {
+            throw UsageError("--biometrics-cert needs --appearance with handwriting")
+        }
     }
 
     static func localSigner(_ arguments: Arguments) throws -> LocalKeySigner {

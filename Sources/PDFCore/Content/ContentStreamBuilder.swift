@@ -129,7 +129,7 @@ public struct ContentStreamBuilder: Sendable {
 }
 
 /// A colour in one of the device colour spaces (ISO 32000-2 §8.6.4).
-public enum PDFColor: Hashable, Sendable {
+public enum PDFColor: Hashable, Sendable, Codable {
     case gray(Double)
     case rgb(Double, Double, Double)
     case cmyk(Double, Double, Double, Double)

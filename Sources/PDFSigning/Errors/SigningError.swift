@@ -30,6 +30,10 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
         case writeFailed
         /// Signing failed: the signer refused or failed, or the CMS is not for this document (-129).
         case signingFailed
+        /// The biometrics certificate cannot be read (-131).
+        case biometricsCertificateUnreadable
+        /// The captured handwriting is too short to be a signature (-132).
+        case captureTooShort
         /// The signature field name is not usable: not a signature field, already signed, or unknown with no placement (-130).
         case invalidFieldName
         /// The CMS is larger than the space reserved for it (-136).
@@ -81,6 +85,8 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
         case .writeFailed: -128
         case .signingFailed, .cancelled, .invalidArgument, .malformedData, .unsupportedAlgorithm: -129
         case .invalidFieldName: -130
+        case .biometricsCertificateUnreadable: -131
+        case .captureTooShort: -132
         case .privateKeyNotFound: -133
         case .certificateUnreadable: -134
         case .signatureTooLarge: -136

@@ -56,28 +56,17 @@ public struct SignatureRequest: Sendable, Codable {
     public var lockFields: FieldLock?
     /// Fields set read-only in the signed revision (signo `signingProcessStarted`).
     public var readOnlyFields: [String] = []
-    /// Lines shown in a visible signature; nil shows the signer, the date, the reason and the location.
-    public var appearanceText: [String]?
-    /// A caller-made appearance stream for a visible signature (issue 5's handwriting, images …);
-    /// its `/BBox` is mapped onto the rectangle.
-    public var appearance: PDFStreamContent?
+    /// How a visible signature looks; nil shows the signer's name, the date, and the reason and
+    /// location as the description.
+    public var appearance: SignatureAppearance?
+    /// Handwriting and device data to store encrypted in the signed revision (signo biometrics).
+    public var biometrics: BiometricCapture?
+    /// The DER certificate the biometric data is encrypted to (signo's biometrics certificate).
+    public var biometricsCertificate: [UInt8]?
 
     public init(fieldName: String? = nil, placement: Placement = .invisible) {
         self.fieldName = fieldName
         self.placement = placement
-    }
-}
-
-/// A form XObject given as content and resources (`Codable`, so requests travel with prepared state).
-public struct PDFStreamContent: Sendable, Codable, Equatable {
-    public var content: [UInt8]
-    public var width: Double
-    public var height: Double
-
-    public init(content: [UInt8], width: Double, height: Double) {
-        self.content = content
-        self.width = width
-        self.height = height
     }
 }
 

@@ -82,6 +82,7 @@ struct UpdateBuilder {
         }
         if !references.isEmpty { signature[PDFName("Reference")] = .array(references) }
         let signatureReference = update.add(.dictionary(signature))
+        let biometricsReference = try biometricsObject()
 
         if let existing {
             fieldName = existing.name
@@ -90,6 +91,7 @@ struct UpdateBuilder {
             }
             edit(fieldReference) { field in
                 field[.v] = .reference(signatureReference)
+                if let biometricsReference { field[BiometricCapture.fieldKey] = .reference(biometricsReference) }
                 if let lock { field[PDFName("Lock")] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
             }
             // /SigFlags 3 belongs to the revision that signs (later revisions must not change the form).
@@ -98,7 +100,7 @@ struct UpdateBuilder {
             for widget in existing.widgets where widget.rect.width > 0 && widget.rect.height > 0 {
                 guard let widgetReference = widget.reference else { continue }
                 let rotation = widget.pageIndex.map { base.pages[$0].rotation } ?? 0
-                let appearance = appearanceObject(
+                let appearance = try appearanceObject(
                     width: widget.rect.width, height: widget.rect.height, rotation: rotation, signerName: name)
                 let appearanceReference = update.add(appearance)
                 edit(widgetReference) { $0[PDFName("AP")] = .dictionary([.n: .reference(appearanceReference)]) }
@@ -125,7 +127,7 @@ struct UpdateBuilder {
                 throw SigningError(.invalidArgument, "the document has no page to put the signature field on")
             }
             let appearance =
-                rect.width > 0
+                try rect.width > 0
                 ? appearanceObject(
                     width: rect.width, height: rect.height, rotation: pages[pageIndex].rotation, signerName: name)
                 : PDFObject.stream(
@@ -141,6 +143,7 @@ struct UpdateBuilder {
                 .f: .integer(132), PDFName("AP"): .dictionary([.n: .reference(appearanceReference)]),
             ]
             if let lock { field[PDFName("Lock")] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
+            if let biometricsReference { field[BiometricCapture.fieldKey] = .reference(biometricsReference) }
             let fieldReference = update.add(.dictionary(field))
             addAnnotation(fieldReference, to: pages[pageIndex])
             addToForm(fieldReference, form: form)
@@ -164,6 +167,25 @@ struct UpdateBuilder {
             }
         }
         for reference in editOrder { update.replace(reference, with: .dictionary(edits[reference]!)) }
+    }
+
+    /// The encrypted biometric data as a stream of the signed revision (so the signature covers it).
+    /// - Throws: `.biometricsCertificateUnreadable` (-131).
+    private mutating func biometricsObject() throws(SigningError) -> PDFReference? {
+        guard let capture = request.biometrics else { return nil }
+        guard let der = request.biometricsCertificate else {
+            throw SigningError(.biometricsCertificateUnreadable, "biometric data needs a biometrics certificate")
+        }
+        let certificate: Certificate
+        do {
+            certificate = try Certificate(der: der)
+        } catch {
+            throw SigningError(
+                .biometricsCertificateUnreadable, "the biometrics certificate cannot be read: \(error.message)")
+        }
+        let envelope = try Envelope.seal(capture.json, to: certificate)
+        return update.add(
+            .stream(PDFStream(dictionary: [.type: .name("AutographBiometricData")], data: envelope, compress: false)))
     }
 
     private mutating func edit(_ reference: PDFReference, _ change: (inout PDFDictionary) -> Void) {
@@ -245,17 +267,23 @@ struct UpdateBuilder {
         }
     }
 
-    /// The appearance of a visible signature: the caller's, or text lines (signer, date, reason, location).
-    private func appearanceObject(width: Double, height: Double, rotation: Int, signerName: String?) -> PDFObject {
-        var lines = request.appearanceText ?? []
-        if request.appearanceText == nil {
-            lines.append("Digitally signed by \(signerName ?? "an unnamed signer")")
-            lines.append("Date: \(request.signingTime.displayString)")
-            if let reason = request.reason { lines.append("Reason: \(reason)") }
-            if let location = request.location { lines.append("Location: \(location)") }
+    /// The appearance of a visible signature: the request's, or the signer's name, the date, and
+    /// the reason and location as the description.
+    private mutating func appearanceObject(
+        width: Double, height: Double, rotation: Int, signerName: String?
+    ) throws(SigningError) -> PDFObject {
+        var appearance = request.appearance ?? SignatureAppearance()
+        if request.appearance == nil {
+            let details = [request.reason.map { "Reason: \($0)" }, request.location.map { "Location: \($0)" }]
+                .compactMap { $0 }
+            if !details.isEmpty { appearance.description = details.joined(separator: "\n") }
         }
-        return SignatureAppearance.make(
-            width: width, height: height, rotation: rotation, lines: lines, custom: request.appearance)
+        var update = self.update
+        defer { self.update = update }
+        return try SignatureAppearanceRenderer(
+            appearance: appearance, signerName: signerName, date: request.signingTime
+        )
+        .make(width: width, height: height, rotation: rotation) { update.add($0) }
     }
 }
 

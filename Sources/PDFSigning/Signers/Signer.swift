@@ -1,4 +1,4 @@
-import PDFCore
+public import PDFCore
 
 /// Something that turns a document digest into a CMS SignedData (ARCHITECTURE.md "Signing
 /// pipeline"): a local key, an app's callback (signo `computeDigitalSignature`), or a remote service

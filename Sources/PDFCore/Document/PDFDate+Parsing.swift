@@ -2,7 +2,7 @@ extension PDFDate {
     /// Reads a PDF date string (ISO 32000-2 §7.9.4): `D:YYYYMMDDHHmmSSOHH'mm'`, every part after
     /// the year optional, read liberally (a missing `D:`, a missing or `Z` offset, a trailing
     /// apostrophe). Nil when there is no four-digit year or a part is out of range.
-    package init?(pdfString bytes: some Collection<UInt8>) {
+    public init?(pdfString bytes: some Collection<UInt8>) {
         var text = Array(bytes.prefix(64))
         if text.starts(with: Array("D:".utf8)) { text.removeFirst(2) }
         var index = 0
@@ -36,7 +36,7 @@ extension PDFDate {
             guard hours <= 23, minutes <= 59 else { return nil }
             offsetMinutes = sign * (hours * 60 + minutes)
         }
-        let local = DERTime.seconds(year: year, month: month, day: day) + hour * 3600 + minute * 60 + second
+        let local = PDFDate.epochSeconds(year: year, month: month, day: day) + hour * 3600 + minute * 60 + second
         self.init(seconds: local - offsetMinutes * 60, utcOffsetMinutes: offsetMinutes)
     }
 }

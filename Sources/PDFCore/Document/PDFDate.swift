@@ -32,6 +32,16 @@ public struct PDFDate: Hashable, Sendable, Codable {
         return (year, month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
     }
 
+    /// Seconds since 1970 of midnight UTC on a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    package static func epochSeconds(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return (era * 146_097 + dayOfEra - 719_468) * 86_400
+    }
+
     /// `D:20261129131500+01'00'`.
     public var pdfString: String {
         let c = components

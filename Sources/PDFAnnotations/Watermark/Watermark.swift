@@ -1,0 +1,151 @@
+public import PDFCore
+
+/// A watermark drawn across every page (WYSIWYS `WYSWatermarkAppearance`): a title and a date,
+/// rotated, in a colour with an opacity. Used alone, or by the refusal flow before its invisible
+/// signature.
+public struct WatermarkAppearance: Sendable, Codable, Equatable {
+    public var title: String
+    /// A standard 14 font name; text it cannot draw uses a system font (embedded as a subset).
+    public var titleFont = "Helvetica-Bold"
+    /// Points; nil fits the title to the page.
+    public var titleSize: Double?
+    public var showsDate = true
+    public var datePattern = DatePattern()
+    public var dateFont = "Helvetica"
+    /// Degrees counter-clockwise as the page is seen (its `/Rotate` taken into account).
+    public var rotation: Double = 45
+    public var color: PDFColor = .rgb(0.8, 0.1, 0.1)
+    /// 0 (invisible) to 1 (opaque).
+    public var opacity: Double = 0.35
+
+    public init(title: String) { self.title = title }
+}
+
+/// Adds a watermark to every page as page content, in one incremental update.
+public struct Watermarker {
+    public let document: PDFDocument
+    public var appearance: WatermarkAppearance
+    public var date: PDFDate
+    public var writeOptions: WriteOptions = .default
+
+    public init(document: PDFDocument, appearance: WatermarkAppearance, date: PDFDate = .now()) {
+        self.document = document
+        self.appearance = appearance
+        self.date = date
+    }
+
+    /// The update drawing the watermark on every page.
+    /// - Throws: `.fontUnavailable` when no font can draw the title, `.invalidArgument` for a document without pages.
+    public func makeUpdate() throws(AnnotationError) -> IncrementalUpdate {
+        var update = IncrementalUpdate(base: document, options: writeOptions)
+        let pages = document.pages
+        guard !pages.isEmpty else { throw AnnotationError(.invalidArgument, "the document has no pages") }
+        let dateText = appearance.showsDate ? appearance.datePattern.format(date) : nil
+        let titleFont = try font(appearance.titleFont, for: appearance.title)
+        let dateFont = try dateText.map { (text) throws(AnnotationError) in try font(appearance.dateFont, for: text) }
+        var contents: [PDFReference: [UInt8]] = [:]
+        for page in pages {
+            guard let reference = page.reference else { continue }
+            contents[reference] = drawing(on: page, titleFont: titleFont, dateFont: dateFont, dateText: dateText)
+        }
+        // Font objects after every glyph is encoded (embedded fonts subset what was used).
+        let titleFontReference: PDFReference
+        let dateFontReference: PDFReference?
+        do {
+            titleFontReference = update.add(.dictionary(try titleFont.fontDictionary { update.add($0) }))
+            dateFontReference = try dateFont.map { (font) throws(PDFError) in
+                update.add(.dictionary(try font.fontDictionary { update.add($0) }))
+            }
+        } catch {
+            throw AnnotationError(.fontUnavailable, "a font could not be embedded: \(error.message)")
+        }
+        let graphicsState = update.add(
+            .dictionary([
+                .type: .name("ExtGState"), PDFName("ca"): .real(PDFReal(appearance.opacity)),
+                PDFName("CA"): .real(PDFReal(appearance.opacity)),
+            ]))
+        for page in pages {
+            guard let reference = page.reference, let drawing = contents[reference] else { continue }
+            var dictionary = page.dictionary
+            var resources = page.resources ?? PDFDictionary()
+            var fonts = document.resolve(resources[PDFName("Font")] ?? .null).dictionaryValue ?? PDFDictionary()
+            fonts[PDFName("AutographWatermarkTitle")] = .reference(titleFontReference)
+            if let dateFontReference { fonts[PDFName("AutographWatermarkDate")] = .reference(dateFontReference) }
+            resources[PDFName("Font")] = .dictionary(fonts)
+            var states = document.resolve(resources[PDFName("ExtGState")] ?? .null).dictionaryValue ?? PDFDictionary()
+            states[PDFName("AutographWatermarkGS")] = .reference(graphicsState)
+            resources[PDFName("ExtGState")] = .dictionary(states)
+            dictionary[.resources] = .dictionary(resources)
+            // The page's own content may leave its graphics state changed: enclose it in q … Q.
+            let opening = update.add(.stream(PDFStream(data: Array("q\n".utf8), compress: false)))
+            let closing = update.add(.stream(PDFStream(data: Array("Q\n".utf8) + drawing, compress: true)))
+            var list: [PDFObject] = [.reference(opening)]
+            switch document.resolve(dictionary[.contents] ?? .null) {
+            case .array(let items): list += items
+            case .null: break
+            default: if let existing = dictionary[.contents] { list.append(existing) }
+            }
+            list.append(.reference(closing))
+            dictionary[.contents] = .array(list)
+            update.replace(reference, with: .dictionary(dictionary))
+        }
+        return update
+    }
+
+    /// The operators drawing the watermark centred on the page's crop box.
+    private func drawing(on page: Page, titleFont: any PDFFont, dateFont: (any PDFFont)?, dateText: String?) -> [UInt8]
+    {
+        let box = page.cropBox
+        // As seen, the page is turned clockwise by /Rotate: add it so the text keeps its angle on screen.
+        let angle = (appearance.rotation + Double(page.rotation)) * Double.pi / 180
+        let cosine = cos(angle)
+        let sine = sin(angle)
+        let titleWidth = titleFont.width(of: appearance.title) / 1000
+        let titleHeight = max(titleFont.ascent - titleFont.descent, 1) / 1000
+        // The largest size whose rotated box fits 85 % of the crop box, unless a size is given.
+        let fit = { (width: Double, height: Double) -> Double in
+            let rotatedWidth = abs(width * cosine) + abs(height * sine)
+            let rotatedHeight = abs(width * sine) + abs(height * cosine)
+            return min(box.width * 0.85 / max(rotatedWidth, 1e-6), box.height * 0.85 / max(rotatedHeight, 1e-6))
+        }
+        let titleSize = appearance.titleSize ?? min(fit(titleWidth, titleHeight * 1.6), 160)
+        let dateSize = titleSize * 0.3
+        var content = ContentStreamBuilder()
+        content.saveState()
+        content.setGraphicsState(PDFName("AutographWatermarkGS"))
+        content.concatenate(cosine, sine, -sine, cosine, box.x0 + box.width / 2, box.y0 + box.height / 2)
+        content.beginText()
+        content.setFillColor(appearance.color)
+        content.setFont(PDFName("AutographWatermarkTitle"), size: titleSize)
+        content.setTextMatrix(1, 0, 0, 1, -titleWidth * titleSize / 2, dateText == nil ? -titleSize * 0.35 : 0)
+        content.showText(titleFont.encode(appearance.title))
+        if let dateText, let dateFont {
+            let width = dateFont.width(of: dateText) / 1000 * dateSize
+            content.setFont(PDFName("AutographWatermarkDate"), size: dateSize)
+            content.setTextMatrix(1, 0, 0, 1, -width / 2, -dateSize * 1.4)
+            content.showText(dateFont.encode(dateText))
+        }
+        content.endText()
+        content.restoreState()
+        return content.bytes
+    }
+
+    private func font(_ name: String, for text: String) throws(AnnotationError) -> any PDFFont {
+        let standard = StandardFont(baseFont: name) ?? StandardFont(.helvetica)
+        if standard.canEncode(text) { return standard }
+        guard let file = SystemFonts.font(covering: text) else {
+            throw AnnotationError(.fontUnavailable, "no font on this system can draw \"\(text.prefix(40))\"")
+        }
+        do {
+            return try EmbeddedFont(fontFile: file)
+        } catch {
+            throw AnnotationError(.fontUnavailable, "the font \(file.path) cannot be embedded: \(error.message)")
+        }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

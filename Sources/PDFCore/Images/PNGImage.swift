@@ -1,0 +1,185 @@
+/// A PNG decoded to samples (W3C PNG §11–13): every colour type and bit depth, palettes with
+/// transparency, and Adam7 interlacing.
+struct PNGImage {
+    let width: Int
+    let height: Int
+    let bitDepth: Int
+    let colorType: Int
+    let interlaced: Bool
+    let palette: [UInt8]
+    let transparency: [UInt8]
+    let data: [UInt8]  // concatenated IDAT
+
+    init(_ bytes: [UInt8]) throws(PDFError) {
+        var index = 8
+        var header: [UInt8]? = nil
+        var palette: [UInt8] = []
+        var transparency: [UInt8] = []
+        var data: [UInt8] = []
+        while index + 12 <= bytes.count {
+            let length =
+                Int(bytes[index]) << 24 | Int(bytes[index + 1]) << 16 | Int(bytes[index + 2]) << 8
+                | Int(bytes[index + 3])
+            let type = String(decoding: bytes[(index + 4)..<(index + 8)], as: UTF8.self)
+            guard length >= 0, index + 12 + length <= bytes.count else {
+                throw PDFError(.decodeFailed, "the PNG is truncated")
+            }
+            let chunk = Array(bytes[(index + 8)..<(index + 8 + length)])
+            switch type {
+            case "IHDR": header = chunk
+            case "PLTE": palette = chunk
+            case "tRNS": transparency = chunk
+            case "IDAT": data += chunk
+            default: break
+            }
+            index += 12 + length
+            if type == "IEND" { break }
+        }
+        guard let header, header.count >= 13 else { throw PDFError(.decodeFailed, "the PNG has no header") }
+        width = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+        height = Int(header[4]) << 24 | Int(header[5]) << 16 | Int(header[6]) << 8 | Int(header[7])
+        bitDepth = Int(header[8])
+        colorType = Int(header[9])
+        interlaced = header[12] == 1
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, [1, 2, 4, 8, 16].contains(bitDepth),
+            [0, 2, 3, 4, 6].contains(colorType)
+        else {
+            throw PDFError(
+                .decodeFailed, "an unsupported PNG (\(width)×\(height), type \(colorType), depth \(bitDepth))")
+        }
+        self.palette = palette
+        self.transparency = transparency
+        self.data = data
+    }
+
+    private var channels: Int { [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType]! }
+
+    /// The image as 8-bit (or 16-bit) rows without filters or interlacing, `channels` samples a pixel.
+    private func samples() throws(PDFError) -> [UInt8] {
+        let inflated = try data.withUnsafeBytes { buffer in
+            Result { () throws(PDFError) in try Flate.decompress(buffer, maxSize: 1 << 30) }
+        }.get()
+        let bitsPerPixel = channels * bitDepth
+        func unfilter(_ input: ArraySlice<UInt8>, width: Int, height: Int) throws(PDFError) -> [UInt8] {
+            let rowBytes = (width * bitsPerPixel + 7) / 8
+            let parameters: PDFDictionary = [
+                .predictor: 15, .colors: .integer(channels), .bitsPerComponent: .integer(bitDepth),
+                .columns: .integer(width),
+            ]
+            let rows = try Predictor.undo(Array(input), parameters: parameters, maxSize: 1 << 30)
+            guard rows.count >= rowBytes * height else { throw PDFError(.decodeFailed, "the PNG data is short") }
+            return Array(rows.prefix(rowBytes * height))
+        }
+        guard interlaced else { return try unfilter(inflated[...], width: width, height: height) }
+        // Adam7: seven passes of sub-images, put back in place.
+        let rowBytes = (width * bitsPerPixel + 7) / 8
+        var output = [UInt8](repeating: 0, count: rowBytes * height)
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        var offset = 0
+        for (x0, y0, dx, dy) in passes {
+            let passWidth = (width - x0 + dx - 1) / dx
+            let passHeight = (height - y0 + dy - 1) / dy
+            guard passWidth > 0, passHeight > 0 else { continue }
+            let passRowBytes = (passWidth * bitsPerPixel + 7) / 8
+            let size = (passRowBytes + 1) * passHeight
+            guard offset + size <= inflated.count else { throw PDFError(.decodeFailed, "the PNG data is short") }
+            let pass = try unfilter(inflated[offset..<(offset + size)], width: passWidth, height: passHeight)
+            offset += size
+            for row in 0..<passHeight {
+                for column in 0..<passWidth {
+                    let x = x0 + column * dx
+                    let y = y0 + row * dy
+                    copyPixel(
+                        from: pass, row: row, column: column, rowBytes: passRowBytes, to: &output, x: x, y: y,
+                        rowBytesOut: rowBytes)
+                }
+            }
+        }
+        return output
+    }
+
+    private func copyPixel(
+        from source: [UInt8], row: Int, column: Int, rowBytes: Int, to target: inout [UInt8], x: Int, y: Int,
+        rowBytesOut: Int
+    ) {
+        let bitsPerPixel = channels * bitDepth
+        if bitsPerPixel >= 8 {
+            let size = bitsPerPixel / 8
+            for byte in 0..<size {
+                target[y * rowBytesOut + x * size + byte] = source[row * rowBytes + column * size + byte]
+            }
+        } else {
+            let sourceBit = column * bitsPerPixel
+            let value =
+                (Int(source[row * rowBytes + sourceBit / 8]) >> (8 - bitsPerPixel - sourceBit % 8))
+                & ((1 << bitsPerPixel) - 1)
+            let targetBit = x * bitsPerPixel
+            let shift = 8 - bitsPerPixel - targetBit % 8
+            target[y * rowBytesOut + targetBit / 8] |= UInt8(value << shift)
+        }
+    }
+
+    /// The XObject: colour samples Flate-compressed (palette images as `/Indexed`), alpha as `/SMask`.
+    func xObject() throws(PDFError) -> ImageXObject {
+        let samples = try samples()
+        let bytesPerSample = bitDepth == 16 ? 2 : 1
+        var colorSamples: [UInt8] = []
+        var alpha: [UInt8] = []
+        var colorSpace: PDFObject
+        var bits = bitDepth
+        switch colorType {
+        case 4, 6:
+            // Split the alpha channel off (8 or 16 bits a sample).
+            let colorChannels = colorType == 6 ? 3 : 1
+            let pixelBytes = (colorChannels + 1) * bytesPerSample
+            colorSamples.reserveCapacity(width * height * colorChannels * bytesPerSample)
+            alpha.reserveCapacity(width * height * bytesPerSample)
+            var index = 0
+            while index + pixelBytes <= samples.count {
+                colorSamples.append(contentsOf: samples[index..<(index + colorChannels * bytesPerSample)])
+                alpha.append(contentsOf: samples[(index + colorChannels * bytesPerSample)..<(index + pixelBytes)])
+                index += pixelBytes
+            }
+            colorSpace = .name(colorType == 6 ? "DeviceRGB" : "DeviceGray")
+        case 3:
+            colorSamples = samples
+            colorSpace = .array([
+                .name("Indexed"), .name("DeviceRGB"), .integer(max(0, palette.count / 3 - 1)),
+                .string(PDFString(bytes: palette, isHex: true)),
+            ])
+            if !transparency.isEmpty {
+                // Palette transparency becomes an 8-bit soft mask, one value a pixel.
+                alpha.reserveCapacity(width * height)
+                let rowBytes = (width * bitDepth + 7) / 8
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let bit = x * bitDepth
+                        let value =
+                            (Int(samples[y * rowBytes + bit / 8]) >> (8 - bitDepth - bit % 8)) & ((1 << bitDepth) - 1)
+                        alpha.append(value < transparency.count ? transparency[value] : 255)
+                    }
+                }
+            }
+        default:
+            colorSamples = samples
+            colorSpace = .name(colorType == 2 ? "DeviceRGB" : "DeviceGray")
+        }
+        if bits == 16 && colorType == 3 { bits = 8 }
+        let image = PDFStream(
+            dictionary: [
+                .type: .name("XObject"), .subtype: .name("Image"), PDFName("Width"): .integer(width),
+                PDFName("Height"): .integer(height), PDFName("ColorSpace"): colorSpace,
+                .bitsPerComponent: .integer(bits),
+            ], data: colorSamples, compress: true)
+        let mask =
+            alpha.isEmpty
+            ? nil
+            : PDFStream(
+                dictionary: [
+                    .type: .name("XObject"), .subtype: .name("Image"), PDFName("Width"): .integer(width),
+                    PDFName("Height"): .integer(height), PDFName("ColorSpace"): .name("DeviceGray"),
+                    .bitsPerComponent: .integer(colorType == 3 ? 8 : bits),
+                ], data: alpha, compress: true)
+        return ImageXObject(width: width, height: height, image: image, softMask: mask)
+    }
+}

@@ -1,0 +1,65 @@
+public import PDFCore
+
+/// How a visible signature looks (WYSIWYS `WYSSignatureAppearance`, signo `signatureCaptureConfig`):
+/// handwriting or the signer's name, the date by a pattern, a description, signo's display text,
+/// and a graphic at the bottom — laid out so that nothing overflows the field.
+///
+/// A value: built once, it is drawn by the signing pipeline into the widget of the field signed.
+public struct SignatureAppearance: Sendable, Codable, Equatable {
+    /// The main mark.
+    public enum Mark: Sendable, Codable, Equatable {
+        /// Handwriting captured as strokes; `yAxisDown` for screen coordinates.
+        case handwriting([InkStroke], yAxisDown: Bool)
+        /// The signer's name as text (nil: the certificate's common name).
+        case name(String?)
+        /// No mark: only the text lines and the graphic.
+        case none
+    }
+
+    /// A font for text: one of the standard 14 by name, or a TrueType file (embedded as a subset).
+    public enum FontChoice: Sendable, Codable, Equatable {
+        case standard(String)
+        case file(String)
+    }
+
+    public enum TextPosition: String, Sendable, Codable {
+        case top, bottom
+    }
+
+    public var mark: Mark = .name(nil)
+    /// The font of a name mark.
+    public var markFont: FontChoice = .standard("Helvetica-Oblique")
+    /// The signature colour (handwriting and name).
+    public var markColor: PDFColor = .rgb(0.05, 0.1, 0.45)
+    /// The handwriting's stroke width in points at full pressure.
+    public var strokeWidth: Double = 2
+    /// Shows "Date: …" with ``datePattern``.
+    public var showsDate = true
+    public var datePattern = DatePattern()
+    public var dateLabel = "Date: "
+    public var description: String?
+    /// signo's display text, above or below the mark.
+    public var displayText: String?
+    public var displayTextPosition: TextPosition = .top
+    public var textFont: FontChoice = .standard("Helvetica")
+    public var textColor: PDFColor = .black
+    /// A PNG or JPEG drawn at the bottom of the field.
+    public var graphic: [UInt8]?
+    public var drawsBorder = true
+    /// The shortest handwriting accepted, in capture units (signo -132 below it).
+    public var minimumStrokeLength: Double = 30
+    public var minimumPointCount = 8
+
+    public init(mark: Mark = .name(nil)) { self.mark = mark }
+
+    /// Refuses handwriting too short to be a signature (signo -132).
+    public func validate() throws(SigningError) {
+        guard case .handwriting(let strokes, _) = mark else { return }
+        guard strokes.pointCount >= minimumPointCount, strokes.totalLength >= minimumStrokeLength else {
+            throw SigningError(
+                .captureTooShort,
+                "the captured signature is too short (\(strokes.pointCount) points, length \(Int(strokes.totalLength)); "
+                    + "at least \(minimumPointCount) points and \(Int(minimumStrokeLength)) long)")
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import PDFCore
+
+/// Draws a ``SignatureAppearance`` into a form XObject for a widget of `width` × `height` points,
+/// upright on a page rotated by `rotation` (the appearance is counter-rotated like `/MK /R`).
+struct SignatureAppearanceRenderer {
+    let appearance: SignatureAppearance
+    let signerName: String?
+    let date: PDFDate
+
+    func make(width: Double, height: Double, rotation: Int, add: (PDFObject) -> PDFReference) throws(SigningError)
+        -> PDFObject
+    {
+        try appearance.validate()
+        let rotated = rotation == 90 || rotation == 270
+        let boxWidth = rotated ? height : width
+        let boxHeight = rotated ? width : height
+        var dictionary: PDFDictionary = [
+            .type: .name("XObject"), .subtype: .name("Form"),
+            PDFName("BBox"): PDFRectangle(x0: 0, y0: 0, x1: boxWidth, y1: boxHeight).object,
+        ]
+        switch rotation {
+        case 90: dictionary[PDFName("Matrix")] = [0, 1, -1, 0, 0, 0]
+        case 180: dictionary[PDFName("Matrix")] = [-1, 0, 0, -1, 0, 0]
+        case 270: dictionary[PDFName("Matrix")] = [0, -1, 1, 0, 0, 0]
+        default: break
+        }
+        var content = ContentStreamBuilder()
+        var fonts = PDFDictionary()
+        // Font dictionaries are made after all text is drawn: embedded fonts subset the glyphs used.
+        var pendingFonts: [(PDFName, any PDFFont)] = []
+        var xObjects = PDFDictionary()
+        let padding = min(4, min(boxWidth, boxHeight) / 12)
+        let area = PDFRectangle(x0: padding, y0: padding, x1: boxWidth - padding, y1: boxHeight - padding)
+
+        if appearance.drawsBorder {
+            content.saveState()
+            content.setStrokeColor(.gray(0.5))
+            content.setLineWidth(0.75)
+            content.rectangle(0.375, 0.375, boxWidth - 0.75, boxHeight - 0.75)
+            content.stroke()
+            content.restoreState()
+        }
+
+        // A wide field puts the mark on the left and the text on the right; a narrow one stacks them.
+        var lines: [String] = []
+        if let displayText = appearance.displayText, appearance.displayTextPosition == .bottom {
+            lines.append(displayText)
+        }
+        if appearance.showsDate { lines.append(appearance.dateLabel + appearance.datePattern.format(date)) }
+        if let description = appearance.description { lines.append(description) }
+        var topLines: [String] = []
+        if let displayText = appearance.displayText, appearance.displayTextPosition == .top {
+            topLines.append(displayText)
+        }
+        let hasMark: Bool
+        if case .none = appearance.mark { hasMark = false } else { hasMark = true }
+        let hasText = !(lines.isEmpty && topLines.isEmpty)
+        let sideBySide = hasMark && hasText && area.width > area.height * 2.4
+        var markArea = area
+        var textArea = area
+        if sideBySide {
+            markArea.x1 = area.x0 + area.width * 0.5 - padding / 2
+            textArea.x0 = area.x0 + area.width * 0.5 + padding / 2
+        } else if hasMark && hasText {
+            let split = area.y0 + area.height * 0.42
+            markArea.y0 = split
+            textArea.y1 = split
+        } else if !hasText {
+            textArea.y1 = textArea.y0
+        }
+
+        // The graphic sits at the bottom of the mark's column (or of the whole field).
+        if let graphic = appearance.graphic {
+            let image: ImageXObject
+            do {
+                image = try ImageXObject(data: graphic)
+            } catch {
+                throw SigningError(.invalidArgument, "the appearance graphic cannot be read: \(error.message)")
+            }
+            let column = hasMark ? markArea : textArea
+            let band = column.height * (hasMark ? 0.3 : 0.4)
+            let scale = min(column.width / Double(image.width), band / Double(image.height))
+            let drawnWidth = Double(image.width) * scale
+            let drawnHeight = Double(image.height) * scale
+            let reference = image.add(using: add)
+            xObjects[PDFName("Im1")] = .reference(reference)
+            content.saveState()
+            content.concatenate(drawnWidth, 0, 0, drawnHeight, column.x0 + (column.width - drawnWidth) / 2, column.y0)
+            content.drawXObject(PDFName("Im1"))
+            content.restoreState()
+            if hasMark { markArea.y0 += drawnHeight + padding / 2 } else { textArea.y0 += drawnHeight + padding / 2 }
+        }
+
+        let allText = (topLines + lines).joined(separator: " ")
+        if !allText.isEmpty {
+            let font = try font(appearance.textFont, for: allText)
+            let name = PDFName("F1")
+            pendingFonts.append((name, font))
+            draw(topLines + lines, font: font, name: name, box: textArea, into: &content)
+        }
+
+        switch appearance.mark {
+        case .handwriting(let strokes, let yAxisDown):
+            let renderer = StrokeRenderer(width: appearance.strokeWidth, color: appearance.markColor)
+            if let transform = StrokeRenderer.fitting(
+                strokes, into: markArea, padding: 1, strokeWidth: appearance.strokeWidth, flipY: yAxisDown)
+            {
+                renderer.draw(strokes, into: &content, transform: transform)
+            }
+        case .name(let given):
+            let text = given ?? signerName ?? ""
+            if !text.isEmpty {
+                let font = try font(appearance.markFont, for: text)
+                let name = PDFName("F2")
+                pendingFonts.append((name, font))
+                let size = TextLayout.fittingSize(
+                    text, font: font, width: markArea.width, height: markArea.height, multiline: false, minimum: 3,
+                    maximum: 28)
+                let layout = TextLayout(font: font, size: size)
+                content.beginText()
+                content.setFillColor(appearance.markColor)
+                content.setFont(name, size: size)
+                for line in layout.place([text], width: markArea.width, height: markArea.height, alignment: .center) {
+                    content.setTextMatrix(1, 0, 0, 1, markArea.x0 + line.x, markArea.y0 + line.baseline)
+                    content.showText(font.encode(text))
+                }
+                content.endText()
+            }
+        case .none:
+            break
+        }
+        for (name, font) in pendingFonts { fonts[name] = .reference(try fontReference(font, add: add)) }
+        var resources = PDFDictionary()
+        if !fonts.isEmpty { resources[PDFName("Font")] = .dictionary(fonts) }
+        if !xObjects.isEmpty { resources[PDFName("XObject")] = .dictionary(xObjects) }
+        dictionary[.resources] = .dictionary(resources)
+        return .stream(PDFStream(dictionary: dictionary, data: content.bytes, compress: true))
+    }
+
+    /// Lines wrapped and shrunk until they fit `box`, left-aligned from the top.
+    private func draw(
+        _ lines: [String], font: any PDFFont, name: PDFName, box: PDFRectangle, into content: inout ContentStreamBuilder
+    ) {
+        // Shrinking keeps lines whole down to a readable 6 pt; below that, lines wrap (and shrink further).
+        var size = min(11.0, max(3, box.height / Double(max(lines.count, 1)) / 1.3))
+        let widest = lines.map { font.width(of: $0) / 1000 }.max() ?? 0
+        if widest > 0 { size = min(size, max(6, box.width / widest)) }
+        var wrapped: [String] = []
+        while true {
+            let layout = TextLayout(font: font, size: size)
+            wrapped = lines.flatMap { layout.wrap($0, maxWidth: box.width) }
+            if Double(wrapped.count) * layout.lineHeight <= box.height || size <= 3 { break }
+            size -= 0.5
+        }
+        let layout = TextLayout(font: font, size: size)
+        content.saveState()
+        content.rectangle(box.x0, box.y0, box.width, box.height)
+        content.clip()
+        content.beginText()
+        content.setFillColor(appearance.textColor)
+        content.setFont(name, size: size)
+        for line in layout.place(
+            wrapped, width: box.width, height: box.height, alignment: .left, centerSingleLine: false)
+        {
+            content.setTextMatrix(1, 0, 0, 1, box.x0 + line.x, box.y0 + line.baseline)
+            content.showText(font.encode(line.text))
+        }
+        content.endText()
+        content.restoreState()
+    }
+
+    /// The font chosen, or a system font when it cannot draw `text`.
+    private func font(_ choice: SignatureAppearance.FontChoice, for text: String) throws(SigningError) -> any PDFFont {
+        switch choice {
+        case .file(let path):
+            do {
+                return try EmbeddedFont(path: path)
+            } catch {
+                throw SigningError(.invalidArgument, "the font \(path) cannot be used: \(error.message)")
+            }
+        case .standard(let name):
+            let standard = StandardFont(baseFont: name) ?? StandardFont(.helvetica)
+            if standard.canEncode(text) { return standard }
+            guard let file = SystemFonts.font(covering: text) else {
+                throw SigningError(.invalidArgument, "no font on this system can draw \"\(text.prefix(40))\"")
+            }
+            do {
+                return try EmbeddedFont(fontFile: file)
+            } catch {
+                throw SigningError(.invalidArgument, "the font \(file.path) cannot be embedded: \(error.message)")
+            }
+        }
+    }
+
+    private func fontReference(_ font: any PDFFont, add: (PDFObject) -> PDFReference) throws(SigningError)
+        -> PDFReference
+    {
+        do {
+            return add(.dictionary(try font.fontDictionary(adding: add)))
+        } catch {
+            throw SigningError(.invalidArgument, "a font could not be embedded: \(error.message)")
+        }
+    }
+}
