@@ -1,3 +1,4 @@
+import PDFAnnotations
 import PDFCore
 import PDFForms
 import PDFSigning
@@ -16,18 +17,18 @@ public enum AutographCLI {
     static let commands: [any Command.Type] = [
         InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, SignCommand.self,
         PrepareCommand.self, EmbedCommand.self, WatermarkCommand.self, RefuseCommand.self, BiometricsCommand.self,
-        RewriteCommand.self, MetadataCommand.self, SampleCommand.self,
+        PhotoCommand.self, InkCommand.self, RewriteCommand.self, MetadataCommand.self, SampleCommand.self,
         VerifyCommand.self,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and exits the process.
-    public static func main() -> Never {
-        let code = run(Array(CommandLine.arguments.dropFirst()), console: .standard())
+    public static func main() async -> Never {
+        let code = await run(Array(CommandLine.arguments.dropFirst()), console: .standard())
         exit(code.rawValue)
     }
 
     /// Runs the tool with `arguments` (without the program name), writing to `console`.
-    public static func run(_ arguments: [String], console: Console) -> ExitCode {
+    public static func run(_ arguments: [String], console: Console) async -> ExitCode {
         guard let first = arguments.first else {
             console.error(overview)
             return .usage
@@ -57,7 +58,7 @@ public enum AutographCLI {
         }
         do {
             let parsed = try command.spec.parse(rest)
-            return try command.run(parsed, console: console)
+            return try await command.run(parsed, console: console)
         } catch let error as UsageError {
             console.error("autograph \(command.spec.name): \(error.message)")
             return .usage
@@ -66,6 +67,9 @@ public enum AutographCLI {
             return .failure
         } catch let error as FormError {
             console.error("autograph \(command.spec.name): \(error.description)")
+            return .failure
+        } catch let error as AnnotationError {
+            console.error("autograph \(command.spec.name): \(error.description) (signo \(error.signoCode))")
             return .failure
         } catch let error as SigningError {
             console.error("autograph \(command.spec.name): \(error.description) (signo \(error.signoCode))")
@@ -102,7 +106,7 @@ public enum AutographCLI {
 /// One `autograph` subcommand.
 protocol Command: Sendable {
     static var spec: CommandSpec { get }
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode
 }
 
 extension Command {

@@ -132,9 +132,11 @@ public enum Oracle {
 
     /// The text MuPDF extracts from every page (`mutool draw -F txt`), which includes what widget
     /// appearances draw.
-    public static func mutoolText(_ path: String, password: String? = nil) throws -> String {
+    public static func mutoolText(_ path: String, page: Int? = nil, password: String? = nil) throws -> String {
         let result = try run(
-            "mutool", ["draw", "-q", "-F", "txt", "-o", "-"] + (password.map { ["-p", $0] } ?? []) + [path])
+            "mutool",
+            ["draw", "-q", "-F", "txt", "-o", "-"] + (password.map { ["-p", $0] } ?? []) + [path]
+                + (page.map { [String($0)] } ?? []))
         guard result.status == 0 else { throw OracleFailure(message: "mutool draw failed: \(result.errors)") }
         return result.output
     }

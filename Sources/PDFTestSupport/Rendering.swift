@@ -55,6 +55,26 @@ public struct RenderedPage: Sendable {
         )
     }
 
+    /// The colour of pixel (`x`, `y`) counted from the top-left.
+    public func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+        let index = (min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)) * 3
+        return (Int(pixels[index]), Int(pixels[index + 1]), Int(pixels[index + 2]))
+    }
+
+    /// The colour at a point of PDF user space on an unrotated page `pageHeight` points tall.
+    public func color(atX x: Double, y: Double, pageHeight: Double) -> (r: Int, g: Int, b: Int) {
+        let scale = dpi / 72
+        return pixel(Int(x * scale), Int((pageHeight - y) * scale))
+    }
+
+    /// The smallest pixel rectangle holding every position (x1, y1 inclusive), or nil for none.
+    public static func bounds(of positions: [(x: Int, y: Int)]) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        guard let first = positions.first else { return nil }
+        return positions.reduce((first.x, first.y, first.x, first.y)) {
+            (min($0.0, $1.x), min($0.1, $1.y), max($0.2, $1.x), max($0.3, $1.y))
+        }
+    }
+
     /// The pixels that differ between two renderings of the same size, as (x, y) positions.
     public func differences(from other: RenderedPage, threshold: Int = 24) -> [(x: Int, y: Int)] {
         guard width == other.width, height == other.height else { return [(0, 0)] }

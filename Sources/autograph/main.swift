@@ -1,3 +1,3 @@
 import AutographCLI
 
-AutographCLI.main()
+await AutographCLI.main()

@@ -6,9 +6,9 @@ import Testing
 @testable import PDFCore
 
 /// Runs `autograph` in process.
-func autograph(_ arguments: String...) -> (code: ExitCode, output: String, errors: String) {
+func autograph(_ arguments: String...) async -> (code: ExitCode, output: String, errors: String) {
     let console = Console.captured()
-    let code = AutographCLI.run(arguments, console: console)
+    let code = await AutographCLI.run(arguments, console: console)
     return (code, console.output, console.errors)
 }
 
@@ -19,11 +19,11 @@ func temporaryFile(_ name: String) throws -> String {
 @Suite("autograph command line")
 struct CLITests {
     @Test("sample writes a document that qpdf accepts, and info describes it")
-    func sampleAndInfo() throws {
+    func sampleAndInfo() async throws {
         let path = try temporaryFile("sample.pdf")
-        #expect(autograph("sample", "-o", path).code == .success)
+        #expect(await autograph("sample", "-o", path).code == .success)
         #expect(try Oracle.qpdfCheck(path).status == 0)
-        let info = autograph("info", path)
+        let info = await autograph("info", path)
         #expect(info.code == .success)
         #expect(info.output.contains("Pages:            3"))
         #expect(info.output.contains("Form:             2 fields"))
@@ -31,10 +31,10 @@ struct CLITests {
     }
 
     @Test("info --json has the documented keys and types")
-    func infoJSON() throws {
+    func infoJSON() async throws {
         let path = try temporaryFile("sample.pdf")
-        _ = autograph("sample", "-o", path)
-        let result = autograph("info", path, "--json")
+        _ = await autograph("sample", "-o", path)
+        let result = await autograph("info", path, "--json")
         #expect(result.code == .success)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(object["pages"] as? Int == 3)
@@ -46,28 +46,28 @@ struct CLITests {
     }
 
     @Test("info of an encrypted file needs --password; a wrong one fails with exit 1")
-    func infoPassword() throws {
+    func infoPassword() async throws {
         let directory = try TestPaths.temporaryDirectory("cli")
-        _ = autograph("sample", "-o", directory + "/plain.pdf")
+        _ = await autograph("sample", "-o", directory + "/plain.pdf")
         try Oracle.qpdfEncrypt(
             directory + "/plain.pdf", directory + "/locked.pdf", user: "secret", owner: "owner", ["256"])
         let locked = directory + "/locked.pdf"
-        let missing = autograph("info", locked)
+        let missing = await autograph("info", locked)
         #expect(missing.code == .failure)
         #expect(missing.errors.contains("password"))
-        #expect(autograph("info", locked, "--password", "nope").code == .failure)
-        let opened = autograph("info", locked, "--password", "secret", "--json")
+        #expect(await autograph("info", locked, "--password", "nope").code == .failure)
+        let opened = await autograph("info", locked, "--password", "secret", "--json")
         #expect(opened.code == .success)
         #expect(opened.output.contains("\"encrypted\": true"))
     }
 
     @Test("a damaged file is read with warnings and exit code 3")
-    func warningsExitCode() throws {
+    func warningsExitCode() async throws {
         let path = try temporaryFile("damaged.pdf")
         var bytes = TestDocuments.simple()
         bytes.removeLast(30)  // cut the startxref away
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let result = autograph("info", path)
+        let result = await autograph("info", path)
         #expect(result.code == .successWithWarnings)
         #expect(result.output.contains("rebuilt"))
     }
@@ -79,34 +79,35 @@ struct CLITests {
             ["metadata", "a.pdf", "-o", "b.pdf"],
             ["metadata", "a.pdf", "-o", "b.pdf", "--set", "NoEquals"], ["frobnicate"], [],
         ])
-    func usageErrors(arguments: [String]) {
+    func usageErrors(arguments: [String]) async {
         let console = Console.captured()
-        #expect(AutographCLI.run(arguments, console: console) == .usage)
+        #expect(await AutographCLI.run(arguments, console: console) == .usage)
         #expect(!console.errors.isEmpty)
         #expect(console.errors.split(separator: "\n").count <= 20)
     }
 
     @Test("every command has --help", arguments: ["info", "rewrite", "metadata", "sample"])
-    func help(command: String) {
-        let result = autograph(command, "--help")
+    func help(command: String) async {
+        let result = await autograph(command, "--help")
         #expect(result.code == .success)
         #expect(result.output.contains("Usage: autograph \(command)"))
     }
 
     @Test("a missing file fails with exit 1 and names the file")
-    func missingFile() {
-        let result = autograph("info", "/no/such/file.pdf")
+    func missingFile() async {
+        let result = await autograph("info", "/no/such/file.pdf")
         #expect(result.code == .failure)
         #expect(result.errors.contains("/no/such/file.pdf"))
     }
 
     @Test("metadata appends an update that keeps the original as a prefix; qpdf sees the new title")
-    func metadata() throws {
+    func metadata() async throws {
         let directory = try TestPaths.temporaryDirectory("cli")
         let input = directory + "/in.pdf"
         let output = directory + "/out.pdf"
-        _ = autograph("sample", "-o", input)
-        let result = autograph("metadata", input, "-o", output, "--set", "Title=Signed copy", "--set", "Producer=")
+        _ = await autograph("sample", "-o", input)
+        let result = await autograph(
+            "metadata", input, "-o", output, "--set", "Title=Signed copy", "--set", "Producer=")
         #expect(result.code == .success)
         let original = try Data(contentsOf: URL(fileURLWithPath: input))
         let updated = try Data(contentsOf: URL(fileURLWithPath: output))
@@ -117,14 +118,14 @@ struct CLITests {
     }
 
     @Test("rewrite options: object streams, decrypt, deterministic id")
-    func rewrite() throws {
+    func rewrite() async throws {
         let directory = try TestPaths.temporaryDirectory("cli")
-        _ = autograph("sample", "-o", directory + "/plain.pdf")
+        _ = await autograph("sample", "-o", directory + "/plain.pdf")
         try Oracle.qpdfEncrypt(directory + "/plain.pdf", directory + "/locked.pdf", user: "u", owner: "o", ["256"])
         let first = directory + "/a.pdf"
         let second = directory + "/b.pdf"
         for path in [first, second] {
-            let result = autograph(
+            let result = await autograph(
                 "rewrite", directory + "/locked.pdf", "-o", path, "--password", "u", "--decrypt", "--object-streams",
                 "--deterministic-id")
             #expect(result.code == .success)

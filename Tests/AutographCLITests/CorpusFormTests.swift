@@ -27,7 +27,7 @@ struct CorpusFormTests {
     }
 
     @Test("the terminal fields (names, kinds, values) agree with pypdf")
-    func fieldsAgreeWithPypdf() throws {
+    func fieldsAgreeWithPypdf() async throws {
         guard let forms = try Self.forms() else {
             print("notice: ../shared/corpus not found; corpus form test skipped")
             return
@@ -37,7 +37,7 @@ struct CorpusFormTests {
         for (file, _, _) in forms {
             let console = Console.captured()
             let password = file.password.flatMap { $0.isEmpty ? nil : $0 }
-            let code = AutographCLI.run(
+            let code = await AutographCLI.run(
                 ["fields", file.path, "--json"] + (password.map { ["--password", $0] } ?? []), console: console)
             #expect(code == .success || code == .successWithWarnings, "\(file.name): \(console.errors)")
             let ours = directory + "/ours.json"

@@ -22,7 +22,7 @@ struct CorpusWriteTests {
     }
 
     @Test("every file that opens: rewrite keeps the page count, metadata keeps the bytes, qpdf --check passes")
-    func corpusWrites() throws {
+    func corpusWrites() async throws {
         guard let root = TestPaths.corpus else {
             print("notice: ../shared/corpus not found; corpus write test skipped")
             return
@@ -42,7 +42,7 @@ struct CorpusWriteTests {
             for extra in [[], ["--object-streams"]] {
                 let output = directory + "/rewrite.pdf"
                 let console = Console.captured()
-                let code = AutographCLI.run(
+                let code = await AutographCLI.run(
                     ["rewrite", file.path, "-o", output] + passwordArguments + extra, console: console)
                 #expect(code == .success || code == .successWithWarnings, "\(file.name) rewrite: \(console.errors)")
                 counts.rewrites += 1
@@ -61,7 +61,7 @@ struct CorpusWriteTests {
 
             let output = directory + "/metadata.pdf"
             let console = Console.captured()
-            let code = AutographCLI.run(
+            let code = await AutographCLI.run(
                 ["metadata", file.path, "-o", output, "--set", "Title=Autograph corpus é"] + passwordArguments,
                 console: console)
             #expect(code == .success || code == .successWithWarnings, "\(file.name) metadata: \(console.errors)")

@@ -36,7 +36,7 @@ struct SigningCorpusTests {
     }
 
     @Test("sign unsigned and signed corpus files; every output validates")
-    func signCorpus() throws {
+    func signCorpus() async throws {
         guard let candidates = try Self.candidates() else {
             print("notice: ../shared/corpus not found; corpus signing test skipped")
             return
@@ -62,7 +62,7 @@ struct SigningCorpusTests {
             }
             if let password = candidate.password { arguments += ["--password", password] }
             let console = Console.captured()
-            let code = AutographCLI.run(arguments, console: console)
+            let code = await AutographCLI.run(arguments, console: console)
             guard code == .success || code == .successWithWarnings else {
                 Issue.record("\(candidate.file.name): \(console.errors)")
                 continue

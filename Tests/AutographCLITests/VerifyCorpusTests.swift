@@ -30,7 +30,7 @@ struct VerifyCorpusTests {
     }
 
     @Test("verify runs on every corpus file; on signed files intact && valid agrees with pyHanko and pdfsig")
-    func corpus() throws {
+    func corpus() async throws {
         guard let root = TestPaths.corpus else {
             print("notice: ../shared/corpus not found; verify corpus test skipped")
             return
@@ -42,7 +42,7 @@ struct VerifyCorpusTests {
         for file in files {
             let password = file.password.flatMap { $0.isEmpty ? nil : $0 }
             let console = Console.captured()
-            let code = AutographCLI.run(
+            let code = await AutographCLI.run(
                 ["verify", file.path, "--json"] + (password.map { ["--password", $0] } ?? []), console: console)
             #expect(code == .success || code == .failure, "\(file.name): exit \(code) \(console.errors)")
             guard let document = try? PDFDocument(contentsOfFile: file.path, options: ParseOptions(password: password))

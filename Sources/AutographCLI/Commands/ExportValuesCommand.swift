@@ -15,7 +15,7 @@ enum ExportValuesCommand: Command {
             .init(name: "password", valueName: "P", help: "user or owner password of an encrypted document"),
         ])
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         let document = try openDocument(arguments)
         guard let form = AcroForm(document: document) else {

@@ -18,7 +18,7 @@ enum FieldsCommand: Command {
             array for multiple selections, true/false for signature fields (signed or not).
             """)
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         let document = try openDocument(arguments)
         guard let form = AcroForm(document: document) else {
             if arguments.has("json") { console.print("[]") } else { console.print("no interactive form") }

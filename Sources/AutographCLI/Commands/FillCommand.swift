@@ -26,7 +26,7 @@ enum FillCommand: Command {
             The original bytes stay an exact prefix of OUT.
             """)
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         guard let valuesPath = arguments.value("values") else { throw UsageError("--values FILE is required") }
         let document = try openDocument(arguments)

@@ -42,7 +42,7 @@ enum InfoCommand: Command {
         }
     }
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         let path = arguments.positionals[0]
         let document = try openDocument(arguments)
         let pages = document.pages

@@ -19,7 +19,7 @@ enum MetadataCommand: Command {
             dc:creator, dc:description, pdf:Keywords, xmp:CreatorTool and pdf:Producer follow when present.
             """)
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         let settings = try arguments.values("set").map { setting throws(UsageError) -> (key: String, value: String?) in
             guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {

@@ -24,7 +24,7 @@ enum PrepareCommand: Command {
             the space reserved is estimated from --cert/--chain, or 32768 bytes.
             """)
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o PREPARED.pdf is required") }
         guard let statePath = arguments.value("state") else { throw UsageError("--state STATE.json is required") }
         let document = try openDocument(arguments)
@@ -67,7 +67,7 @@ enum EmbedCommand: Command {
             space reserved fails with signo -136 and the size to prepare again with.
             """)
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let statePath = arguments.value("state") else { throw UsageError("--state STATE.json is required") }
         guard let cmsPath = arguments.value("cms") else { throw UsageError("--cms SIG.p7s is required") }
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }

@@ -16,7 +16,7 @@ enum RewriteCommand: Command {
         ],
         details: "A full rewrite invalidates signatures; to change a signed document use incremental commands.")
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         let document = try openDocument(arguments)
         var options = DocumentWriter.Options()

@@ -12,7 +12,7 @@ enum SampleCommand: Command {
             .init(name: "xref-stream", help: "write a cross-reference stream instead of a table"),
         ])
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         let bytes = makeSample().build(xref: arguments.has("xref-stream") ? .stream : .table)
         let writer = try AtomicFileWriter(path: output)

@@ -36,7 +36,7 @@ enum SignCommand: Command {
             -136 signature larger than --size, -138 expired certificate.
             """)
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         let signer = try localSigner(arguments)
         let document = try openDocument(arguments)
@@ -45,7 +45,7 @@ enum SignCommand: Command {
         var documentSigner = DocumentSigner(document: document, request: request, signer: signer)
         documentSigner.writeOptions.deterministicID = arguments.has("deterministic-id")
         let configured = documentSigner
-        let signed = try runBlocking { try await configured.sign() }
+        let signed = try await configured.sign()
         try signed.write(to: output)
         console.print(
             "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "

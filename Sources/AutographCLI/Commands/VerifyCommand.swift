@@ -45,7 +45,7 @@ enum VerifyCommand: Command {
             cmsSigningTime (seconds since 1970), unsupported and isValid.
             """)
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         var roots: [Certificate] = []
         for path in arguments.values("trust") {
             roots += try certificates(in: path)

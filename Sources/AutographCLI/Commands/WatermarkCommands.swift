@@ -43,7 +43,7 @@ enum WatermarkCommand: Command {
         return appearance
     }
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         let document = try openDocument(arguments)
         var watermarker = Watermarker(document: document, appearance: try appearance(arguments))
@@ -75,7 +75,7 @@ enum RefuseCommand: Command {
             .init(name: "allow-expired", help: "sign even with a certificate outside its validity"),
         ])
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
         let signer = try SignCommand.localSigner(arguments)
         let document = try openDocument(arguments)
@@ -85,7 +85,7 @@ enum RefuseCommand: Command {
         var request = SignatureRequest(placement: .invisible)
         request.reason = "refused"
         let documentSigner = DocumentSigner(document: base, request: request, signer: signer)
-        let signed = try runBlocking { try await documentSigner.sign() }
+        let signed = try await documentSigner.sign()
         try signed.write(to: output)
         console.print(
             "refused: watermark on \(base.pageCount) pages, invisible signature '\(signed.prepared.signature.fieldName)'; wrote \(output)"
@@ -112,7 +112,7 @@ enum BiometricsCommand: Command {
             .init(name: "password", valueName: "P", help: "password of an encrypted document"),
         ])
 
-    static func run(_ arguments: Arguments, console: Console) throws -> ExitCode {
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let keyPath = arguments.value("key") else { throw UsageError("--key KEY.pem is required") }
         let key = try PrivateKey(pem: try readFile(keyPath), password: arguments.value("key-password"))
         let certificate = try arguments.value("cert").flatMap { Certificate.certificates(pem: try readFile($0)).first }

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <zlib.h>
 
+#define JMSG_LENGTH_MAX_SHIM 200
+
 /* zlib's init functions are macros that pass the library version and struct size. */
 int cshim_inflate_init(z_streamp stream);
 int cshim_inflate_init2(z_streamp stream, int window_bits);
@@ -12,6 +14,26 @@ int cshim_deflate_init(z_streamp stream, int level);
 
 /* memmem is a GNU extension that Swift's Glibc module does not export. */
 const void *cshim_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+
+/* libjpeg reports errors through a handler that must not return, so decoding and encoding run
+   behind setjmp here. Pixels are malloc'ed; the caller frees them. */
+typedef struct {
+    unsigned char *pixels;  /* rows top to bottom, `components` bytes a pixel */
+    int width;
+    int height;
+    int components;         /* 1 (grey), 3 (RGB) or 4 (CMYK) */
+    int adobe_inverted;     /* CMYK stored inverted (Adobe APP14 marker) */
+    char message[JMSG_LENGTH_MAX_SHIM];
+} cshim_jpeg_image;
+
+/* Decodes with the largest DCT scaling (1/2, 1/4, 1/8) that keeps at least min_width x min_height
+   pixels; refuses images above max_bytes of pixels and truncated data. Returns 0 on success. */
+int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height, size_t max_bytes,
+                      cshim_jpeg_image *image);
+
+/* Encodes grey (1) or RGB (3) pixels at a quality from 1 to 100. Returns 0 on success. */
+int cshim_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+                      unsigned char **output, unsigned long *output_size, char *message, size_t message_size);
 
 /* libFuzzer's driver, present only in binaries built with -sanitize=fuzzer. */
 int LLVMFuzzerRunDriver(int *argc, char ***argv,

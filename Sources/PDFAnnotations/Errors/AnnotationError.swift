@@ -30,10 +30,11 @@ public struct AnnotationError: Error, Hashable, Sendable, CustomStringConvertibl
 
     init(_ error: PDFError) { self.init(.writeFailed, error.description) }
 
-    /// The signoAPI code: notes mode failing on PDF/A-1b and write failures (-128); -150 otherwise.
+    /// The signoAPI code: -128 for write failures; -150 (the seeds' "unknown error") otherwise, as
+    /// the seeds define no code for a failed notes mode or photo.
     public var signoCode: Int {
         switch code {
-        case .writeFailed, .pdfA1: -128
+        case .writeFailed: -128
         default: -150
         }
     }

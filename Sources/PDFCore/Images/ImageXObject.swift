@@ -9,12 +9,15 @@ public struct ImageXObject: Sendable {
     public let image: PDFStream
     /// The alpha channel, when the image has one.
     public let softMask: PDFStream?
+    /// How the stored pixels are turned to be seen: an EXIF orientation, 1 (as stored) to 8.
+    public let orientation: Int
 
-    public init(width: Int, height: Int, image: PDFStream, softMask: PDFStream?) {
+    public init(width: Int, height: Int, image: PDFStream, softMask: PDFStream?, orientation: Int = 1) {
         self.width = width
         self.height = height
         self.image = image
         self.softMask = softMask
+        self.orientation = (1...8).contains(orientation) ? orientation : 1
     }
 
     /// Reads JPEG or PNG bytes.
@@ -57,7 +60,7 @@ public struct ImageXObject: Sendable {
         if frame.components == 4 && frame.isAdobe { dictionary[PDFName("Decode")] = [1, 0, 1, 0, 1, 0, 1, 0] }
         return ImageXObject(
             width: frame.width, height: frame.height, image: PDFStream(dictionary: dictionary, encodedBytes: data),
-            softMask: nil)
+            softMask: nil, orientation: frame.orientation)
     }
 }
 

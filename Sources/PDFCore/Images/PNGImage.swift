@@ -119,6 +119,60 @@ struct PNGImage {
         }
     }
 
+    /// The image as 8-bit grey or RGB pixels with alpha (from the alpha channel, palette
+    /// transparency or a transparent colour key), for scaling.
+    func raster() throws(PDFError) -> RasterImage {
+        let samples = try samples()
+        let rowBytes = (width * channels * bitDepth + 7) / 8
+        let maximum = (1 << bitDepth) - 1
+        /// Sample `index` of row `y`, at full precision (0 … 2^bitDepth − 1).
+        func sample(_ y: Int, _ index: Int) -> Int {
+            switch bitDepth {
+            case 16: return Int(samples[y * rowBytes + index * 2]) << 8 | Int(samples[y * rowBytes + index * 2 + 1])
+            case 8: return Int(samples[y * rowBytes + index])
+            default:
+                let bit = index * bitDepth
+                return (Int(samples[y * rowBytes + bit / 8]) >> (8 - bitDepth - bit % 8)) & maximum
+            }
+        }
+        func byte(_ value: Int) -> UInt8 { UInt8(value * 255 / maximum) }
+        // A transparent colour key (tRNS for grey and RGB), at the sample precision.
+        var key: [Int]? = nil
+        if colorType == 0 || colorType == 2, transparency.count >= (colorType == 0 ? 2 : 6) {
+            key = stride(from: 0, to: colorType == 0 ? 2 : 6, by: 2).map {
+                (Int(transparency[$0]) << 8 | Int(transparency[$0 + 1])) & maximum
+            }
+        }
+        let outputChannels = colorType == 0 || colorType == 4 ? 1 : 3
+        let hasAlpha = colorType == 4 || colorType == 6 || key != nil || (colorType == 3 && !transparency.isEmpty)
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(width * height * outputChannels)
+        var alpha = [UInt8]()
+        if hasAlpha { alpha.reserveCapacity(width * height) }
+        for y in 0..<height {
+            for x in 0..<width {
+                switch colorType {
+                case 3:
+                    let entry = sample(y, x)
+                    for channel in 0..<3 {
+                        pixels.append(entry * 3 + channel < palette.count ? palette[entry * 3 + channel] : 0)
+                    }
+                    if hasAlpha { alpha.append(entry < transparency.count ? transparency[entry] : 255) }
+                default:
+                    let colour = (0..<outputChannels).map { sample(y, x * channels + $0) }
+                    pixels.append(contentsOf: colour.map(byte))
+                    if colorType == 4 || colorType == 6 {
+                        alpha.append(byte(sample(y, x * channels + outputChannels)))
+                    } else if let key {
+                        alpha.append(colour == key ? 0 : 255)
+                    }
+                }
+            }
+        }
+        return RasterImage(
+            width: width, height: height, channels: outputChannels, pixels: pixels, alpha: hasAlpha ? alpha : nil)
+    }
+
     /// The XObject: colour samples Flate-compressed (palette images as `/Indexed`), alpha as `/SMask`.
     func xObject() throws(PDFError) -> ImageXObject {
         let samples = try samples()

@@ -83,6 +83,23 @@ package struct XMPPacket {
         return false
     }
 
+    /// The text of a simple property, in element (`<pdfaid:part>1</pdfaid:part>`) or attribute
+    /// (`pdfaid:part="1"`) form, without white space (the values read here are single tokens).
+    package func property(_ name: String) -> String? {
+        if let open = text.firstRange(of: "<\(name)>"),
+            let close = text[open.upperBound...].firstRange(of: "</\(name)>")
+        {
+            return String(text[open.upperBound..<close.lowerBound]).filter { !$0.isWhitespace }
+        }
+        for quote in ["\"", "'"] {
+            guard let start = text.firstRange(of: "\(name)=\(quote)"),
+                let end = text[start.upperBound...].firstRange(of: quote)
+            else { continue }
+            return String(text[start.upperBound..<end.lowerBound]).filter { !$0.isWhitespace }
+        }
+        return nil
+    }
+
     private static func escape(_ value: String) -> String {
         var result = ""
         for character in value {

@@ -15,7 +15,7 @@
 /// cross-reference, damaged objects), the update's section lists every object and has no `/Prev`,
 /// and the damaged objects are written again as they were read, so readers never meet the damage.
 /// Call ``PDFDocument/resolveAllObjects()`` first to find all of it.
-public struct IncrementalUpdate {
+public struct IncrementalUpdate: Sendable {
     /// The document being updated.
     public let base: PDFDocument
     public var options: WriteOptions

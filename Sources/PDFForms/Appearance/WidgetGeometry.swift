@@ -1,17 +1,17 @@
-import PDFCore
+public import PDFCore
 
 /// The frame an appearance stream draws in: the widget's size in its rotated space, the matrix
 /// that rotates it (`/MK /R`), and the border and background of `/MK` and `/BS` (ISO 32000-2 §12.5.6.19).
-struct WidgetGeometry {
-    var width: Double
-    var height: Double
-    var matrix: [Double]
-    var borderWidth: Double
-    var borderStyle: String
-    var borderColor: PDFColor?
-    var backgroundColor: PDFColor?
+public struct WidgetGeometry: Sendable {
+    public var width: Double
+    public var height: Double
+    public var matrix: [Double]
+    public var borderWidth: Double
+    public var borderStyle: String
+    public var borderColor: PDFColor?
+    public var backgroundColor: PDFColor?
 
-    init(widget: Widget, document: PDFDocument) {
+    public init(widget: Widget, document: PDFDocument) {
         let rect = widget.rect
         let rotated = widget.rotation == 90 || widget.rotation == 270
         width = max(0, rotated ? rect.height : rect.width)
@@ -45,13 +45,13 @@ struct WidgetGeometry {
     }
 
     /// The `/BBox` of the appearance.
-    var bbox: PDFObject { PDFRectangle(x0: 0, y0: 0, x1: width, y1: height).object }
+    public var bbox: PDFObject { PDFRectangle(x0: 0, y0: 0, x1: width, y1: height).object }
 
     /// Space kept between the border and the text.
-    var padding: Double { borderWidth + 2 }
+    public var padding: Double { borderWidth + 2 }
 
     /// Draws the background and the border (solid, dashed, beveled and inset drawn solid, underline as a line).
-    func drawFrame(into content: inout ContentStreamBuilder) {
+    public func drawFrame(into content: inout ContentStreamBuilder) {
         if let backgroundColor {
             content.saveState()
             content.setFillColor(backgroundColor)
@@ -76,7 +76,7 @@ struct WidgetGeometry {
     }
 
     /// A form XObject holding `content` with `resources`, framed by this geometry.
-    func formXObject(content: ContentStreamBuilder, resources: PDFDictionary) -> PDFObject {
+    public func formXObject(content: ContentStreamBuilder, resources: PDFDictionary) -> PDFObject {
         var dictionary: PDFDictionary = [
             .type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): bbox,
             .resources: .dictionary(resources),

@@ -79,13 +79,14 @@ struct SignatureAppearanceRenderer {
             }
             let column = hasMark ? markArea : textArea
             let band = column.height * (hasMark ? 0.3 : 0.4)
-            let scale = min(column.width / Double(image.width), band / Double(image.height))
-            let drawnWidth = Double(image.width) * scale
-            let drawnHeight = Double(image.height) * scale
+            let drawnHeight = min(band, column.width * Double(image.displayHeight) / Double(image.displayWidth))
+            let matrix = image.matrix(
+                fitting: PDFRectangle(x0: column.x0, y0: column.y0, x1: column.x1, y1: column.y0 + band),
+                alignBottom: true)
             let reference = image.add(using: add)
             xObjects[PDFName("Im1")] = .reference(reference)
             content.saveState()
-            content.concatenate(drawnWidth, 0, 0, drawnHeight, column.x0 + (column.width - drawnWidth) / 2, column.y0)
+            content.concatenate(matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5])
             content.drawXObject(PDFName("Im1"))
             content.restoreState()
             if hasMark { markArea.y0 += drawnHeight + padding / 2 } else { textArea.y0 += drawnHeight + padding / 2 }

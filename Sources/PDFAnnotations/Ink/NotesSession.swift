@@ -1,0 +1,88 @@
+public import PDFCore
+
+/// An ink-notes editing session (signoAPI notes mode): notes are added, undone and redone in
+/// memory; a style change applies to the notes that follow; cancelling saves nothing; saving
+/// writes every note in one incremental update.
+///
+/// ```swift
+/// var session = try NotesSession(document: document, style: InkStyle(width: 3, color: .rgb(1, 0, 0)))
+/// try session.add([stroke], onPage: 0)
+/// session.undo()
+/// let outcome = try session.save()   // outcome.saved is false when no note is left
+/// ```
+public struct NotesSession: Sendable {
+    public let document: PDFDocument
+    /// The style of the notes added from now on (signoAPI `changeNotesConfig`).
+    public var style: InkStyle
+    /// The notes that will be saved, oldest first.
+    public private(set) var notes: [InkNote] = []
+    /// Undone notes, the most recently undone last.
+    private var undone: [InkNote] = []
+
+    /// Starts a session.
+    /// - Throws: `.pdfA1` when the document is PDF/A-1 (signoAPI `notesModeDidFailToStart`).
+    public init(document: PDFDocument, style: InkStyle = InkStyle()) throws(AnnotationError) {
+        try InkAnnotator.checkAllowed(in: document)
+        self.document = document
+        self.style = style
+    }
+
+    /// Adds a note of one or more strokes (page user space) in the current style; clears the redo list.
+    /// - Throws: `.invalidArgument` for a page out of range or strokes without points.
+    public mutating func add(_ strokes: [InkStroke], onPage pageIndex: Int) throws(AnnotationError) {
+        guard (0..<document.pageCount).contains(pageIndex) else {
+            throw AnnotationError(
+                .invalidArgument, "page \(pageIndex + 1) does not exist (the document has \(document.pageCount))")
+        }
+        let strokes = strokes.filter { !$0.points.isEmpty }
+        guard !strokes.isEmpty else { throw AnnotationError(.invalidArgument, "a note needs at least one point") }
+        notes.append(InkNote(pageIndex: pageIndex, strokes: strokes, style: style))
+        undone.removeAll()
+    }
+
+    public var canUndo: Bool { !notes.isEmpty }
+    public var canRedo: Bool { !undone.isEmpty }
+
+    /// Removes the last note; does nothing when there is none.
+    /// - Returns: true when a note was removed.
+    @discardableResult
+    public mutating func undo() -> Bool {
+        guard let note = notes.popLast() else { return false }
+        undone.append(note)
+        return true
+    }
+
+    /// Puts back the last undone note (in the style it was drawn in); does nothing when there is none.
+    /// - Returns: true when a note came back.
+    @discardableResult
+    public mutating func redo() -> Bool {
+        guard let note = undone.popLast() else { return false }
+        notes.append(note)
+        return true
+    }
+
+    /// How a session ended (signoAPI `notesModeDidFinishWithSavedStatus`).
+    public enum Outcome: Sendable {
+        /// The notes, written as one incremental update.
+        case saved(IncrementalUpdate, noteCount: Int)
+        /// Nothing was written: the session was cancelled, or it had no notes.
+        case discarded
+
+        /// The saved status the seeds report.
+        public var saved: Bool {
+            if case .saved = self { return true }
+            return false
+        }
+    }
+
+    /// Ends the session without saving anything.
+    public func cancel() -> Outcome { .discarded }
+
+    /// Ends the session writing its notes; `.discarded` when there are none.
+    public func save(date: PDFDate = .now(), writeOptions: WriteOptions = .default) throws(AnnotationError) -> Outcome {
+        guard !notes.isEmpty else { return .discarded }
+        var annotator = InkAnnotator(document: document, date: date)
+        annotator.writeOptions = writeOptions
+        return .saved(try annotator.makeUpdate(notes: notes), noteCount: notes.count)
+    }
+}
