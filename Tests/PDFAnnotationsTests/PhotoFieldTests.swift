@@ -116,6 +116,21 @@ struct PhotoFieldTests {
         return document.resolve(xObjects[PDFName("Photo")] ?? .null).streamValue
     }
 
+    /// The first page of `after` rendered, its pixels that differ from `before`, and their bounds,
+    /// which must lie inside `rect`.
+    static func changes(_ before: String, _ after: String, inside rect: PDFRectangle) throws -> (
+        RenderedPage, [(x: Int, y: Int)], (x0: Int, y0: Int, x1: Int, y1: Int)
+    ) {
+        let page = try RenderedPage.render(after, page: 1, dpi: 72)
+        let changed = page.differences(from: try RenderedPage.render(before, page: 1, dpi: 72))
+        let field = page.pixelBox(x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1, pageHeight: 792)
+        let bounds = try #require(RenderedPage.bounds(of: changed))
+        #expect(
+            bounds.x0 >= field.x0 - 1 && bounds.x1 <= field.x1 && bounds.y0 >= field.y0 - 1 && bounds.y1 <= field.y1,
+            "ink outside the field: \(bounds) vs \(field)")
+        return (page, changed, bounds)
+    }
+
     static func expectClean(_ path: String, original: [UInt8]) throws {
         #expect(try Oracle.qpdfCheck(path).status == 0, "qpdf --check reports problems")
         let written = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -132,13 +147,7 @@ struct PhotoFieldTests {
         // A JPEG that fits is placed as it is: the DCT data is the file.
         #expect(try Self.placedImage(bytes, field: "photo")?.encodedBytes() == Self.jpeg(orientation: 6))
 
-        let page = try RenderedPage.render(after, page: 1, dpi: 72)
-        let changed = page.differences(from: try RenderedPage.render(before, page: 1, dpi: 72))
-        let field = page.pixelBox(
-            x0: Self.photoRect.x0, y0: Self.photoRect.y0, x1: Self.photoRect.x1, y1: Self.photoRect.y1, pageHeight: 792)
-        let bounds = try #require(RenderedPage.bounds(of: changed))
-        #expect(
-            bounds.x0 >= field.x0 - 1 && bounds.x1 <= field.x1 && bounds.y0 >= field.y0 - 1 && bounds.y1 <= field.y1)
+        let (page, changed, _) = try Self.changes(before, after, inside: Self.photoRect)
         // Upright: the stored left (red) half is now the top, the blue half the bottom; a 1:2 photo
         // spans the field's height and half its width, centred.
         let top = page.color(atX: 200, y: 550, pageHeight: 792)
@@ -182,13 +191,7 @@ struct PhotoFieldTests {
             .makeUpdate(placing: try Self.jpeg(), in: "badge").documentBytes()
         let (before, after) = try Self.write(bytes, original: original)
         try Self.expectClean(after, original: original)
-        let page = try RenderedPage.render(after, page: 1, dpi: 72)
-        let changed = page.differences(from: try RenderedPage.render(before, page: 1, dpi: 72))
-        let field = page.pixelBox(
-            x0: Self.badgeRect.x0, y0: Self.badgeRect.y0, x1: Self.badgeRect.x1, y1: Self.badgeRect.y1, pageHeight: 792)
-        let bounds = try #require(RenderedPage.bounds(of: changed))
-        #expect(
-            bounds.x0 >= field.x0 - 1 && bounds.x1 <= field.x1 && bounds.y0 >= field.y0 - 1 && bounds.y1 <= field.y1)
+        let (_, _, bounds) = try Self.changes(before, after, inside: Self.badgeRect)
         // Turned a quarter, the 2:1 photo spans the button's height (less its border) on the page.
         #expect(bounds.y1 - bounds.y0 >= 97, "the photo does not fill the button: \(bounds)")
         let document = try PDFDocument(bytes: bytes)
