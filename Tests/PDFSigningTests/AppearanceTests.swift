@@ -110,6 +110,24 @@ struct AppearanceTests {
         #expect(try Oracle.mutoolText(signed).contains(name))
     }
 
+    @Test("text only (no mark): display text at the bottom, a long description that must shrink, a custom date label")
+    func textOnlyAppearance() async throws {
+        var appearance = SignatureAppearance(mark: .none)
+        appearance.description = String(
+            repeating: "Reviewed clause by clause and approved without reservation. ", count: 4)
+        appearance.displayText = "Signed with Autograph"
+        appearance.displayTextPosition = .bottom
+        appearance.dateLabel = "Signed on "
+        appearance.datePattern = DatePattern("d MMM yyyy")
+        let (unsigned, signed) = try await Self.sign(appearance)
+        try Self.expectValid(signed)
+        try Self.expectInkOnlyInField(unsigned, signed)
+        let text = try Oracle.mutoolText(signed).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for expected in ["Signed with Autograph", "Signed on 15 Jan 2027", "Reviewed clause by clause"] {
+            #expect(text.contains(expected), "MuPDF does not show \(expected)")
+        }
+    }
+
     @Test("handwriting too short to be a signature is -132")
     func tooShort() async throws {
         let appearance = SignatureAppearance(
