@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "PDFForms", targets: ["PDFForms"]),
         .library(name: "PDFSigning", targets: ["PDFSigning"]),
         .library(name: "PDFAnnotations", targets: ["PDFAnnotations"]),
+        .library(name: "PDFGraphics", targets: ["PDFGraphics"]),
+        .library(name: "PDFRendering", targets: ["PDFRendering"]),
         .library(name: "AutographCLI", targets: ["AutographCLI"]),
         .executable(name: "autograph", targets: ["autograph"]),
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
@@ -25,6 +27,10 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(name: "CShims", dependencies: ["CJPEG"]),
 
         .target(
@@ -36,6 +42,12 @@ let package = Package(
         .target(
             name: "PDFSigning", dependencies: ["PDFCore", "PDFForms", "COpenSSL", "CShims"], swiftSettings: upcoming),
         .target(name: "PDFAnnotations", dependencies: ["PDFCore", "PDFForms"], swiftSettings: upcoming),
+        // Content streams to display lists; no C (ARCHITECTURE.md).
+        .target(name: "PDFGraphics", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        .target(
+            name: "PDFRendering",
+            dependencies: ["PDFGraphics", "PDFCore", "CCairo", "CFreeType", "COpenJPEG", "CLCMS2", "CShims"],
+            swiftSettings: upcoming),
         .target(
             name: "AutographCLI", dependencies: ["PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations"],
             swiftSettings: upcoming),
@@ -53,6 +65,12 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFAnnotationsTests", dependencies: ["PDFAnnotations", "PDFCore", "PDFForms", "PDFTestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFGraphicsTests", dependencies: ["PDFGraphics", "PDFCore", "PDFTestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFRenderingTests", dependencies: ["PDFRendering", "PDFGraphics", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",
