@@ -1,18 +1,26 @@
 /// Decoded 8-bit pixels: grey or RGB, with an optional alpha channel. What images are scaled in
 /// before they become XObjects again.
-struct RasterImage: Sendable {
-    var width: Int
-    var height: Int
+package struct RasterImage: Sendable {
+    package var width: Int
+    package var height: Int
     /// 1 (grey) or 3 (RGB).
-    var channels: Int
+    package var channels: Int
     /// Rows top to bottom, `channels` bytes a pixel.
-    var pixels: [UInt8]
+    package var pixels: [UInt8]
     /// One byte a pixel, 255 opaque; nil when the image is opaque.
-    var alpha: [UInt8]?
+    package var alpha: [UInt8]?
+
+    package init(width: Int, height: Int, channels: Int, pixels: [UInt8], alpha: [UInt8]?) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+        self.alpha = alpha
+    }
 
     /// This image shrunk to `targetWidth`×`targetHeight` by averaging the source area under each
     /// target pixel (colour weighted by alpha, so transparent pixels leave no dark fringe).
-    func downscaled(toWidth targetWidth: Int, height targetHeight: Int) -> RasterImage {
+    package func downscaled(toWidth targetWidth: Int, height targetHeight: Int) -> RasterImage {
         guard targetWidth < width || targetHeight < height else { return self }
         let targetWidth = max(1, min(targetWidth, width))
         let targetHeight = max(1, min(targetHeight, height))

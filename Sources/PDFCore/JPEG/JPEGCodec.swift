@@ -4,17 +4,36 @@ internal import CShims
     internal import Glibc
 #endif
 
-/// JPEG decoding and encoding through libjpeg-turbo, for images that must be scaled before they
-/// are placed (photos); JPEGs that fit are placed as they are, never re-encoded.
-enum JPEGCodec {
+/// JPEG decoding and encoding through libjpeg-turbo: for images that must be scaled before they
+/// are placed (photos; JPEGs that fit are placed as they are, never re-encoded), for the renderer's
+/// `/DCTDecode` images and for thumbnails.
+package enum JPEGCodec {
     /// Decoded pixels above this size are refused (a hostile header can claim 65535×65535).
-    static let maximumBytes = 1 << 28
+    package static let maximumBytes = 1 << 28
 
     /// Decodes `data`, letting the decoder shrink by 1/2, 1/4 or 1/8 while the result keeps at least
     /// `minimumWidth`×`minimumHeight` pixels. CMYK comes back as RGB.
     static func decode(_ data: [UInt8], minimumWidth: Int = .max, minimumHeight: Int = .max) throws(PDFError)
         -> RasterImage
     {
+        let decoded = try decodeComponents(data, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+        switch decoded.components {
+        case 1, 3:
+            return RasterImage(
+                width: decoded.width, height: decoded.height, channels: decoded.components, pixels: decoded.samples,
+                alpha: nil)
+        default:
+            return RasterImage(
+                width: decoded.width, height: decoded.height, channels: 3,
+                pixels: cmykToRGB(decoded.samples, inverted: decoded.adobeInverted), alpha: nil)
+        }
+    }
+
+    /// Decodes to the JPEG's own components: 1 (grey), 3 (RGB) or 4 (CMYK, stored inverted when
+    /// `adobeInverted`), 8 bits each, rows top to bottom.
+    package static func decodeComponents(
+        _ data: [UInt8], minimumWidth: Int = .max, minimumHeight: Int = .max
+    ) throws(PDFError) -> (width: Int, height: Int, components: Int, adobeInverted: Bool, samples: [UInt8]) {
         var image = cshim_jpeg_image()
         let status = data.withUnsafeBufferPointer { buffer in
             cshim_jpeg_decode(
@@ -29,21 +48,15 @@ enum JPEGCodec {
         let width = Int(image.width)
         let height = Int(image.height)
         let components = Int(image.components)
-        let samples = Array(UnsafeBufferPointer(start: pixels, count: width * height * components))
-        switch components {
-        case 1, 3:
-            return RasterImage(width: width, height: height, channels: components, pixels: samples, alpha: nil)
-        case 4:
-            return RasterImage(
-                width: width, height: height, channels: 3,
-                pixels: cmykToRGB(samples, inverted: image.adobe_inverted != 0), alpha: nil)
-        default:
+        guard [1, 3, 4].contains(components) else {
             throw PDFError(.decodeFailed, "a JPEG with \(components) components")
         }
+        let samples = Array(UnsafeBufferPointer(start: pixels, count: width * height * components))
+        return (width, height, components, image.adobe_inverted != 0, samples)
     }
 
     /// Encodes grey or RGB pixels (alpha is dropped: JPEG has none).
-    static func encode(_ image: RasterImage, quality: Int = 90) throws(PDFError) -> [UInt8] {
+    package static func encode(_ image: RasterImage, quality: Int = 90) throws(PDFError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
         var message = [CChar](repeating: 0, count: 200)
