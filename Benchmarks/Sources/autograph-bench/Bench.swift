@@ -1,6 +1,6 @@
 import Glibc
 
-/// The three steps in order, their details as they finish, then the summary.
+/// The steps in order (the signing ones through `SigningSteps`), their details as they finish, then the summary.
 struct Bench {
     var options: Options
     var environment: BenchEnvironment
@@ -11,6 +11,11 @@ struct Bench {
         say("  autograph: \(environment.autograph ?? "not found")")
         say("  qpdf:      \(version([environment.qpdf, "--version"]) ?? "not found")")
         say("  python:    \(version([environment.python, "--version"]) ?? "not found")")
+        let signSteps: Set<Options.Step> = [.sign, .signProcess, .verify, .signBig]
+        if !options.steps.isDisjoint(with: signSteps) {
+            say("  pyHanko:   \(version([environment.python, "-m", "pyhanko", "--version"]) ?? "not found")")
+            say("  pdfsig:    \(version([environment.pdfsig, "-v"]) ?? "not found")")
+        }
         say("  machine:   \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores")
         say("")
 
@@ -20,8 +25,12 @@ struct Bench {
         if stat(environment.corpus, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             files = CorpusFile.all(in: environment.corpus)
         }
-        if files.isEmpty, options.steps.contains(.corpus) || options.steps.contains(.process) {
-            let notice = "no corpus at \(environment.corpus) (set AUTOGRAPH_CORPUS): corpus steps skipped"
+        let corpusSteps: Set<Options.Step> = [.corpus, .forms, .process, .sign, .signProcess, .verify]
+        if files.isEmpty, !options.steps.isDisjoint(with: corpusSteps) {
+            let signing = !options.steps.isDisjoint(with: [.sign, .signProcess, .verify])
+            let notice =
+                "no corpus at \(environment.corpus) (set AUTOGRAPH_CORPUS): corpus steps skipped"
+                + (signing ? "; the signing steps sign only the generated 1-page file" : "")
             Progress.note("notice: " + notice)
             notices.append(notice)
         }
@@ -63,22 +72,28 @@ struct Bench {
             printLines(big!.details())
         }
 
+        let signing = try SigningSteps(options: options, environment: environment).run(files, notices: &notices)
+
         var summary = Summary(corpusFiles: files.count, skipped: corpus?.skipped.count)
         summary.notices = notices
         if options.steps.contains(.corpus) { summary.add(corpus: corpus) }
         if options.steps.contains(.forms) { summary.add(forms: forms) }
         if options.steps.contains(.process) { summary.add(processes: processes) }
         if options.steps.contains(.big) { summary.add(bigFile: big) }
+        if options.steps.contains(.sign) { summary.add(sign: signing.sign) }
+        if options.steps.contains(.signProcess) { summary.add(signProcesses: signing.signProcess) }
+        if options.steps.contains(.verify) { summary.add(verify: signing.verify) }
+        if options.steps.contains(.signBig) { summary.add(signBig: signing.signBig) }
         printLines(summary.lines())
     }
 
-    private func printLines(_ lines: [String]) {
+    func printLines(_ lines: [String]) {
         for line in lines { say(line) }
         say("")
     }
 
     /// One line on standard output, unbuffered, so that it interleaves with the progress on standard error.
-    private func say(_ line: String) {
+    func say(_ line: String) {
         let text = line + "\n"
         text.withCString { pointer in _ = write(1, pointer, strlen(pointer)) }
     }

@@ -9,6 +9,10 @@ struct BigFileBench {
         var note: String = ""
         var seconds: [Double] = []
         var peakKiB: [Int] = []
+        /// CPU time per run, user and kernel mode (the sign-big step shows them).
+        var userSeconds: [Double] = []
+        var systemSeconds: [Double] = []
+        var majorFaults: [Int] = []
         var pageCounts: Set<Int> = []
         var failure: String? = nil
         /// The last measured run's standard output after its first line (`--open-only`'s memory line).

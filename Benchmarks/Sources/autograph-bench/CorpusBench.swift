@@ -52,25 +52,35 @@ struct CorpusBench {
 
     /// What both sides do to each file, and who the peer is.
     struct Workload {
+        enum Kind {
+            case corpus
+            case forms
+            case sign
+        }
+
         var title: String
+        /// The step's name in progress lines.
+        var label: String
         var ourArguments: [String]
         var peerName: String
         var peerModule: String
         var peerScript: String
-        var forms: Bool
+        var kind: Kind
+        /// Given to both workers after the task list and the rounds.
+        var extraArguments: [String] = []
 
         static func corpus(_ environment: BenchEnvironment) -> Workload {
             Workload(
-                title: "Corpus: open + resolve every object + decode every stream, in process",
+                title: "Corpus: open + resolve every object + decode every stream, in process", label: "corpus",
                 ourArguments: ["--corpus-worker"], peerName: "pikepdf", peerModule: "pikepdf",
-                peerScript: environment.pikepdfScript, forms: false)
+                peerScript: environment.pikepdfScript, kind: .corpus)
         }
 
         static func forms(_ environment: BenchEnvironment) -> Workload {
             Workload(
-                title: "Forms: fill every text field of every corpus form and save, in process",
+                title: "Forms: fill every text field of every corpus form and save, in process", label: "forms",
                 ourArguments: ["--forms-worker"], peerName: "pypdf", peerModule: "pypdf",
-                peerScript: environment.pypdfFormsScript, forms: true)
+                peerScript: environment.pypdfFormsScript, kind: .forms)
         }
     }
 
@@ -85,15 +95,14 @@ struct CorpusBench {
     }
 
     func run(_ files: [CorpusFile]) throws(BenchError) -> Result {
-        Progress.note("corpus: reading \(files.count) files once to warm the page cache")
+        Progress.note("\(workload.label): reading \(files.count) files once to warm the page cache")
         CorpusFile.warm(files)
         let tasks = files.enumerated().map {
             CorpusProtocol.Task(index: $0.offset, path: $0.element.path, password: $0.element.password)
         }
         let listPath = "\(environment.packageDirectory)/.build/bench-corpus-tasks.tsv"
 
-        Progress.note(
-            "\(workload.peerName == "pikepdf" ? "corpus" : "forms"): Autograph, \(rounds) rounds in one process")
+        Progress.note("\(workload.label): Autograph, \(rounds) rounds in one process")
         let ours = try runSide(
             "Autograph", command: [environment.executable] + workload.ourArguments, tasks: tasks, listPath: listPath)
         var peer: Side
@@ -133,7 +142,8 @@ struct CorpusBench {
         for _ in 0..<10 {
             try CorpusProtocol.writeTasks(tasks.filter { crashes[$0.index] == nil }, to: listPath)
             let run = try environment.launcher.run(
-                command + [listPath, String(rounds)], stdout: .capture, stderr: .inherit, timeout: 3600)
+                command + [listPath, String(rounds)] + workload.extraArguments, stdout: .capture, stderr: .inherit,
+                timeout: 3600)
             var side = Side(name: name)
             side.crashes = crashes
             var started: Int? = nil
@@ -176,13 +186,14 @@ struct CorpusBench {
                 if !sawStart {
                     side.unavailable = "the \(name) worker failed before its first file (\(how))"
                 } else {
-                    Progress.note("corpus: the \(name) worker ended with \(how) after its last file; results kept")
+                    Progress.note(
+                        "\(workload.label): the \(name) worker ended with \(how) after its last file; results kept")
                 }
                 return side
             }
             crashes[culprit] = how
             Progress.note(
-                "corpus: the \(name) worker died (\(how)) on \(tasks[culprit].path); running it again without that file"
+                "\(workload.label): the \(name) worker died (\(how)) on \(tasks[culprit].path); running it again without that file"
             )
         }
         var side = Side(name: name)
@@ -208,10 +219,13 @@ extension CorpusBench.Result {
             }
             let total = side.name == ours.name ? oursTotal : peerTotal
             let workText =
-                workload.forms
-                ? "\(work.objects) text fields filled, \(Format.megabytes(bytes: work.decodedBytes)) written"
-                : "\(work.objects) objects, \(work.streams) streams, \(Format.megabytes(bytes: work.decodedBytes)) decoded, "
-                    + "\(work.decodeErrors) stream errors"
+                switch workload.kind {
+                case .forms: "\(work.objects) text fields filled, \(Format.megabytes(bytes: work.decodedBytes)) written"
+                case .sign: "\(work.objects) documents signed, \(Format.megabytes(bytes: work.decodedBytes)) written"
+                case .corpus:
+                    "\(work.objects) objects, \(work.streams) streams, \(Format.megabytes(bytes: work.decodedBytes)) decoded, "
+                        + "\(work.decodeErrors) stream errors"
+                }
             lines.append(
                 "  \(Format.padRight(side.description, 52)) \(Format.padLeft(total.map(Format.seconds) ?? "n/a", 10))  "
                     + workText)

@@ -27,11 +27,16 @@ enum CorpusProtocol {
         for task in tasks {
             text += "\(task.index)\t\(task.password == nil ? 0 : 1)\t\(task.password ?? "")\t\(task.path)\n"
         }
+        try write(text, to: path)
+    }
+
+    /// Writes `text` to the file at `path`, replacing it.
+    static func write(_ text: String, to path: String) throws(BenchError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw BenchError("cannot write \(path)") }
     }
 

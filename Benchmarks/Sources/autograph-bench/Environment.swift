@@ -14,12 +14,17 @@ struct BenchEnvironment {
     var python: String
     /// `QPDF`, else `qpdf`.
     var qpdf: String
+    /// `PDFSIG`, else `pdfsig`.
+    var pdfsig: String
     /// The release `autograph` CLI: `AUTOGRAPH_BIN`, else the one built beside this program, else
     /// the root package's `.build/release/autograph`; nil when none exists.
     var autograph: String?
     var launcher: Launcher
     var pikepdfScript: String
     var pypdfFormsScript: String
+    var pyhankoSignScript: String
+    /// The test PKI of the root package (`Tests/Fixtures/pki`): signing keys and the root certificate.
+    var pki: String
     /// The generated 1 GB file.
     var bigFile: String
 
@@ -40,12 +45,18 @@ struct BenchEnvironment {
             packageDirectory: packageDirectory, rootDirectory: rootDirectory, executable: executable,
             corpus: variable("AUTOGRAPH_CORPUS") ?? "/work/shared/corpus",
             python: variable("PYTHON") ?? "python3", qpdf: variable("QPDF") ?? "qpdf",
+            pdfsig: variable("PDFSIG") ?? "pdfsig",
             autograph: candidates.compactMap { $0 }.first { access($0, X_OK) == 0 },
             launcher: Launcher(helper: helper),
             pikepdfScript: "\(packageDirectory)/scripts/pikepdf_corpus.py",
             pypdfFormsScript: "\(packageDirectory)/scripts/pypdf_forms.py",
+            pyhankoSignScript: "\(packageDirectory)/scripts/pyhanko_sign.py",
+            pki: "\(rootDirectory)/Tests/Fixtures/pki",
             bigFile: "\(packageDirectory)/.build/big-1gb.pdf")
     }
+
+    /// A file or directory under `Benchmarks/.build/`.
+    func buildPath(_ name: String) -> String { "\(packageDirectory)/.build/\(name)" }
 
     /// A non-empty environment variable.
     static func variable(_ name: String) -> String? {

@@ -5,6 +5,10 @@ struct Options {
         case forms
         case process
         case big
+        case sign
+        case signProcess = "sign-process"
+        case signBig = "sign-big"
+        case verify
     }
 
     enum Mode {
@@ -16,6 +20,10 @@ struct Options {
         case corpusWorker(list: String, rounds: Int)
         /// Internal: the Autograph side of the forms step.
         case formsWorker(list: String, rounds: Int)
+        /// Internal: the Autograph side of the sign step (task list, rounds, PKCS#12 file, password, field, rectangle).
+        case signWorker(SignWorker.Arguments)
+        /// Internal: one signature of FILE into OUT, phase by phase (the sign-big breakdown).
+        case signPhases(path: String, p12: String, password: String, output: String)
         case help
     }
 
@@ -26,7 +34,8 @@ struct Options {
     var steps = Set(Step.allCases)
 
     static let usage = """
-        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N] [--only corpus,forms,process,big]
+        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N]
+                               [--only corpus,forms,process,big,sign,sign-process,sign-big,verify]
 
         Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
           corpus   every corpus file opened, every object resolved, every stream decoded, in process,
@@ -36,9 +45,15 @@ struct Options {
           process  `autograph info FILE` against `qpdf --check FILE`, one process per file (median of --rounds)
           big      a generated 1 GB PDF opened and its pages counted in a child process: wall time and peak
                    RSS (median time, max RSS of --big-runs, default 5), with qpdf and pikepdf for reference
+          sign     up to 40 unsigned corpus files and a 1-page file signed with a visible field, P-256 and
+                   RSA-2048, in process, against pyHanko in one Python process (median of --rounds)
+          sign-process  `autograph sign` against `pyhanko sign addsig`, one process per file (median of --rounds)
+          sign-big `autograph sign --invisible` of the 1 GB file against `sha256sum` of it: wall time and peak
+                   RSS (median, max of --big-runs), then `autograph verify` of the signed copy against `pdfsig`
+          verify   `autograph verify` against `pdfsig`, one process per signed file of sign-process
 
           --verbose   also list the 10 slowest files of each side
-        Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF.
+        Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF, PDFSIG.
         The report exits 0 even when a target is missed; 1 only when the harness itself fails.
         """
 
@@ -82,6 +97,19 @@ struct Options {
             case "--forms-worker":
                 let list = try value(argument)
                 options.mode = .formsWorker(list: list, rounds: try count(argument))
+                return options
+            case "--sign-worker":
+                let list = try value(argument)
+                let rounds = try count(argument)
+                options.mode = .signWorker(
+                    SignWorker.Arguments(
+                        listPath: list, rounds: rounds, p12: try value(argument), password: try value(argument),
+                        fieldName: try value(argument), rect: try value(argument)))
+                return options
+            case "--sign-phases":
+                options.mode = .signPhases(
+                    path: try value(argument), p12: try value(argument), password: try value(argument),
+                    output: try value(argument))
                 return options
             case "--help", "-h":
                 options.mode = .help

@@ -22,6 +22,12 @@ struct ChildRun {
     /// The child's peak resident set size (`ru_maxrss` from `wait4`), in KiB.
     var peakRSSKiB: Int
     var timedOut: Bool
+    /// The child's CPU time in user and in kernel mode (`ru_utime`, `ru_stime`).
+    var userSeconds = 0.0
+    var systemSeconds = 0.0
+    /// The child's page faults (`ru_minflt`, `ru_majflt`: the major ones read from disk).
+    var minorFaults = 0
+    var majorFaults = 0
     /// Standard output (and error, when both are captured), when captured.
     var output: [UInt8]
 
@@ -87,14 +93,14 @@ struct Launcher: Sendable {
         while waitpid(pid, &helperStatus, 0) < 0, errno == EINTR {}
 
         let fields = report.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
-        guard fields.count == 4 else {
+        guard fields.count == 8 else {
             throw BenchError(
                 "bench-rusage gave no result for \(arguments.joined(separator: " ")) (status \(helperStatus))")
         }
         return ChildRun(
             exitCode: Int32(fields[0]), seconds: Double(fields[1]) / 1e9, peakRSSKiB: fields[2],
-            timedOut: fields[3] != 0,
-            output: captured)
+            timedOut: fields[3] != 0, userSeconds: Double(fields[4]) / 1e6, systemSeconds: Double(fields[5]) / 1e6,
+            minorFaults: fields[6], majorFaults: fields[7], output: captured)
     }
 
     /// A pipe whose ends are closed on exec (the child gets copies through `dup2`).

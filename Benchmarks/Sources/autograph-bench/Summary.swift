@@ -8,6 +8,8 @@ struct Summary {
         var target: String
         /// nil when not measured.
         var met: Bool?
+        /// A figure reported without a target (not counted as met, missed or not measured).
+        var reportOnly = false
     }
 
     var corpusFiles: Int
@@ -122,7 +124,9 @@ struct Summary {
             ]
             var line = cells.joined(separator: "  ")
             while line.hasSuffix(" ") { line.removeLast() }
-            if position > 0 {
+            if position > 0, row.reportOnly {
+                line += "  (report only)"
+            } else if position > 0 {
                 switch row.met {
                 case true?: line += "  ok"
                 case false?: line += "  MISS  <--"
@@ -132,10 +136,11 @@ struct Summary {
             lines.append(line)
         }
         lines += references
-        let misses = rows.filter { $0.met == false }.count
-        let unmeasured = rows.filter { $0.met == nil }.count
+        let targets = rows.filter { !$0.reportOnly }
+        let misses = targets.filter { $0.met == false }.count
+        let unmeasured = targets.filter { $0.met == nil }.count
         lines.append(
-            "targets: \(rows.count - misses - unmeasured) met, \(misses) missed, \(unmeasured) not measured "
+            "targets: \(targets.count - misses - unmeasured) met, \(misses) missed, \(unmeasured) not measured "
                 + "(ratios are Autograph / peer: lower is better)")
         lines += notices.map { "notice: " + $0 }
         return lines

@@ -1,6 +1,6 @@
 import Glibc
 
-// autograph-bench: Autograph beside qpdf and pikepdf; see Benchmarks/README.md.
+// autograph-bench: Autograph beside qpdf, pikepdf, pypdf, pyHanko, sha256sum and pdfsig; see Benchmarks/README.md.
 
 let options: Options
 do {
@@ -19,6 +19,10 @@ case .corpusWorker(let list, let rounds):
     exit(CorpusWorker.main(listPath: list, rounds: rounds, workload: .corpus))
 case .formsWorker(let list, let rounds):
     exit(CorpusWorker.main(listPath: list, rounds: rounds, workload: .forms))
+case .signWorker(let arguments):
+    exit(await SignWorker.main(arguments))
+case .signPhases(let path, let p12, let password, let output):
+    exit(await SignWorker.phases(path: path, p12: p12, password: password, output: output))
 case .bench:
     do {
         try Bench(options: options, environment: try BenchEnvironment.current()).run()

@@ -9,9 +9,11 @@
 // peak. Forked from this program instead, a child inherits about 1 MB, below any real program's RSS.
 //
 // The child keeps the standard input, output and error this program was given. When it ends, one
-// line goes to RESULT_FD: "EXIT_CODE WALL_NANOSECONDS MAXRSS_KIB TIMED_OUT" (EXIT_CODE is minus the
-// signal number when the child was killed; 127 when PROGRAM could not be run). A child still running
-// after TIMEOUT_SECONDS (0: no limit) is killed with SIGKILL.
+// line goes to RESULT_FD: "EXIT_CODE WALL_NANOSECONDS MAXRSS_KIB TIMED_OUT USER_MICROSECONDS
+// SYSTEM_MICROSECONDS MINOR_FAULTS MAJOR_FAULTS" (EXIT_CODE is minus the signal number when the child
+// was killed; 127 when PROGRAM could not be run; then the child's CPU time in user and kernel mode
+// and its page faults, major ones being those that read from disk). A child still running after
+// TIMEOUT_SECONDS (0: no limit) is killed with SIGKILL.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -80,6 +82,9 @@ int main(int argc, char **argv) {
 
     long long nanoseconds = (long long)(end.tv_sec - start.tv_sec) * 1000000000LL + (end.tv_nsec - start.tv_nsec);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-    dprintf(result_fd, "%d %lld %ld %d\n", code, nanoseconds, usage.ru_maxrss, (int)timed_out);
+    long long user = (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec;
+    long long system = (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec;
+    dprintf(result_fd, "%d %lld %ld %d %lld %lld %ld %ld\n", code, nanoseconds, usage.ru_maxrss, (int)timed_out,
+            user, system, usage.ru_minflt, usage.ru_majflt);
     return 0;
 }

@@ -22,6 +22,7 @@ package struct ObjectLoader: Sendable {
         _ reference: PDFReference, at offset: Int, length: (PDFReference) -> Int?, depth: Int = 0
     ) -> Loaded? {
         let bytes = source.buffer
+        source.noteObjectRead()
         guard offset >= 0, offset < bytes.count,
             let (found, _) = IndirectObjectParser.readHeader(bytes, at: offset), found.number == reference.number
         else { return nil }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -20,6 +22,12 @@ package final class ByteSource: @unchecked Sendable {
     package let start: UnsafeRawPointer?
     package let count: Int
     private let owner: Owner
+    /// Object reads since the mapped pages were last given back (see ``noteObjectRead()``).
+    private let readsSinceRelease = Atomic<Int>(0)
+
+    /// Mappings at least this large give their pages back every ``releaseInterval`` object reads.
+    package static let releaseThreshold = 1 << 26
+    package static let releaseInterval = 128
 
     /// Maps the file at `path` read-only.
     /// - Throws: `PDFError.fileUnreadable` with the system's reason.
@@ -94,6 +102,20 @@ package final class ByteSource: @unchecked Sendable {
         let upper = min(count, range.upperBound)
         guard upper > lower else { return }
         _ = madvise(UnsafeMutableRawPointer(mutating: start + lower), upper - lower, MADV_WILLNEED)
+    }
+
+    /// Called before each object is parsed from the file. Every page fault on a mapped file maps the
+    /// already-cached pages around it too (the kernel's fault-around, 64 KiB), so reading a few
+    /// thousand scattered objects of a large file (walking the page tree of a 1 GB document) would
+    /// leave hundreds of megabytes resident. For large mappings the pages are given back every
+    /// ``releaseInterval`` reads: the resident size stays small whatever the file size, and a page
+    /// read again is mapped again from the page cache.
+    package func noteObjectRead() {
+        guard count >= ByteSource.releaseThreshold, case .mapping(let address, let size) = rootOwner else { return }
+        let reads = readsSinceRelease.add(1, ordering: .relaxed).newValue
+        guard reads >= ByteSource.releaseInterval else { return }
+        readsSinceRelease.store(0, ordering: .relaxed)
+        _ = madvise(address, size, MADV_DONTNEED)
     }
 
     private var rootOwner: Owner {

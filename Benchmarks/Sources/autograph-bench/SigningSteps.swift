@@ -1,0 +1,73 @@
+/// The signing steps in order: `sign` (in process), `sign-process`, `verify` (over sign-process's
+/// outputs), `sign-big`, each printing its details as it finishes.
+struct SigningSteps {
+    struct Results {
+        var sign: [CorpusBench.Result]?
+        var signProcess: SignProcessBench.Result?
+        var verify: VerifyBench.Result?
+        var signBig: SignBigBench.Result?
+    }
+
+    var options: Options
+    var environment: BenchEnvironment
+
+    func run(_ corpus: [CorpusFile], notices: inout [String]) throws(BenchError) -> Results {
+        var results = Results()
+        let steps = options.steps
+        let bench = Bench(options: options, environment: environment)
+        guard !steps.isDisjoint(with: [.sign, .signProcess, .verify, .signBig]) else { return results }
+        let needsCLI = !steps.isDisjoint(with: [.signProcess, .verify, .signBig])
+        if needsCLI, environment.autograph == nil {
+            let notice =
+                "no release autograph binary (swift build -c release --package-path Benchmarks): "
+                + "sign-process, verify and sign-big skipped"
+            Progress.note("notice: " + notice)
+            notices.append(notice)
+        }
+
+        var selection: SignSetup.Selection? = nil
+        if !steps.isDisjoint(with: [.sign, .signProcess, .verify]) {
+            Progress.note("signing: choosing the documents (Autograph opens them here, pyHanko --probe)")
+            selection = try SignSetup.select(corpus, environment: environment)
+            bench.printLines(["Signing: the documents of sign, sign-process and verify", selection!.details()])
+        }
+        if steps.contains(.sign), let selection {
+            results.sign = try SignBench(environment: environment, rounds: options.rounds).run(selection)
+            for result in results.sign! { bench.printLines(result.details(verbose: options.verbose)) }
+        }
+        guard let autograph = environment.autograph else { return results }
+        if steps.contains(.signProcess), let selection {
+            Progress.note(
+                "sign-process: autograph sign and pyhanko sign addsig, \(selection.files.count) documents × "
+                    + "\(SignSetup.keys.count) keys × \(options.rounds) rounds")
+            results.signProcess = try SignProcessBench(environment: environment, rounds: options.rounds).run(
+                selection.files, autograph: autograph)
+            bench.printLines(results.signProcess!.details())
+        }
+        if steps.contains(.verify), let selection {
+            var signed = results.signProcess?.outputs
+            if signed == nil {
+                Progress.note("verify: signing the documents once with both tools (not timed)")
+                signed = try SignProcessBench(environment: environment, rounds: 1).run(
+                    selection.files, autograph: autograph
+                ).outputs
+            }
+            Progress.note("verify: autograph verify and pdfsig, \(signed!.count) files × \(options.rounds) rounds")
+            results.verify = try VerifyBench(environment: environment, rounds: options.rounds).run(
+                signed!, autograph: autograph)
+            bench.printLines(results.verify!.details())
+        }
+        if steps.contains(.signBig) {
+            Progress.note("sign-big: autograph sign of the 1 GB file and sha256sum, then verify and pdfsig")
+            do {
+                results.signBig = try SignBigBench(environment: environment, runs: options.bigRuns).run(
+                    autograph: autograph)
+                bench.printLines(results.signBig!.details())
+            } catch {
+                Progress.note("notice: sign-big: \(error)")
+                notices.append("sign-big not measured: \(error)")
+            }
+        }
+        return results
+    }
+}
