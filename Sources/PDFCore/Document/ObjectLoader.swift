@@ -22,7 +22,8 @@ package struct ObjectLoader: Sendable {
         _ reference: PDFReference, at offset: Int, length: (PDFReference) -> Int?, depth: Int = 0
     ) -> Loaded? {
         let bytes = source.buffer
-        source.noteObjectRead()
+        var touched = offset..<(offset + 1)
+        defer { source.releasePages(around: touched) }
         guard offset >= 0, offset < bytes.count,
             let (found, _) = IndirectObjectParser.readHeader(bytes, at: offset), found.number == reference.number
         else { return nil }
@@ -30,6 +31,7 @@ package struct ObjectLoader: Sendable {
             let parsed = try? IndirectObjectParser.parse(
                 bytes, at: offset, maxDepth: options.maxNestingDepth, length: length)
         else { return nil }
+        touched = parsed.range
         var object = parsed.object
         if let security, reference != encryptReference {
             let isXRefStream = parsed.streamData != nil && object.dictionaryValue?.name(.type) == .xRef

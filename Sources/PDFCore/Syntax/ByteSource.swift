@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -22,12 +20,8 @@ package final class ByteSource: @unchecked Sendable {
     package let start: UnsafeRawPointer?
     package let count: Int
     private let owner: Owner
-    /// Object reads since the mapped pages were last given back (see ``noteObjectRead()``).
-    private let readsSinceRelease = Atomic<Int>(0)
-
-    /// Mappings at least this large give their pages back every ``releaseInterval`` object reads.
+    /// Mappings at least this large give back the pages of each object once it is read.
     package static let releaseThreshold = 1 << 26
-    package static let releaseInterval = 128
 
     /// Maps the file at `path` read-only.
     /// - Throws: `PDFError.fileUnreadable` with the system's reason.
@@ -104,18 +98,20 @@ package final class ByteSource: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: start + lower), upper - lower, MADV_WILLNEED)
     }
 
-    /// Called before each object is parsed from the file. Every page fault on a mapped file maps the
-    /// already-cached pages around it too (the kernel's fault-around, 64 KiB), so reading a few
-    /// thousand scattered objects of a large file (walking the page tree of a 1 GB document) would
-    /// leave hundreds of megabytes resident. For large mappings the pages are given back every
-    /// ``releaseInterval`` reads: the resident size stays small whatever the file size, and a page
-    /// read again is mapped again from the page cache.
-    package func noteObjectRead() {
+    /// Called after an object at `range` was parsed from the file. A page fault on a mapped file
+    /// maps the cached pages around it too (the kernel's fault-around, and whole large folios for a
+    /// file written recently), so reading a few thousand scattered objects of a large file (walking
+    /// the page tree of a 1 GB document) would leave hundreds of megabytes, up to the whole file,
+    /// resident. For large mappings the 2 MiB-aligned span around the object is given back: the
+    /// resident size stays small whatever the file size, and a page read again is mapped again from
+    /// the page cache.
+    package func releasePages(around range: Range<Int>) {
         guard count >= ByteSource.releaseThreshold, case .mapping(let address, let size) = rootOwner else { return }
-        let reads = readsSinceRelease.add(1, ordering: .relaxed).newValue
-        guard reads >= ByteSource.releaseInterval else { return }
-        readsSinceRelease.store(0, ordering: .relaxed)
-        _ = madvise(address, size, MADV_DONTNEED)
+        let span = 1 << 21
+        let lower = max(0, range.lowerBound) / span * span
+        let upper = min(size, (max(range.upperBound, range.lowerBound + 1) + span - 1) / span * span)
+        guard upper > lower else { return }
+        _ = madvise(address + lower, upper - lower, MADV_DONTNEED)
     }
 
     private var rootOwner: Owner {
