@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AutographCLI", targets: ["AutographCLI"]),
         .executable(name: "autograph", targets: ["autograph"]),
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
+        .executable(name: "FuzzCodecs", targets: ["FuzzCodecs"]),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -49,7 +50,8 @@ let package = Package(
             dependencies: ["PDFGraphics", "PDFCore", "CCairo", "CFreeType", "COpenJPEG", "CLCMS2", "CShims"],
             swiftSettings: upcoming),
         .target(
-            name: "AutographCLI", dependencies: ["PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations"],
+            name: "AutographCLI",
+            dependencies: ["PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering"],
             swiftSettings: upcoming),
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
 
@@ -57,6 +59,7 @@ let package = Package(
         .target(name: "PDFTestSupport", dependencies: ["PDFCore", "COpenSSL"], swiftSettings: upcoming),
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
+        .executableTarget(name: "FuzzCodecs", dependencies: ["PDFGraphics", "CShims"], swiftSettings: upcoming),
 
         .testTarget(name: "PDFCoreTests", dependencies: ["PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),

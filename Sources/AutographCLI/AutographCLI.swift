@@ -17,7 +17,8 @@ public enum AutographCLI {
     static let commands: [any Command.Type] = [
         InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, SignCommand.self,
         PrepareCommand.self, EmbedCommand.self, WatermarkCommand.self, RefuseCommand.self, BiometricsCommand.self,
-        PhotoCommand.self, InkCommand.self, RewriteCommand.self, MetadataCommand.self, SampleCommand.self,
+        PhotoCommand.self, InkCommand.self, RenderCommand.self, ThumbnailsCommand.self, RewriteCommand.self,
+        MetadataCommand.self, SampleCommand.self,
         VerifyCommand.self,
     ]
 

@@ -10,4 +10,10 @@ public struct RenderedImage: Sendable {
         self.height = height
         self.rgba = rgba
     }
+
+    /// The pixel at (`x`, `y`) from the top-left, premultiplied R G B A.
+    public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let index = (y * width + x) * 4
+        return (rgba[index], rgba[index + 1], rgba[index + 2], rgba[index + 3])
+    }
 }

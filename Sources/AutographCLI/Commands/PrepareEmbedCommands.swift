@@ -116,8 +116,13 @@ func readFile(_ path: String) throws -> [UInt8] {
 }
 
 func writeFile(_ path: String, _ text: String) throws {
+    try writeFile(path, Array(text.utf8))
+}
+
+/// Writes `bytes` atomically (a temporary file, fsync, rename).
+func writeFile(_ path: String, _ bytes: [UInt8]) throws {
     let writer = try AtomicFileWriter(path: path)
-    try writer.write(Array(text.utf8))
+    try writer.write(bytes)
     try writer.commit()
 }
 

@@ -28,6 +28,12 @@ public enum DisplayItem: Sendable {
     case fill(Path, FillRule, Paint, ctm: Matrix, state: DrawState)
     /// Strokes `path`; line widths and dashes are in the path's space.
     case stroke(Path, StrokeStyle, Paint, ctm: Matrix, state: DrawState)
+    /// Shows glyphs. A run of a Type 3 font is followed by the items its glyph procedures draw, so
+    /// backends draw nothing for it; text extraction reads every run.
+    case glyphs(GlyphRun, state: DrawState)
+    /// Ends a text object whose glyphs were shown in a clipping render mode (4 to 7): the clip
+    /// becomes its intersection with the union of these runs' glyph outlines (ISO 32000-2 §9.3.6).
+    case clipGlyphs([GlyphRun])
     /// Paints an image into the unit square mapped by `ctm`.
     case image(ImageSource, ctm: Matrix, state: DrawState)
     /// Paints `paint` through a 1-bit stencil mask in the unit square mapped by `ctm` (`/ImageMask true`).
@@ -120,7 +126,8 @@ public final class SoftMask: Sendable {
     /// `/TR`: maps the computed mask value (0 to 1) to the final one.
     public let transfer: (@Sendable (Double) -> Double)?
 
-    public init(kind: Kind, group: DisplayList, bounds: Rect?, backdrop: RGB, transfer: (@Sendable (Double) -> Double)?) {
+    public init(kind: Kind, group: DisplayList, bounds: Rect?, backdrop: RGB, transfer: (@Sendable (Double) -> Double)?)
+    {
         self.kind = kind
         self.group = group
         self.bounds = bounds
@@ -166,7 +173,9 @@ public struct Shading: Sendable {
     /// `/BBox` in shading space.
     public var bbox: Rect?
 
-    public init(geometry: Geometry, color: @escaping @Sendable (Double) -> RGB, background: RGB? = nil, bbox: Rect? = nil) {
+    public init(
+        geometry: Geometry, color: @escaping @Sendable (Double) -> RGB, background: RGB? = nil, bbox: Rect? = nil
+    ) {
         self.geometry = geometry
         self.color = color
         self.background = background

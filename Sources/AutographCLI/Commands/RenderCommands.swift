@@ -1,0 +1,123 @@
+import PDFCore
+import PDFGraphics
+import PDFRendering
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `autograph render`: pages to PNG.
+enum RenderCommand: Command {
+    static let spec = CommandSpec(
+        name: "render",
+        summary: "Render pages to PNG images (cairo and FreeType)",
+        usage: "autograph render FILE -o OUT.png [--page N | --pages A-B] [--dpi D] [--password P]",
+        positionals: 1...1,
+        options: [
+            .init(name: "output", short: "o", valueName: "OUT.png", help: "the image; several pages write OUT-N.png"),
+            .init(name: "page", valueName: "N", help: "the page, from 1 (1)"),
+            .init(name: "pages", valueName: "A-B", help: "a range of pages, e.g. 2-5 or 3- (to the end)"),
+            .init(name: "dpi", valueName: "D", help: "resolution (72)"),
+            .init(name: "print", help: "draw annotations as printed (only those with the Print flag)"),
+            .init(name: "color-management", help: "apply embedded ICC profiles (lcms2)"),
+            .init(name: "password", valueName: "P", help: "password of an encrypted document"),
+        ],
+        details: "Problems inside a page's content are warnings (exit 3): the rest of the page is drawn.")
+
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
+        guard let output = arguments.value("output") else { throw UsageError("-o OUT.png is required") }
+        let document = try openDocument(arguments)
+        let pages = try pageRange(arguments, count: document.pageCount)
+        var options = RenderOptions()
+        if let dpi = arguments.value("dpi") {
+            guard let value = Double(dpi), value > 0, value <= 2400 else { throw UsageError("--dpi wants 1 … 2400") }
+            options.dpi = value
+        }
+        let renderer = DocumentRenderer(
+            document: document, annotations: arguments.has("print") ? .print : .display,
+            colorManagement: arguments.has("color-management"))
+        var warnings = 0
+        for page in pages {
+            let (image, pageWarnings) = renderer.render(pageAt: page - 1, options: options)
+            let path = pages.count == 1 ? output : numbered(output, page)
+            try writeFile(path, image.pngData())
+            for warning in pageWarnings { console.error("warning: page \(page): \(warning)") }
+            warnings += pageWarnings.count
+            if pages.count > 1 { console.error("page \(page): \(image.width)×\(image.height) → \(path)") }
+        }
+        let status = report(document.warnings, console: console)
+        return warnings > 0 ? .successWithWarnings : status
+    }
+
+    /// `--page N` or `--pages A-B` (1-based, inclusive).
+    static func pageRange(_ arguments: Arguments, count: Int) throws -> [Int] {
+        guard count > 0 else { throw UsageError("the document has no pages") }
+        if let range = arguments.value("pages") {
+            let parts = range.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, let first = Int(parts[0]), first >= 1, first <= count else {
+                throw UsageError("--pages wants A-B with pages from 1 to \(count)")
+            }
+            let last = parts[1].isEmpty ? count : Int(parts[1]) ?? -1
+            guard last >= first, last <= count else {
+                throw UsageError("--pages wants A-B with pages from 1 to \(count)")
+            }
+            return Array(first...last)
+        }
+        let page =
+            try arguments.value("page").map { text in
+                guard let value = Int(text) else { throw UsageError("--page wants a number") }
+                return value
+            } ?? 1
+        guard page >= 1, page <= count else {
+            throw UsageError("page \(page) does not exist (the document has \(count))")
+        }
+        return [page]
+    }
+
+    /// `out.png` → `out-3.png`.
+    static func numbered(_ path: String, _ page: Int) -> String {
+        if let dot = path.lastIndex(of: "."), !path[dot...].contains("/") {
+            return String(path[..<dot]) + "-\(page)" + String(path[dot...])
+        }
+        return path + "-\(page)"
+    }
+}
+
+/// `autograph thumbnails`: a small JPEG of every page.
+enum ThumbnailsCommand: Command {
+    static let spec = CommandSpec(
+        name: "thumbnails",
+        summary: "Write a JPEG thumbnail of every page into a folder",
+        usage: "autograph thumbnails FILE -o DIR [--size PX] [--password P]",
+        positionals: 1...1,
+        options: [
+            .init(name: "output", short: "o", valueName: "DIR", help: "the folder (created when missing)"),
+            .init(name: "size", valueName: "PX", help: "the longer side in pixels (200)"),
+            .init(name: "password", valueName: "P", help: "password of an encrypted document"),
+        ])
+
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
+        guard let directory = arguments.value("output") else { throw UsageError("-o DIR is required") }
+        let size =
+            try arguments.value("size").map { text in
+                guard let value = Int(text), value >= 16, value <= 4096 else {
+                    throw UsageError("--size wants 16 … 4096")
+                }
+                return value
+            } ?? 200
+        let document = try openDocument(arguments)
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            throw UsageError("cannot create \(directory): \(String(cString: strerror(errno)))")
+        }
+        let renderer = DocumentRenderer(document: document)
+        for (index, page) in document.pages.enumerated() {
+            let (width, height) = page.displaySize
+            var options = RenderOptions()
+            options.dpi = 72 * Double(size) / max(width, height, 1)
+            let image = renderer.render(pageAt: index, options: options).image
+            try writeFile(directory + "/page-\(index + 1).jpg", image.jpegData(quality: 80))
+        }
+        console.print("wrote \(document.pageCount) thumbnails to \(directory)")
+        return report(document.warnings, console: console)
+    }
+}

@@ -1,0 +1,270 @@
+import PDFCore
+
+/// Turns image XObjects and inline images into ``ImageSource`` values that decode on demand
+/// (ISO 32000-2 §8.9): the filters, then the image codec (DCT, JPX, CCITT, JBIG2), samples of 1 to
+/// 16 bits, `/Decode`, the colour space, and the masks (`/SMask`, `/Mask` as a stencil or a colour
+/// key, `/SMaskInData`).
+struct ImageDecoder: Sendable {
+    let document: PDFDocument
+    let options: GraphicsOptions
+    /// Decoded images larger than this many bytes (RGBA) are refused.
+    static let maxBytes = 1 << 29
+
+    /// The image's size and how to decode it, or nil with a warning when its dictionary is unusable.
+    /// - Parameter isMask: `/ImageMask true`: the result's alpha is where paint goes.
+    func source(_ stream: PDFStream, resources: PDFDictionary?) throws(PDFError) -> (source: ImageSource, isMask: Bool)
+    {
+        let dictionary = stream.dictionary
+        let document = self.document
+        let options = self.options
+        func value(_ key: String) -> PDFObject? { dictionary[PDFName(key)].map { document.resolve($0) } }
+        guard let width = value("Width")?.intValue, let height = value("Height")?.intValue, width > 0, height > 0,
+            width <= 1 << 16, height <= 1 << 16
+        else { throw PDFError(.syntax, "an image without a usable /Width and /Height") }
+        let isMask = value("ImageMask") == .boolean(true)
+        let interpolate = value("Interpolate") == .boolean(true)
+        var space: ColorSpace? = nil
+        if !isMask, let object = value("ColorSpace") {
+            space = try ColorSpace.resolve(object, resources: resources, document: document, icc: options.icc)
+        }
+        let resolvedSpace = space
+        let source = ImageSource(width: width, height: height, interpolate: interpolate) {
+            do {
+                return (
+                    try ImageDecoder.decode(
+                        stream, width: width, height: height, isMask: isMask, space: resolvedSpace, document: document,
+                        options: options, resources: resources), []
+                )
+            } catch let error as PDFError {
+                return (nil, ["an image cannot be decoded: \(error.message)"])
+            } catch {
+                return (nil, ["an image cannot be decoded: \(error)"])
+            }
+        }
+        return (source, isMask)
+    }
+
+    // MARK: Decoding
+
+    /// Samples after the filters and codec: unpacked to one `UInt16` per component.
+    struct Samples {
+        var width: Int
+        var height: Int
+        var components: Int
+        var bitsPerComponent: Int
+        var values: [UInt16]
+        /// JPX alpha, for `/SMaskInData`.
+        var alpha: [UInt8]?
+    }
+
+    static func decode(
+        _ stream: PDFStream, width: Int, height: Int, isMask: Bool, space: ColorSpace?, document: PDFDocument,
+        options: GraphicsOptions, resources: PDFDictionary?
+    ) throws(PDFError) -> DecodedImage {
+        guard width * height * 4 <= maxBytes else {
+            throw PDFError(.limitExceeded, "a \(width)×\(height) image is too large to draw")
+        }
+        let dictionary = stream.dictionary
+        func value(_ key: String) -> PDFObject? { dictionary[PDFName(key)].map { document.resolve($0) } }
+        var space = space
+        let declaredBits = isMask ? 1 : (value("BitsPerComponent")?.intValue ?? 8)
+        let samples = try readSamples(
+            stream, width: width, height: height, components: isMask ? 1 : (space?.componentCount ?? 0),
+            bitsPerComponent: declaredBits, document: document, options: options)
+        if space == nil || (space!.componentCount != samples.components && !isMask) {
+            // JPX images may carry their own colour space.
+            switch samples.components {
+            case 1: space = .deviceGray
+            case 3: space = .deviceRGB
+            case 4: space = .deviceCMYK
+            default: throw PDFError(.unsupported, "an image with \(samples.components) components and no colour space")
+            }
+        }
+        let pixelCount = samples.width * samples.height
+        let decodeArray = value("Decode")?.arrayValue?.compactMap { document.resolve($0).numberValue }
+        var rgba = [UInt8](repeating: 255, count: pixelCount * 4)
+
+        if isMask {
+            // Stencil: sample 0 paints unless /Decode is [1 0] (§8.9.6.2).
+            let paintValue: UInt16 = (decodeArray?.first ?? 0) == 1 ? 1 : 0
+            for index in 0..<pixelCount {
+                rgba[index * 4] = 0
+                rgba[index * 4 + 1] = 0
+                rgba[index * 4 + 2] = 0
+                rgba[index * 4 + 3] = samples.values[index] == paintValue ? 255 : 0
+            }
+            return DecodedImage(width: samples.width, height: samples.height, rgba: rgba)
+        }
+
+        let colorSpace = space!
+        let decode: [Double]
+        if let decodeArray, decodeArray.count == colorSpace.componentCount * 2 {
+            decode = decodeArray
+        } else {
+            decode = colorSpace.defaultDecode(bitsPerComponent: samples.bitsPerComponent)
+        }
+        let rgb = samples.values.withUnsafeBufferPointer { buffer in
+            colorSpace.rgbBytes(
+                samples: buffer, pixelCount: pixelCount, bitsPerComponent: samples.bitsPerComponent, decode: decode)
+        }
+        for index in 0..<min(pixelCount, rgb.count / 3) {
+            rgba[index * 4] = rgb[index * 3]
+            rgba[index * 4 + 1] = rgb[index * 3 + 1]
+            rgba[index * 4 + 2] = rgb[index * 3 + 2]
+        }
+
+        // Masks (§11.6.5.3, §8.9.6).
+        if let smask = value("SMask"), let maskStream = smask.streamValue {
+            let alpha = try maskAlpha(
+                maskStream, stencil: false, width: samples.width, height: samples.height, document: document,
+                options: options)
+            for index in 0..<pixelCount { rgba[index * 4 + 3] = alpha[index] }
+        } else if let mask = value("Mask") {
+            if let maskStream = mask.streamValue {
+                let alpha = try maskAlpha(
+                    maskStream, stencil: true, width: samples.width, height: samples.height, document: document,
+                    options: options)
+                for index in 0..<pixelCount { rgba[index * 4 + 3] = alpha[index] }
+            } else if let ranges = mask.arrayValue?.compactMap({ document.resolve($0).numberValue }),
+                ranges.count >= samples.components * 2
+            {
+                // Colour key: pixels whose every component lies in its range are transparent.
+                for index in 0..<pixelCount {
+                    var masked = true
+                    for component in 0..<samples.components {
+                        let sample = Double(samples.values[index * samples.components + component])
+                        if sample < ranges[component * 2] || sample > ranges[component * 2 + 1] {
+                            masked = false
+                            break
+                        }
+                    }
+                    if masked { rgba[index * 4 + 3] = 0 }
+                }
+            }
+        } else if let alpha = samples.alpha, value("SMaskInData")?.intValue ?? 0 != 0, alpha.count == pixelCount {
+            for index in 0..<pixelCount { rgba[index * 4 + 3] = alpha[index] }
+        }
+        return DecodedImage(width: samples.width, height: samples.height, rgba: rgba)
+    }
+
+    /// A soft mask or stencil mask as one alpha byte per pixel of the image it masks (resampled to
+    /// its size, nearest neighbour).
+    static func maskAlpha(
+        _ stream: PDFStream, stencil: Bool, width: Int, height: Int, document: PDFDocument, options: GraphicsOptions
+    ) throws(PDFError) -> [UInt8] {
+        let dictionary = stream.dictionary
+        func value(_ key: String) -> PDFObject? { dictionary[PDFName(key)].map { document.resolve($0) } }
+        guard let maskWidth = value("Width")?.intValue, let maskHeight = value("Height")?.intValue, maskWidth > 0,
+            maskHeight > 0, maskWidth <= 1 << 16, maskHeight <= 1 << 16
+        else { throw PDFError(.syntax, "a mask without a usable size") }
+        let bits = stencil ? 1 : (value("BitsPerComponent")?.intValue ?? 8)
+        let samples = try readSamples(
+            stream, width: maskWidth, height: maskHeight, components: 1, bitsPerComponent: bits, document: document,
+            options: options)
+        let decodeArray = value("Decode")?.arrayValue?.compactMap { document.resolve($0).numberValue }
+        let maximum = Double((1 << samples.bitsPerComponent) - 1)
+        // A stencil /Mask hides where the sample is 1 (with the default /Decode [0 1]).
+        let (low, high) = decodeArray.map { $0.count >= 2 ? ($0[0], $0[1]) : (0, 1) } ?? (0.0, 1.0)
+        var table = [UInt8](repeating: 0, count: 1 << samples.bitsPerComponent)
+        for sample in table.indices {
+            let level = low + Double(sample) / maximum * (high - low)
+            table[sample] = stencil ? (level >= 0.5 ? 0 : 255) : UInt8(max(0, min(255, (level * 255).rounded())))
+        }
+        var alpha = [UInt8](repeating: 255, count: width * height)
+        for y in 0..<height {
+            let maskY = min(samples.height - 1, y * samples.height / height)
+            for x in 0..<width {
+                let maskX = min(samples.width - 1, x * samples.width / width)
+                alpha[y * width + x] = table[Int(samples.values[maskY * samples.width + maskX])]
+            }
+        }
+        return alpha
+    }
+
+    /// Filters, then the codec, then samples unpacked.
+    static func readSamples(
+        _ stream: PDFStream, width: Int, height: Int, components: Int, bitsPerComponent: Int, document: PDFDocument,
+        options: GraphicsOptions
+    ) throws(PDFError) -> Samples {
+        let partial = try stream.partiallyDecodedData(maxSize: maxBytes)
+        switch partial.imageCodec?.string {
+        case "DCTDecode", "DCT":
+            let jpeg = try JPEGCodec.decodeComponents(partial.data)
+            var values = jpeg.samples.map { UInt16($0) }
+            if jpeg.components == 4 && jpeg.adobeInverted {
+                for index in values.indices { values[index] = 255 - values[index] }
+            }
+            return Samples(
+                width: jpeg.width, height: jpeg.height, components: jpeg.components, bitsPerComponent: 8, values: values
+            )
+        case "JPXDecode":
+            guard let decoder = options.jpxDecoder else {
+                throw PDFError(.unsupported, "JPX images need a JPX decoder")
+            }
+            let image: JPXImage
+            do {
+                image = try decoder(partial.data)
+            } catch {
+                throw PDFError(.decodeFailed, "JPX: \(error)")
+            }
+            return Samples(
+                width: image.width, height: image.height, components: image.components, bitsPerComponent: 8,
+                values: image.samples.map { UInt16($0) }, alpha: image.alpha)
+        case "CCITTFaxDecode", "CCF":
+            var parameters = CCITTParameters(partial.imageCodecParameters, document: document)
+            if parameters.rows == 0 { parameters.rows = height }
+            let rows = try CCITTFax.decode(partial.data, parameters: parameters)
+            return unpack(rows, width: width, height: height, components: 1, bits: 1)
+        case "JBIG2Decode":
+            var globals: [UInt8]? = nil
+            if let object = partial.imageCodecParameters?[PDFName("JBIG2Globals")],
+                let globalsStream = document.resolve(object).streamValue
+            {
+                globals = try globalsStream.decodedData(maxSize: 1 << 26)
+            }
+            let page = try JBIG2.decode(partial.data, globals: globals)
+            return unpack(page.rows, width: page.width, height: page.height, components: 1, bits: 1)
+        case nil:
+            guard [1, 2, 4, 8, 16].contains(bitsPerComponent), components > 0 else {
+                throw PDFError(.unsupported, "images of \(bitsPerComponent) bits per component")
+            }
+            return unpack(partial.data, width: width, height: height, components: components, bits: bitsPerComponent)
+        case let other?:
+            throw PDFError(.unsupported, "the image filter /\(other)")
+        }
+    }
+
+    /// Unpacks rows of `bits`-bit samples (each row starting on a byte); missing data reads as 0.
+    static func unpack(_ data: [UInt8], width: Int, height: Int, components: Int, bits: Int) -> Samples {
+        let perRow = width * components
+        let rowBytes = (perRow * bits + 7) / 8
+        var values = [UInt16](repeating: 0, count: perRow * height)
+        data.withUnsafeBufferPointer { bytes in
+            for y in 0..<height {
+                let rowStart = y * rowBytes
+                guard rowStart < bytes.count else { break }
+                let base = y * perRow
+                switch bits {
+                case 8:
+                    let count = min(perRow, bytes.count - rowStart)
+                    for index in 0..<count { values[base + index] = UInt16(bytes[rowStart + index]) }
+                case 16:
+                    for index in 0..<perRow {
+                        let offset = rowStart + index * 2
+                        guard offset + 1 < bytes.count else { break }
+                        values[base + index] = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+                    }
+                default:
+                    let mask = UInt16((1 << bits) - 1)
+                    for index in 0..<perRow {
+                        let bit = index * bits
+                        let offset = rowStart + bit / 8
+                        guard offset < bytes.count else { break }
+                        values[base + index] = UInt16(bytes[offset]) >> UInt16(8 - bits - bit % 8) & mask
+                    }
+                }
+            }
+        }
+        return Samples(width: width, height: height, components: components, bitsPerComponent: bits, values: values)
+    }
+}

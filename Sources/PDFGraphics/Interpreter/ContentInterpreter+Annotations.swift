@@ -1,0 +1,61 @@
+import PDFCore
+
+extension ContentInterpreter {
+    /// Draws the normal appearances of the page's annotations over its content, as viewers do
+    /// (ISO 32000-2 §12.5.5): flags and optional content decide which, `/AS` picks the state, and
+    /// the appearance's `/BBox` (through its `/Matrix`) is mapped onto the annotation's `/Rect`.
+    func drawAnnotations(of page: Page) {
+        let mode = graphics.options.annotations
+        let annotations = document.resolve(page.dictionary[PDFName("Annots")] ?? .null).arrayValue ?? []
+        for item in annotations.prefix(10_000) {
+            guard let annotation = document.resolve(item).dictionaryValue else { continue }
+            let subtype = annotation[.subtype]?.nameValue?.string
+            if subtype == "Popup" { continue }
+            let flags = document.resolve(annotation[PDFName("F")] ?? .null).intValue ?? 0
+            let hidden = flags & 2 != 0
+            let printable = flags & 4 != 0
+            let noView = flags & 32 != 0
+            switch mode {
+            case .none: continue
+            case .display where hidden || noView: continue
+            case .print where hidden || !printable: continue
+            default: break
+            }
+            if let content = annotation[PDFName("OC")], !graphics.optionalContent.isVisible(content) { continue }
+            guard let appearance = normalAppearance(annotation),
+                let rectNumbers = document.resolve(annotation[PDFName("Rect")] ?? .null).arrayValue?
+                    .compactMap({ document.resolve($0).numberValue }), rectNumbers.count == 4
+            else { continue }
+            let rect = Rect(x0: rectNumbers[0], y0: rectNumbers[1], x1: rectNumbers[2], y1: rectNumbers[3])
+            let formMatrix = Matrix(appearance.dictionary[PDFName("Matrix")], document: document) ?? .identity
+            guard
+                let bboxNumbers = document.resolve(appearance.dictionary[PDFName("BBox")] ?? .null).arrayValue?
+                    .compactMap({ document.resolve($0).numberValue }), bboxNumbers.count == 4
+            else { continue }
+            let box = formMatrix.apply(
+                Rect(x0: bboxNumbers[0], y0: bboxNumbers[1], x1: bboxNumbers[2], y1: bboxNumbers[3]))
+            guard box.width > 0, box.height > 0 else { continue }
+            // A maps the transformed box onto the rectangle.
+            let a = Matrix.translation(-box.x0, -box.y0)
+                .concatenating(.scale(rect.width / box.width, rect.height / box.height))
+                .concatenating(.translation(rect.x0, rect.y0))
+            let saved = state
+            state = GraphicsState(ctm: a)
+            drawForm(appearance, reference: nil)
+            state = saved
+        }
+    }
+
+    /// `/AP /N`: a stream, or the state `/AS` names in a dictionary of states.
+    private func normalAppearance(_ annotation: PDFDictionary) -> PDFStream? {
+        guard let appearances = document.resolve(annotation[PDFName("AP")] ?? .null).dictionaryValue,
+            let normal = appearances[.n]
+        else { return nil }
+        let resolved = document.resolve(normal)
+        if let stream = resolved.streamValue { return stream }
+        guard let states = resolved.dictionaryValue, let state = annotation[PDFName("AS")]?.nameValue else {
+            return nil
+        }
+        return states[state].flatMap { document.resolve($0).streamValue }
+    }
+}

@@ -1,0 +1,320 @@
+import PDFCore
+
+/// Runs content streams (ISO 32000-2 §8, §9) and appends what they draw to a display list.
+///
+/// One interpreter builds one list; forms and Type 3 glyphs are run by the same interpreter
+/// (their items belong to the page), patterns and soft masks by a child interpreter whose list
+/// becomes the pattern cell or mask group. Every problem becomes a warning and the operator is
+/// skipped: the rest of the page still draws.
+final class ContentInterpreter {
+    let graphics: GraphicsDocument
+    var document: PDFDocument { graphics.document }
+    var items: [DisplayItem] = []
+    var warnings: [String] = []
+    /// Distinct warnings are kept once.
+    private var warned: Set<String> = []
+
+    var state: GraphicsState
+    var stateStack: [GraphicsState] = []
+    /// The resource dictionary of the stream being run.
+    var resources: PDFDictionary?
+    /// The matrix of the stream's default space (the page's, or a form's at its `Do`): pattern
+    /// matrices are relative to it (§8.7.3.1).
+    var baseMatrix: Matrix
+
+    /// The path being built, in user space of the current CTM (paths are kept in the space the CTM
+    /// maps to user space; each item records that CTM).
+    var path = Path()
+    var currentPoint: Point? = nil
+    var subpathStart: Point? = nil
+    var pendingClip: FillRule? = nil
+
+    // Text objects (§9.4).
+    var textMatrix = Matrix.identity
+    var lineMatrix = Matrix.identity
+    var inText = false
+    var textClipRuns: [GlyphRun] = []
+
+    /// Nesting of forms, patterns, glyphs and masks.
+    var depth: Int
+    /// Marked-content levels; hidden levels (optional content turned off) suppress drawing.
+    var markedContent: [Bool] = []
+    var hiddenLevels = 0
+    /// Set while running a Type 3 glyph described with `d1` (its colour operators are ignored).
+    var uncoloredGlyph = false
+    /// The colour of an uncoloured tiling pattern's cell (PaintType 2): every paint becomes it.
+    var forcedColor: RGB? = nil
+    var operationCount = 0
+
+    init(graphics: GraphicsDocument, resources: PDFDictionary?, ctm: Matrix, depth: Int = 0) {
+        self.graphics = graphics
+        self.resources = resources
+        self.state = GraphicsState(ctm: ctm)
+        self.baseMatrix = ctm
+        self.depth = depth
+    }
+
+    func finish() -> DisplayList { DisplayList(items: items, warnings: warnings) }
+
+    func warn(_ message: String) {
+        if warnings.count < 200, warned.insert(message).inserted { warnings.append(message) }
+    }
+
+    var isHidden: Bool { hiddenLevels > 0 }
+
+    /// Appends a drawing item unless optional content hides it.
+    func emit(_ item: DisplayItem) {
+        guard !isHidden else { return }
+        items.append(item)
+    }
+
+    // MARK: Running
+
+    func run(content: (bytes: [UInt8], warnings: [String])) {
+        for warning in content.warnings { warn(warning) }
+        run(bytes: content.bytes)
+    }
+
+    func run(bytes: [UInt8]) {
+        let parsed = ContentParser.operations(in: bytes)
+        for warning in parsed.warnings { warn(warning) }
+        let savedDepth = stateStack.count
+        items.append(.save)
+        for operation in parsed.operations {
+            operationCount += 1
+            guard operationCount <= graphics.options.maxOperations else {
+                warn("more than \(graphics.options.maxOperations) operators: the rest is not drawn")
+                break
+            }
+            execute(operation)
+        }
+        // Unbalanced q without Q: restore what this stream saved.
+        while stateStack.count > savedDepth { popState() }
+        if inText { endText() }
+        items.append(.restore)
+    }
+
+    /// Runs `bytes` as a nested stream (a form, a glyph) with its own resources and CTM, restoring
+    /// the state after.
+    func runNested(_ bytes: [UInt8], resources nestedResources: PDFDictionary?, ctm: Matrix) {
+        guard depth < graphics.options.maxNesting else {
+            warn("content nested deeper than \(graphics.options.maxNesting) levels is not drawn")
+            return
+        }
+        let saved = (state, stateStack, resources, baseMatrix, path, currentPoint, subpathStart, pendingClip)
+        let savedText = (textMatrix, lineMatrix, inText, textClipRuns)
+        depth += 1
+        stateStack = []
+        resources = nestedResources ?? resources
+        state.ctm = ctm
+        baseMatrix = ctm
+        path = Path()
+        currentPoint = nil
+        inText = false
+        textClipRuns = []
+        run(bytes: bytes)
+        depth -= 1
+        (state, stateStack, resources, baseMatrix, path, currentPoint, subpathStart, pendingClip) = saved
+        (textMatrix, lineMatrix, inText, textClipRuns) = savedText
+    }
+
+    /// A child interpreter for a pattern cell or a soft-mask group, sharing nothing but the document.
+    func child(resources: PDFDictionary?, ctm: Matrix) -> ContentInterpreter? {
+        guard depth < graphics.options.maxNesting else {
+            warn("content nested deeper than \(graphics.options.maxNesting) levels is not drawn")
+            return nil
+        }
+        let child = ContentInterpreter(graphics: graphics, resources: resources, ctm: ctm, depth: depth + 1)
+        child.operationCount = operationCount
+        return child
+    }
+
+    func pushState() {
+        guard stateStack.count < 256 else {
+            warn("more than 256 nested q operators")
+            return
+        }
+        stateStack.append(state)
+        items.append(.save)
+    }
+
+    func popState() {
+        guard let saved = stateStack.popLast() else {
+            warn("Q without q")
+            return
+        }
+        state = saved
+        items.append(.restore)
+    }
+
+    // MARK: Resources
+
+    func resource(_ category: String, _ name: PDFName) -> PDFObject? {
+        guard let resources,
+            let dictionary = document.resolve(resources[PDFName(category)] ?? .null).dictionaryValue,
+            let value = dictionary[name]
+        else { return nil }
+        return value
+    }
+
+    // MARK: Dispatch
+
+    func execute(_ operation: ContentOperation) {
+        let operands = operation.operands
+        func number(_ index: Int) -> Double? {
+            guard index < operands.count else { return nil }
+            return operands[index].numberValue
+        }
+        func numbers(_ count: Int) -> [Double]? {
+            guard operands.count >= count else {
+                warn("'\(operation.name)' needs \(count) operands")
+                return nil
+            }
+            let values = operands.suffix(count).compactMap(\.numberValue)
+            guard values.count == count, values.allSatisfy(\.isFinite) else {
+                warn("'\(operation.name)' has operands that are not numbers")
+                return nil
+            }
+            return values
+        }
+        switch operation.name {
+        // Graphics state (§8.4.4).
+        case "q": pushState()
+        case "Q": popState()
+        case "cm":
+            if let n = numbers(6) { state.ctm = Matrix(n[0], n[1], n[2], n[3], n[4], n[5]).concatenating(state.ctm) }
+        case "w": if let n = numbers(1) { state.strokeStyle.width = abs(n[0]) }
+        case "J": if let n = numbers(1), let cap = StrokeStyle.Cap(rawValue: Int(n[0])) { state.strokeStyle.cap = cap }
+        case "j":
+            if let n = numbers(1), let join = StrokeStyle.Join(rawValue: Int(n[0])) { state.strokeStyle.join = join }
+        case "M": if let n = numbers(1) { state.strokeStyle.miterLimit = max(1, n[0]) }
+        case "d": setDash(operands)
+        case "ri", "i": break
+        case "gs":
+            if let name = operands.last?.nameValue { applyExtGState(name) }
+        // Paths (§8.5.2).
+        case "m":
+            if let n = numbers(2) { moveTo(Point(n[0], n[1])) }
+        case "l":
+            if let n = numbers(2) { lineTo(Point(n[0], n[1])) }
+        case "c":
+            if let n = numbers(6) { curveTo(Point(n[0], n[1]), Point(n[2], n[3]), Point(n[4], n[5])) }
+        case "v":
+            if let n = numbers(4), let current = currentPoint { curveTo(current, Point(n[0], n[1]), Point(n[2], n[3])) }
+        case "y":
+            if let n = numbers(4) { curveTo(Point(n[0], n[1]), Point(n[2], n[3]), Point(n[2], n[3])) }
+        case "h": closePath()
+        case "re":
+            if let n = numbers(4) { rectangle(n[0], n[1], n[2], n[3]) }
+        // Painting (§8.5.3).
+        case "S": paint(fill: nil, stroke: true)
+        case "s":
+            closePath()
+            paint(fill: nil, stroke: true)
+        case "f", "F": paint(fill: .nonZero, stroke: false)
+        case "f*": paint(fill: .evenOdd, stroke: false)
+        case "B": paint(fill: .nonZero, stroke: true)
+        case "B*": paint(fill: .evenOdd, stroke: true)
+        case "b":
+            closePath()
+            paint(fill: .nonZero, stroke: true)
+        case "b*":
+            closePath()
+            paint(fill: .evenOdd, stroke: true)
+        case "n": paint(fill: nil, stroke: false)
+        case "W": pendingClip = .nonZero
+        case "W*": pendingClip = .evenOdd
+        // Colour (§8.6.8).
+        case "CS", "cs":
+            if let name = operands.last?.nameValue { setColorSpace(name, stroking: operation.name == "CS") }
+        case "SC", "SCN", "sc", "scn": setColor(operands, stroking: operation.name.first == "S")
+        case "G", "g":
+            if let n = numbers(1) { setDeviceColor(.deviceGray, n, stroking: operation.name == "G") }
+        case "RG", "rg":
+            if let n = numbers(3) { setDeviceColor(.deviceRGB, n, stroking: operation.name == "RG") }
+        case "K", "k":
+            if let n = numbers(4) { setDeviceColor(.deviceCMYK, n, stroking: operation.name == "K") }
+        case "sh":
+            if let name = operands.last?.nameValue { paintShading(name) }
+        // Text (§9).
+        case "BT": beginText()
+        case "ET": endText()
+        case "Tc": if let n = numbers(1) { state.text.characterSpacing = n[0] }
+        case "Tw": if let n = numbers(1) { state.text.wordSpacing = n[0] }
+        case "Tz": if let n = numbers(1) { state.text.horizontalScaling = n[0] / 100 }
+        case "TL": if let n = numbers(1) { state.text.leading = n[0] }
+        case "Tf":
+            if operands.count >= 2, let name = operands[operands.count - 2].nameValue,
+                let size = number(operands.count - 1)
+            {
+                setFont(name, size: size)
+            } else {
+                warn("'Tf' needs a font name and a size")
+            }
+        case "Tr": if let n = numbers(1) { state.text.renderMode = max(0, min(7, Int(n[0]))) }
+        case "Ts": if let n = numbers(1) { state.text.rise = n[0] }
+        case "Td": if let n = numbers(2) { moveText(n[0], n[1]) }
+        case "TD":
+            if let n = numbers(2) {
+                state.text.leading = -n[1]
+                moveText(n[0], n[1])
+            }
+        case "Tm":
+            if let n = numbers(6) {
+                textMatrix = Matrix(n[0], n[1], n[2], n[3], n[4], n[5])
+                lineMatrix = textMatrix
+            }
+        case "T*": moveText(0, -state.text.leading)
+        case "Tj":
+            if let string = operands.last?.stringValue { showText([.string(string)]) }
+        case "TJ":
+            if let array = operands.last?.arrayValue { showText(array) }
+        case "'":
+            moveText(0, -state.text.leading)
+            if let string = operands.last?.stringValue { showText([.string(string)]) }
+        case "\"":
+            if operands.count >= 3, let wordSpacing = number(0), let characterSpacing = number(1),
+                let string = operands[2].stringValue
+            {
+                state.text.wordSpacing = wordSpacing
+                state.text.characterSpacing = characterSpacing
+                moveText(0, -state.text.leading)
+                showText([.string(string)])
+            }
+        case "d0": break
+        case "d1": uncoloredGlyph = depth > 0
+        // XObjects, images, shadings.
+        case "Do":
+            if let name = operands.last?.nameValue { drawXObject(name) }
+        case "BI":
+            if let image = operation.inlineImage { drawInlineImage(image.dictionary, data: image.data) }
+        // Marked content and optional content (§14.6, §8.11).
+        case "BMC": markedContent.append(false)
+        case "BDC": beginMarkedContent(operands)
+        case "EMC": endMarkedContent()
+        case "MP", "DP", "BX", "EX": break
+        default:
+            warn("unknown operator '\(operation.name)'")
+        }
+    }
+
+    func setDash(_ operands: [PDFObject]) {
+        guard operands.count >= 2, let array = operands[operands.count - 2].arrayValue,
+            let phase = operands.last?.numberValue
+        else {
+            warn("'d' needs an array and a phase")
+            return
+        }
+        let dash = array.compactMap(\.numberValue).map(abs)
+        // All zero (or nothing) means solid.
+        state.strokeStyle.dash = dash.allSatisfy { $0 == 0 } ? [] : dash
+        state.strokeStyle.dashPhase = phase
+    }
+}
+
+extension PDFObject {
+    var nameValue: PDFName? {
+        if case .name(let name) = self { return name }
+        return nil
+    }
+}

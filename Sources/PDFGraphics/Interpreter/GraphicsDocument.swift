@@ -1,0 +1,98 @@
+public import PDFCore
+
+/// How pages are interpreted.
+public struct GraphicsOptions: Sendable {
+    /// Which annotation appearances are drawn over the page content (ISO 32000-2 §12.5.3 flags).
+    public enum Annotations: Sendable, Hashable {
+        /// None: the page content only.
+        case none
+        /// As on screen: every annotation except hidden and NoView ones.
+        case display
+        /// As printed: annotations with the Print flag, except hidden ones.
+        case print
+    }
+
+    public var annotations = Annotations.display
+    /// Colour management for ICCBased spaces; nil uses their alternate spaces.
+    public var icc: (any ICCConverterFactory)? = nil
+    /// Decodes `/JPXDecode` images (the renderer supplies one built on openjpeg); nil leaves them undrawn.
+    public var jpxDecoder: (@Sendable ([UInt8]) throws -> JPXImage)? = nil
+    /// How deeply forms, patterns, Type 3 glyphs and soft masks may nest.
+    public var maxNesting = 16
+    /// Operators interpreted per page at most (a hostile page cannot run forever).
+    public var maxOperations = 10_000_000
+
+    public init() {}
+}
+
+/// A JPX image as a decoder returns it: 8-bit samples, `components` per pixel, rows top to bottom.
+public struct JPXImage: Sendable {
+    public var width: Int
+    public var height: Int
+    public var components: Int
+    public var samples: [UInt8]
+    /// The alpha channel, when the codestream has one (used with `/SMaskInData`).
+    public var alpha: [UInt8]?
+
+    public init(width: Int, height: Int, components: Int, samples: [UInt8], alpha: [UInt8]?) {
+        self.width = width
+        self.height = height
+        self.components = components
+        self.samples = samples
+        self.alpha = alpha
+    }
+}
+
+/// A document prepared for drawing: its fonts loaded once and shared by every page, so pages can
+/// be interpreted concurrently from one snapshot.
+public final class GraphicsDocument: Sendable {
+    public let document: PDFDocument
+    public let options: GraphicsOptions
+    public let fonts: FontCache
+    let optionalContent: OptionalContent
+
+    public init(document: PDFDocument, options: GraphicsOptions = GraphicsOptions()) {
+        self.document = document
+        self.options = options
+        self.fonts = FontCache(document: document)
+        self.optionalContent = OptionalContent(document: document)
+    }
+
+    /// The display list of page `index` (from 0): its content, then its annotations' appearances as
+    /// `options.annotations` asks. Errors inside the content are warnings of the list.
+    public func displayList(pageAt index: Int) -> DisplayList {
+        let pages = document.pages
+        guard pages.indices.contains(index) else {
+            return DisplayList(warnings: ["page \(index + 1) does not exist (the document has \(pages.count))"])
+        }
+        let page = pages[index]
+        let interpreter = ContentInterpreter(graphics: self, resources: page.resources, ctm: .identity)
+        interpreter.run(content: pageContent(page))
+        if options.annotations != .none { interpreter.drawAnnotations(of: page) }
+        return interpreter.finish()
+    }
+
+    /// The page's content streams, decoded and joined with white space between them (§7.8.2: one
+    /// content stream may end mid-token only at such a boundary).
+    func pageContent(_ page: Page) -> (bytes: [UInt8], warnings: [String]) {
+        var bytes: [UInt8] = []
+        var warnings: [String] = []
+        let contents = document.resolve(page.dictionary[.contents] ?? .null)
+        let streams: [PDFObject]
+        switch contents {
+        case .array(let items): streams = items
+        case .null: streams = []
+        default: streams = [contents]
+        }
+        for item in streams {
+            guard let stream = document.resolve(item).streamValue else { continue }
+            do {
+                bytes += try stream.decodedData(maxSize: 1 << 28)
+            } catch {
+                warnings.append("a content stream cannot be decoded: \(error.message)")
+            }
+            bytes.append(0x0A)
+        }
+        return (bytes, warnings)
+    }
+}

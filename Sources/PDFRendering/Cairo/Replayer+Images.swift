@@ -1,0 +1,96 @@
+internal import CCairo
+import PDFGraphics
+
+extension Replayer {
+    /// The transformation from image pixels (top-left origin, one unit a sample) to device space:
+    /// the image fills the unit square of `ctm` with its first row at the top (ISO 32000-2 §8.9.4).
+    func imageToDevice(_ image: ImageSource, ctm: Matrix) -> Matrix {
+        Matrix(1 / Double(image.width), 0, 0, -1 / Double(image.height), 0, 1).concatenating(ctm).concatenating(device)
+    }
+
+    /// The filter for an image drawn by `matrix`: smooth when shrinking or when `/Interpolate`
+    /// asks; samples kept square when a small image is blown up (as MuPDF does).
+    func filter(for matrix: Matrix, interpolate: Bool) -> cairo_filter_t {
+        let (sx, sy) = matrix.axisLengths
+        if sx < 1 || sy < 1 { return CAIRO_FILTER_GOOD }
+        if interpolate { return CAIRO_FILTER_BILINEAR }
+        return sx >= 2 || sy >= 2 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD
+    }
+
+    /// Paints an image (`Do` of an image XObject, an inline image).
+    func drawImage(_ image: ImageSource, ctm: Matrix, state: DrawState) {
+        let matrix = imageToDevice(image, ctm: ctm)
+        guard image.width > 0, image.height > 0, matrix.isUsable, let surface = imageSurface(image) else { return }
+        composite(state, direct: true) { alpha in
+            cairo_save(context)
+            defer { cairo_restore(context) }
+            var cairoMatrix = matrix.cairo
+            cairo_set_matrix(context, &cairoMatrix)
+            cairo_rectangle(context, 0, 0, Double(image.width), Double(image.height))
+            cairo_clip(context)
+            guard let pattern = CairoPattern(cairo_pattern_create_for_surface(surface.pointer)) else { return }
+            // The surface may be smaller than the image's declared size (a decoder shrank it).
+            pattern.setMatrix(
+                .scale(Double(surface.width) / Double(image.width), Double(surface.height) / Double(image.height)))
+            cairo_pattern_set_extend(pattern.pointer, CAIRO_EXTEND_PAD)
+            cairo_pattern_set_filter(pattern.pointer, filter(for: matrix, interpolate: image.interpolate))
+            cairo_set_source(context, pattern.pointer)
+            if alpha >= 1 { cairo_paint(context) } else { cairo_paint_with_alpha(context, alpha) }
+        }
+    }
+
+    /// Paints `paint` through a stencil mask (`/ImageMask true`, ISO 32000-2 §8.9.6.2).
+    func drawStencil(_ image: ImageSource, _ paint: Paint, ctm: Matrix, state: DrawState) {
+        let matrix = imageToDevice(image, ctm: ctm)
+        guard image.width > 0, image.height > 0, matrix.isUsable, let mask = stencilSurface(image) else { return }
+        composite(state, direct: isDirect(paint, state.alpha)) { alpha in
+            withPaint(paint, alpha: alpha) { source in
+                cairo_save(context)
+                defer { cairo_restore(context) }
+                // The unit square as the shape, so pattern sources know where they are seen.
+                var square = Path()
+                square.rectangle(0, 0, 1, 1)
+                setPath(square, ctm.concatenating(device))
+                cairo_clip_preserve(context)
+                guard source() else { return }
+                cairo_new_path(context)
+                var cairoMatrix = matrix.cairo
+                cairo_set_matrix(context, &cairoMatrix)
+                guard let pattern = CairoPattern(cairo_pattern_create_for_surface(mask.pointer)) else { return }
+                pattern.setMatrix(
+                    .scale(Double(mask.width) / Double(image.width), Double(mask.height) / Double(image.height)))
+                cairo_pattern_set_extend(pattern.pointer, CAIRO_EXTEND_PAD)
+                cairo_pattern_set_filter(pattern.pointer, filter(for: matrix, interpolate: image.interpolate))
+                cairo_mask(context, pattern.pointer)
+            }
+        }
+    }
+
+    /// The image's premultiplied surface, made once per render.
+    private func imageSurface(_ image: ImageSource) -> ImageSurface? {
+        let key = ObjectIdentifier(image)
+        if let surface = environment.images[key] { return surface }
+        let (decoded, warnings) = image.decoded()
+        warnings.forEach(environment.warn)
+        guard let decoded, let surface = ImageSurface.premultiplied(decoded) else {
+            environment.warn("an image (\(image.width)×\(image.height)) could not be drawn")
+            return nil
+        }
+        environment.images[key] = surface
+        return surface
+    }
+
+    /// The mask's alpha as an A8 surface, made once per render.
+    private func stencilSurface(_ image: ImageSource) -> ImageSurface? {
+        let key = ObjectIdentifier(image)
+        if let surface = environment.stencils[key] { return surface }
+        let (decoded, warnings) = image.decoded()
+        warnings.forEach(environment.warn)
+        guard let decoded, let surface = ImageSurface.alphaChannel(decoded) else {
+            environment.warn("a stencil mask (\(image.width)×\(image.height)) could not be drawn")
+            return nil
+        }
+        environment.stencils[key] = surface
+        return surface
+    }
+}

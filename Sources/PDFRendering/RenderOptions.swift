@@ -1,0 +1,17 @@
+public import PDFGraphics
+
+/// How a page is rendered: resolution, extra rotation, background, anti-aliasing and an optional tile.
+public struct RenderOptions: Sendable {
+    /// Output pixels per inch; the scale from user space (points) is `dpi / 72`.
+    public var dpi: Double = 72
+    /// Extra clockwise rotation in degrees, a multiple of 90, added to the page's `/Rotate`.
+    public var rotation: Int = 0
+    /// The colour filled under the page; nil leaves the background transparent.
+    public var background: RGB? = .white
+    /// Whether paths, images and text are anti-aliased.
+    public var antiAlias = true
+    /// A tile: the region of the full rendered page, in output pixels (x, y from top-left, width, height).
+    public var region: (x: Int, y: Int, width: Int, height: Int)? = nil
+
+    public init() {}
+}

@@ -1,0 +1,109 @@
+import Foundation
+import PDFCore
+import PDFTestSupport
+import Testing
+
+@testable import PDFGraphics
+
+/// The glyphs MuPDF reports for a page (`mutool trace`): unicode and origin in user space.
+func mupdfGlyphs(_ path: String, page: Int, password: String? = nil) throws -> [(unicode: String, x: Double, y: Double)]
+{
+    let result = try Oracle.run(
+        "mutool", ["trace"] + (password.map { ["-p", $0] } ?? []) + [path, String(page)], timeout: 120)
+    var glyphs: [(String, Double, Double)] = []
+    for line in result.output.split(separator: "\n") where line.contains("<g ") {
+        func attribute(_ name: String) -> String? {
+            guard let start = line.range(of: " \(name)=\"") else { return nil }
+            let rest = line[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { return nil }
+            return String(rest[..<end])
+        }
+        guard let x = attribute("x").flatMap(Double.init), let y = attribute("y").flatMap(Double.init) else { continue }
+        glyphs.append((attribute("unicode") ?? "", x, y))
+    }
+    return glyphs
+}
+
+@Suite("The content interpreter")
+struct InterpreterTests {
+    static func list(_ bytes: [UInt8], page: Int = 0, annotations: GraphicsOptions.Annotations = .display) throws
+        -> DisplayList
+    {
+        var options = GraphicsOptions()
+        options.annotations = annotations
+        return GraphicsDocument(document: try PDFDocument(bytes: bytes), options: options).displayList(pageAt: page)
+    }
+
+    static func page(_ content: String, resources: PDFDictionary? = nil) -> [UInt8] {
+        var builder = PDFBuilder()
+        builder.addPage(content: Array(content.utf8), resources: resources)
+        return builder.build()
+    }
+
+    @Test("paths, colours, the CTM and clips become items with the matrix they were drawn in")
+    func paths() throws {
+        let list = try Self.list(
+            Self.page("q 2 0 0 2 10 20 cm 1 0 0 rg 0 0 5 5 re f Q 0 0 1 RG 3 w 0 0 m 10 10 l S 0 0 50 50 re W n"))
+        var fills = 0
+        var strokes = 0
+        var clips = 0
+        for item in list.items {
+            switch item {
+            case .fill(let path, let rule, let paint, let ctm, _):
+                fills += 1
+                #expect(rule == .nonZero && path.bounds == Rect(x0: 0, y0: 0, x1: 5, y1: 5))
+                #expect(ctm == Matrix(2, 0, 0, 2, 10, 20))
+                if case .color(let color) = paint {
+                    #expect(color == RGB(1, 0, 0))
+                } else {
+                    Issue.record("not a colour")
+                }
+            case .stroke(_, let style, let paint, let ctm, _):
+                strokes += 1
+                #expect(style.width == 3 && ctm == .identity)
+                if case .color(let color) = paint { #expect(color == RGB(0, 0, 1)) }
+            case .clip(let path, _, _):
+                clips += 1
+                #expect(path.bounds == Rect(x0: 0, y0: 0, x1: 50, y1: 50))
+            default: break
+            }
+        }
+        #expect(fills == 1 && strokes == 1 && clips == 1)
+        // Saves and restores balance.
+        let saves = list.items.filter { if case .save = $0 { true } else { false } }.count
+        let restores = list.items.filter { if case .restore = $0 { true } else { false } }.count
+        #expect(saves == restores)
+    }
+
+    @Test("bad operators and missing resources are warnings; the rest still draws")
+    func damage() throws {
+        let list = try Self.list(
+            Self.page("0 0 1 rg /Missing gs 1 2 frob 0 0 5 5 re f /Nothing Do BT /F9 12 Tf (x) Tj ET"))
+        #expect(list.warnings.count >= 3, "\(list.warnings)")
+        #expect(list.items.contains { if case .fill = $0 { true } else { false } })
+    }
+
+    @Test("glyph origins agree with MuPDF's on the sample document")
+    func glyphPositions() throws {
+        let directory = try TestPaths.temporaryDirectory("interpreter")
+        var builder = PDFBuilder()
+        builder.addPage(
+            content: Array(
+                "BT /F1 12 Tf 72 700 Td 2 Tc 5 Tw 90 Tz (Spaced out words) Tj 0 -20 Td [(Kern) -500 (ed) 250 (!)] TJ 14 TL T* 0 Tc 100 Tz 3 Ts (Rise) ' 0 Ts 1 0 0.3 1 300 500 Tm (Skew) Tj ET"
+                    .utf8))
+        let bytes = builder.build()
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/text.pdf"))
+        let ours = try Self.list(bytes).items.flatMap { item -> [PositionedGlyph] in
+            if case .glyphs(let run, _) = item { return run.glyphs }
+            return []
+        }
+        let theirs = try mupdfGlyphs(directory + "/text.pdf", page: 1)
+        #expect(ours.count == theirs.count)
+        for (glyph, reference) in zip(ours, theirs) {
+            #expect(glyph.unicode == reference.unicode)
+            #expect(
+                abs(glyph.matrix.e - reference.x) < 0.01 && abs(glyph.matrix.f - reference.y) < 0.01,
+                "\(reference.unicode): (\(glyph.matrix.e), \(glyph.matrix.f)) vs (\(reference.x), \(reference.y))")
+        }
+    }
+}
