@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "PDFCore", package: "Autograph"),
                 .product(name: "PDFForms", package: "Autograph"),
                 .product(name: "PDFSigning", package: "Autograph"),
+                .product(name: "PDFRendering", package: "Autograph"),
                 // Not linked: listed so that the CLI measured in step 2 is built beside the bench.
                 .product(name: "autograph", package: "Autograph"),
                 "bench-rusage",

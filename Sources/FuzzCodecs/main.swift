@@ -39,6 +39,7 @@ func fuzz(_ data: UnsafeRawBufferPointer) {
         limits.maxBitmapPixels = 1 << 22
         limits.maxTotalPixels = 1 << 24
         limits.maxWork = 1 << 25
+        limits.maxSymbols = 1 << 16
         if let page = try? JBIG2.decode(stream, globals: globals, limits: limits) {
             precondition(page.rows.count == page.height * ((page.width + 7) / 8))
         }

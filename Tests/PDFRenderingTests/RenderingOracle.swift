@@ -21,10 +21,12 @@ struct HandPage {
     var objects: [Object] = []
     /// More page entries (`/Rotate 90`, `/CropBox [...]`).
     var pageEntries = ""
+    /// More catalog entries (`/OCProperties …`).
+    var catalogEntries = ""
 
     func bytes() -> [UInt8] {
         var pdf = RawPDF()
-        pdf.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        pdf.object(1, "<< /Type /Catalog /Pages 2 0 R \(catalogEntries) >>")
         pdf.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
         pdf.object(
             3,

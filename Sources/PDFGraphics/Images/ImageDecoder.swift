@@ -5,8 +5,9 @@ import PDFCore
 /// 16 bits, `/Decode`, the colour space, and the masks (`/SMask`, `/Mask` as a stencil or a colour
 /// key, `/SMaskInData`).
 struct ImageDecoder: Sendable {
-    let document: PDFDocument
-    let options: GraphicsOptions
+    let graphics: GraphicsDocument
+    var document: PDFDocument { graphics.document }
+    var options: GraphicsOptions { graphics.options }
     /// Decoded images larger than this many bytes (RGBA) are refused.
     static let maxBytes = 1 << 29
 
@@ -24,8 +25,8 @@ struct ImageDecoder: Sendable {
         let isMask = value("ImageMask") == .boolean(true)
         let interpolate = value("Interpolate") == .boolean(true)
         var space: ColorSpace? = nil
-        if !isMask, let object = value("ColorSpace") {
-            space = try ColorSpace.resolve(object, resources: resources, document: document, icc: options.icc)
+        if !isMask, let object = dictionary[PDFName("ColorSpace")] {
+            space = try graphics.colorSpace(object, resources: resources)
         }
         let resolvedSpace = space
         let source = ImageSource(width: width, height: height, interpolate: interpolate) {

@@ -16,8 +16,7 @@ extension ContentInterpreter {
             object = found
         }
         do {
-            let space = try ColorSpace.resolve(
-                object, resources: resources, document: document, icc: graphics.options.icc)
+            let space = try graphics.colorSpace(object, resources: resources)
             var color = ColorState()
             color.space = space
             color.components = space.initialColor

@@ -72,7 +72,7 @@ extension ContentInterpreter {
     func drawImage(_ stream: PDFStream, name: String) {
         guard !isHidden else { return }
         do {
-            let (source, isMask) = try ImageDecoder(document: document, options: graphics.options)
+            let (source, isMask) = try ImageDecoder(graphics: graphics)
                 .source(stream, resources: resources)
             if isMask {
                 guard let paint = currentPaint(stroking: false) else { return }

@@ -1,4 +1,5 @@
 public import PDFCore
+import Synchronization
 
 /// How pages are interpreted.
 public struct GraphicsOptions: Sendable {
@@ -50,12 +51,27 @@ public final class GraphicsDocument: Sendable {
     public let options: GraphicsOptions
     public let fonts: FontCache
     let optionalContent: OptionalContent
+    /// Colour spaces defined by indirect objects (ICC profiles are decoded once), by reference.
+    private let colorSpaces = Mutex<[PDFReference: ColorSpace]>([:])
 
     public init(document: PDFDocument, options: GraphicsOptions = GraphicsOptions()) {
         self.document = document
         self.options = options
         self.fonts = FontCache(document: document)
         self.optionalContent = OptionalContent(document: document)
+    }
+
+    /// Resolves a colour space, reusing the ones already built from the same indirect object.
+    func colorSpace(_ object: PDFObject, resources: PDFDictionary?) throws(PDFError) -> ColorSpace {
+        guard case .reference(let reference) = object else {
+            return try ColorSpace.resolve(object, resources: resources, document: document, icc: options.icc)
+        }
+        if let cached = colorSpaces.withLock({ $0[reference] }) { return cached }
+        let space = try ColorSpace.resolve(object, resources: resources, document: document, icc: options.icc)
+        colorSpaces.withLock { cache in
+            if cache.count < 4096 { cache[reference] = space }
+        }
+        return space
     }
 
     /// The display list of page `index` (from 0): its content, then its annotations' appearances as

@@ -1,3 +1,4 @@
+internal import CCairo
 internal import CFreeType
 
 /// What the glyph selection reads from a face, computed once while the face is private to the
@@ -36,7 +37,7 @@ struct FaceTables: Sendable {
             var buffer = [CChar](repeating: 0, count: 128)
             for index in 0..<min(glyphCount, 1 << 16) {
                 guard FT_Get_Glyph_Name(face, FT_UInt(index), &buffer, FT_UInt(buffer.count)) == 0 else { continue }
-                let name = String(cString: buffer)
+                let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if !name.isEmpty, names[name] == nil { names[name] = UInt32(index) }
             }
         }

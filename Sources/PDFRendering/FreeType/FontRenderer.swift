@@ -95,8 +95,8 @@ struct FaceCache: ~Copyable {
     }
 }
 
-/// An `FT_Library`, owned.
-final class FreeTypeLibrary {
+/// An `FT_Library`, owned; used only under ``FontRenderer``'s lock.
+final class FreeTypeLibrary: @unchecked Sendable {
     let pointer: FT_Library
 
     init?() {

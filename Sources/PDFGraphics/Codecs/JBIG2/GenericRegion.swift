@@ -28,7 +28,7 @@ enum GenericRegion {
         _ data: [UInt8], start: Int, end: Int, width: Int, height: Int, budget: JBIG2Budget
     ) throws(PDFError) -> (bitmap: JBIG2Bitmap, consumed: Int) {
         try budget.allocate(width: width, height: height)
-        try budget.spend(width * height)
+        try budget.spend(width * height + 64)  // 64: the cost of a call, even for an empty bitmap
         guard width > 0, height > 0 else { return (JBIG2Bitmap(width: width, height: height), 0) }
         var decoder = FaxDecoder(data: Array(data[start..<max(start, end)]), columns: width, k: -1)
         let result = decoder.decode(rows: height, maxRows: height)
@@ -42,7 +42,7 @@ enum GenericRegion {
         contexts: inout [UInt8], budget: JBIG2Budget
     ) throws(PDFError) -> JBIG2Bitmap {
         try budget.allocate(width: width, height: height)
-        try budget.spend(width * height)
+        try budget.spend(width * height + 64)  // 64: the cost of a call, even for an empty bitmap
         var bitmap = JBIG2Bitmap(width: width, height: height)
         let template = parameters.template & 3
         let count = GenericRegionParameters.contextCount(template: template)

@@ -17,7 +17,7 @@ enum RefinementRegion {
         decoder: inout MQDecoder, contexts: inout [UInt8], budget: JBIG2Budget
     ) throws(PDFError) -> JBIG2Bitmap {
         try budget.allocate(width: width, height: height)
-        try budget.spend(width * height)
+        try budget.spend(width * height + 64)  // 64: the cost of a call, even for an empty bitmap
         var bitmap = JBIG2Bitmap(width: width, height: height)
         let template = parameters.template & 1
         let count = RefinementParameters.contextCount(template: template)

@@ -94,6 +94,7 @@ enum SymbolDictionaryDecoder {
                     deltaWidth = coder.arithmetic.decodeInteger(&coder.contexts.dw)
                 }
                 guard let deltaWidth else { break }
+                try budget.spend(64)
                 guard newSymbols.count < newCount else { throw JBIG2Error.invalid("too many symbols in a class") }
                 symbolWidth += deltaWidth
                 totalWidth += symbolWidth

@@ -1,0 +1,100 @@
+import Foundation
+import PDFCore
+import PDFGraphics
+import PDFRendering
+import PDFTestSupport
+import Testing
+
+/// Text drawn by the whole pipeline (interpreter, font model, FreeType faces through cairo-ft)
+/// against MuPDF (`mutool draw`) and, where said, poppler (`pdftoppm`).
+@Suite("Text against MuPDF")
+struct TextRenderingTests {
+    /// A font resource: the standard 14 fonts are not embedded, so they are drawn from URW base35 by
+    /// us and by MuPDF alike.
+    static func standardFont(_ name: String, encoding: String = "/WinAnsiEncoding") -> String {
+        "<< /Type /Font /Subtype /Type1 /BaseFont /\(name) \(encoding.isEmpty ? "" : "/Encoding \(encoding)") >>"
+    }
+
+    static let standard14 = [
+        "Helvetica", "Helvetica-Bold", "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold",
+        "Times-Italic", "Times-BoldItalic", "Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique",
+        "Symbol", "ZapfDingbats",
+    ]
+
+    @Test("the standard 14 fonts (not embedded) at several sizes match MuPDF at 72 and 150 dpi")
+    func standardFonts() throws {
+        var resources = ""
+        var content = "BT\n"
+        var y = 760.0
+        for (index, name) in Self.standard14.enumerated() {
+            let symbolic = name == "Symbol" || name == "ZapfDingbats"
+            resources += "/F\(index) \(Self.standardFont(name, encoding: symbolic ? "" : "/WinAnsiEncoding")) "
+            for size in [7.0, 11.0, 19.0] {
+                let text =
+                    symbolic ? "abcdefgh ABCDEFG 12345 \\(\\)" : "Quick brown fox: 0123 \\351\\340\\374 (\(name))"
+                content += "/F\(index) \(size) Tf 1 0 0 1 \(20 + (size - 7) * 2) \(y) Tm (\(text)) Tj\n"
+                y -= size + 3
+            }
+        }
+        content += "ET"
+        let page = TextPage(width: 612, height: 792, content: content, resources: "<< /Font << \(resources) >> >>")
+        try Self.expectMatch(page, label: "standard 14")
+        try Self.expectMatch(page, dpi: 150, label: "standard 14 at 150 dpi")
+    }
+
+    // MARK: Helpers
+
+    /// Renders `page` with ``DocumentRenderer`` and MuPDF (or poppler) at `dpi` and expects them to
+    /// match by the fidelity measure; saves both images when they do not.
+    @discardableResult
+    static func expectMatch(
+        _ page: TextPage, dpi: Double = 72, tolerance: Double = 0.02, poppler: Bool = false, label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Fidelity.Comparison? {
+        let bytes = page.bytes()
+        let directory = try TestPaths.temporaryDirectory("text")
+        let path = directory + "/page.pdf"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let renderer = DocumentRenderer(document: try PDFDocument(bytes: bytes))
+        var options = RenderOptions()
+        options.dpi = dpi
+        let (ours, _) = renderer.render(pageAt: 0, options: options)
+        let theirs: OracleImage
+        if poppler {
+            let result = try Oracle.run("pdftoppm", ["-r", String(dpi), "-singlefile", path, path + ".out"])
+            guard result.status == 0 else { throw TestFailure("pdftoppm failed: \(result.errors)") }
+            theirs = try PPM.read(path + ".out.ppm")
+        } else {
+            let page = try RenderedPage.render(path, page: 1, dpi: dpi)
+            theirs = OracleImage(width: page.width, height: page.height, pixels: page.pixels)
+        }
+        #expect(
+            Fidelity.inkedPixels(theirs) > 50, "\(label): the oracle drew next to nothing",
+            sourceLocation: sourceLocation)
+        guard let comparison = Fidelity.compare(ours, theirs) else {
+            Issue.record("\(label): sizes differ", sourceLocation: sourceLocation)
+            return nil
+        }
+        print("\(label): \(comparison)")
+        if comparison.fraction > tolerance || ProcessInfo.processInfo.environment["TEXT_DUMP"] != nil {
+            try Data(ours.pngData()).write(to: URL(fileURLWithPath: directory + "/ours.png"))
+            _ = try? Oracle.run("mutool", ["draw", "-q", "-r", String(dpi), "-o", directory + "/mupdf.png", path, "1"])
+            print("\(label): images in \(directory)")
+        }
+        #expect(comparison.fraction <= tolerance, "\(label): \(comparison)", sourceLocation: sourceLocation)
+        return comparison
+    }
+}
+
+/// A one-page PDF with objects from 5 on, for text tests (fonts, descriptors, font files).
+struct TextPage {
+    var width = 300.0
+    var height = 200.0
+    var content: String
+    var resources = "<<>>"
+    var objects: [HandPage.Object] = []
+
+    func bytes() -> [UInt8] {
+        HandPage(width: width, height: height, content: content, resources: resources, objects: objects).bytes()
+    }
+}
