@@ -1,15 +1,35 @@
 # Autograph: the two commands a newcomer runs are `make run` and `make test`.
 SWIFT ?= swift
 BUILD_DIR ?= .build
-SAMPLE := $(BUILD_DIR)/sample.pdf
+DEMO := $(BUILD_DIR)/demo
+AUTOGRAPH := $(BUILD_DIR)/release/autograph
 FUZZ_SECONDS ?= 60
+# Corpus files `make test` renders against MuPDF and poppler: Type 3, CID
+# and CJK fonts (embedded, substituted, OpenType), DCT, JBIG2, CCITT and JPX images, masks, forms,
+# encryption, a highlight's blend mode. Every page must match (the corpus is optional: skipped
+# with a notice where absent).
+FIDELITY_SUBSET := pdfjs/issue9655_reduced.pdf,pdfjs/issue19532.pdf,\
+pdfjs/noembed-identity-2.pdf,pdfjs/issue5010.pdf,pdfjs/issue18042.pdf,pdfjs/bitmap-template1.pdf,\
+pdfjs/images_1bit_grayscale.pdf,pdfjs/issue1985.pdf,pdfjs/jp2k-resetprob.pdf,pdfjs/bug_jpx.pdf,\
+qpdf/field-resource-conflict.pdf,pyhanko/simple-acroform-states.pdf,pdfjs/saslprep-r6.pdf,\
+pdfjs/issue9915_reduced.pdf,pdfjs/issue7901.pdf,pdfjs/issue8823.pdf,pdfjs/issue13242.pdf,\
+pyhanko/layout-tests/bitmap-bg.pdf
 
-.PHONY: run test build release bench fuzz format lint clean
+.PHONY: run test build release bench fidelity fuzz format lint clean
 
-## run: install what is missing, build, and describe a sample document made by Autograph
+## run: install what is missing, build, and run the whole job on a sample document made by Autograph:
+## describe it, fill its form, sign it (test identity), verify the signature, render the signed page
 run: release
-	$(BUILD_DIR)/release/autograph sample -o $(SAMPLE)
-	$(BUILD_DIR)/release/autograph info $(SAMPLE)
+	@mkdir -p $(DEMO)
+	$(AUTOGRAPH) sample -o $(DEMO)/sample.pdf
+	$(AUTOGRAPH) info $(DEMO)/sample.pdf
+	@printf '{"Name": "Ada Lovelace"}\n' > $(DEMO)/values.json
+	$(AUTOGRAPH) fill $(DEMO)/sample.pdf --values $(DEMO)/values.json -o $(DEMO)/filled.pdf
+	$(AUTOGRAPH) sign $(DEMO)/filled.pdf -o $(DEMO)/signed.pdf --field Signature1 --reason "I agree" \
+	  --p12 Tests/Fixtures/pki/signer-p256.p12 --p12-password secret
+	$(AUTOGRAPH) verify $(DEMO)/signed.pdf --trust Tests/Fixtures/pki/root.cert.pem
+	$(AUTOGRAPH) render $(DEMO)/signed.pdf --page 3 --dpi 100 -o $(DEMO)/signed-page3.png
+	@echo "demo: the signed document and its last page are in $(DEMO)/"
 
 ## test: install what is missing (qpdf as the oracle), check formatting, and run every test
 test:
@@ -17,6 +37,8 @@ test:
 	$(SWIFT) format lint --strict --recursive Sources Tests
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/debug/autograph --out $(BUILD_DIR)/fidelity-subset \
+	  --files $(FIDELITY_SUBSET) --min-share 1.0
 
 build:
 	scripts/install-deps build
@@ -32,6 +54,11 @@ bench:
 	scripts/install-deps bench
 	$(SWIFT) build -c release --static-swift-stdlib --package-path Benchmarks
 	Benchmarks/.build/release/autograph-bench
+
+## fidelity: page 1 (and more of multi-page files) of every corpus file against MuPDF and poppler
+fidelity: release
+	scripts/install-deps test
+	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/release/autograph --out $(BUILD_DIR)/fidelity
 
 ## fuzz: run the parser/xref/filter fuzzer for FUZZ_SECONDS seconds
 fuzz:

@@ -46,6 +46,8 @@ def corpus_files(root):
                 pages = int(pages)
             except ValueError:
                 pages = 0
+            if password == "(empty)":
+                password = ""
             files.append((name, password or None, classes or ["plain"], pages))
     return files
 
@@ -101,8 +103,12 @@ def render_page(task):
     run(["mutool", "draw", "-q", "-r", str(DPI), "-o", theirs] + (["-p", password] if password else []) + [path, str(page)])
     run(["pdftoppm", "-r", str(DPI), "-png", "-singlefile", "-f", str(page), "-l", str(page)]
         + (["-upw", password] if password else []) + [path, stem + "-poppler"])
-    images = {key: load(file) if os.path.exists(file) else None for key, file in
+    images = {key: load(file) if os.path.exists(file) and os.path.getsize(file) > 0 else None for key, file in
               (("ours", ours), ("mupdf", theirs), ("poppler", poppler))}
+    # pdftoppm writes a 1x1 white image for a page it could not find in a broken file: no rendering.
+    for key in ("mupdf", "poppler"):
+        if images[key] is not None and images[key].shape[0] * images[key].shape[1] <= 1:
+            images[key] = None
     mupdf_share, mupdf_mask = difference(images["ours"], images["mupdf"])
     poppler_share, poppler_mask = difference(images["ours"], images["poppler"])
     references = [key for key in ("mupdf", "poppler") if images[key] is not None]
@@ -136,8 +142,12 @@ def main():
         return 0
     files = corpus_files(options.corpus)
     if options.files:
-        wanted = set(options.files.split(","))
+        wanted = {name.strip() for name in options.files.split(",") if name.strip()}
         files = [entry for entry in files if entry[0] in wanted]
+        missing = wanted - {entry[0] for entry in files}
+        if missing:
+            print(f"fidelity: not in the corpus README: {', '.join(sorted(missing))}")
+            return 1
     work = os.path.join(options.out, "pages")
     os.makedirs(work, exist_ok=True)
     tasks = []

@@ -21,6 +21,15 @@ public enum Oracle {
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         try process.run()
+        // A program still running after `timeout` seconds is killed (its pipes then close).
+        nonisolated(unsafe) let running = process
+        let pid = process.processIdentifier
+        let watchdog = Thread {
+            let end = Date().addingTimeInterval(timeout)
+            while running.isRunning, Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+            if running.isRunning { kill(pid, SIGKILL) }
+        }
+        watchdog.start()
         // Read both pipes while the program runs so a full pipe cannot block it.
         nonisolated(unsafe) var errorData = Data()
         let errorReader = Thread { errorData = readAll(errorPipe.fileHandleForReading.fileDescriptor) }

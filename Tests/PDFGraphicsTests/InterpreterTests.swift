@@ -83,6 +83,42 @@ struct InterpreterTests {
         #expect(list.items.contains { if case .fill = $0 { true } else { false } })
     }
 
+    @Test("a form, a Type 3 font and a tiling pattern that draw themselves are cut at the first repeat")
+    func selfDrawingContent() throws {
+        // Each draws itself four times over: unrolled to the nesting limit that would be 4^16 runs.
+        var pdf = RawPDF()
+        pdf.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        pdf.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        pdf.object(
+            3,
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Contents 4 0 R /Resources << /XObject << /Me 5 0 R >> /Font << /T3 6 0 R >> /Pattern << /P 8 0 R >> >> >>"
+        )
+        pdf.stream(
+            4, dictionary: "",
+            data: Array("/Me Do BT /T3 20 Tf 10 10 Td (aaaa) Tj ET /Pattern cs /P scn 0 0 50 50 re f".utf8))
+        pdf.stream(
+            5, dictionary: "/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /Me 5 0 R >> >>",
+            data: Array("0 0 1 1 re f /Me Do /Me Do /Me Do /Me Do".utf8))
+        pdf.object(
+            6,
+            "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /FirstChar 97 /LastChar 97 /Widths [1000] /Encoding << /Differences [97 /box] >> /CharProcs << /box 7 0 R >> /Resources << /Font << /T3 6 0 R >> >> >>"
+        )
+        pdf.stream(7, dictionary: "", data: Array("1000 0 d0 0 0 500 500 re f BT /T3 1 Tf (aaaa) Tj ET".utf8))
+        pdf.stream(
+            8,
+            dictionary:
+                "/PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 4 4] /XStep 4 /YStep 4 /Resources << /Pattern << /P 8 0 R >> >>",
+            data: Array("/Pattern cs /P scn 0 0 2 2 re f 2 2 2 2 re f".utf8))
+        pdf.xrefTable(size: 9, trailer: "<< /Size 9 /Root 1 0 R >>")
+        let list = try Self.list(pdf.bytes)
+        for what in ["form /Me", "Type 3 font", "tiling pattern /P"] {
+            #expect(list.warnings.contains { $0.contains(what) && $0.contains("draws itself") }, "\(list.warnings)")
+        }
+        // The form's square, four glyph squares and the page's fill, with few more from the cut levels.
+        let fills = list.items.filter { if case .fill = $0 { true } else { false } }.count
+        #expect(fills >= 6 && fills < 50, "\(fills) fills")
+    }
+
     @Test("glyph origins agree with MuPDF's on the sample document")
     func glyphPositions() throws {
         let directory = try TestPaths.temporaryDirectory("interpreter")

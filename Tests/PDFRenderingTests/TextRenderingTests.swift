@@ -44,6 +44,36 @@ struct TextRenderingTests {
 
     // MARK: Helpers
 
+    /// Our rendering (RGB over white) and MuPDF's of `page` at `dpi`.
+    static func renderBoth(_ page: TextPage, dpi: Double) throws -> (ours: OracleImage, theirs: OracleImage) {
+        let bytes = page.bytes()
+        let path = try TestPaths.temporaryDirectory("text") + "/page.pdf"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var options = RenderOptions()
+        options.dpi = dpi
+        let (image, _) = DocumentRenderer(document: try PDFDocument(bytes: bytes)).render(pageAt: 0, options: options)
+        let theirs = try RenderedPage.render(path, page: 1, dpi: dpi)
+        if ProcessInfo.processInfo.environment["TEXT_DUMP"] != nil {
+            try Data(image.pngData()).write(to: URL(fileURLWithPath: path + ".ours.png"))
+            print("images in \(path)*")
+        }
+        return (
+            OracleImage(width: image.width, height: image.height, pixels: Fidelity.rgb(image)),
+            OracleImage(width: theirs.width, height: theirs.height, pixels: theirs.pixels)
+        )
+    }
+
+    /// Whether the `size`×`size` square at (`x`, `y`) (pixels, from the top left) has a dark pixel.
+    static func ink(_ pixels: [UInt8], width: Int, x: Int, y: Int, size: Int) -> Bool {
+        let height = pixels.count / 3 / width
+        for row in max(0, y)..<min(height, y + size) {
+            for column in max(0, x)..<min(width, x + size) where pixels[(row * width + column) * 3] < 128 {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Renders `page` with ``DocumentRenderer`` and MuPDF (or poppler) at `dpi` and expects them to
     /// match by the fidelity measure; saves both images when they do not.
     @discardableResult

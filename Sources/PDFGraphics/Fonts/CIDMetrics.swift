@@ -51,6 +51,10 @@ struct CIDMetrics: Sendable {
         return (run.values[base], run.values[base + 1], run.values[base + 2])
     }
 
+    /// The run with the greatest first CID at or below `cid` (the later one among equal firsts),
+    /// when it covers `cid`. Where runs overlap, a CID inside an earlier, longer run but past a
+    /// later-starting short one gets the default, as MuPDF's and poppler's binary searches give it
+    /// (`/W [32 [719] 0 180 719]` leaves CID 42 at `/DW` in both).
     private static func find(_ cid: UInt32, in runs: [Run]) -> (Run, Int)? {
         var low = 0
         var high = runs.count
@@ -58,15 +62,8 @@ struct CIDMetrics: Sendable {
             let middle = (low + high) / 2
             if runs[middle].first <= cid { low = middle + 1 } else { high = middle }
         }
-        var index = low - 1
-        // Later entries win where runs overlap; look back a little.
-        var found: (Run, Int)? = nil
-        while index >= 0, index >= low - 8 {
-            let run = runs[index]
-            if cid >= run.first, cid <= run.last { found = found ?? (run, Int(cid - run.first)) }
-            index -= 1
-        }
-        return found
+        guard low > 0, cid <= runs[low - 1].last else { return nil }
+        return (runs[low - 1], Int(cid - runs[low - 1].first))
     }
 
     /// Reads a `/W` (stride 1) or `/W2` (stride 3) array: `c [v …]` or `c_first c_last v…`.

@@ -54,8 +54,9 @@ extension LoadedFont {
             parts.collectionUnicode = PredefinedCMaps.unicode(forOrdering: collection.ordering)
         }
 
-        // /CIDToGIDMap (CIDFontType2 only, §9.7.4.2).
-        if parts.kind == .cidType2, let map = document.resolve(cidFont, "CIDToGIDMap"), !map.isNull {
+        // /CIDToGIDMap (§9.7.4.2 defines it for CIDFontType2; a CIDFontType0 whose program is
+        // not CID-keyed — a bare or OpenType CFF — has one too in files MuPDF and poppler draw).
+        if let map = document.resolve(cidFont, "CIDToGIDMap"), !map.isNull {
             if let stream = map.streamValue {
                 do {
                     let data = try stream.decodedData(maxSize: maxCIDToGIDSize)

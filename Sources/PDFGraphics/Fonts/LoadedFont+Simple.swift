@@ -196,7 +196,7 @@ extension LoadedFont {
         } else {
             // No /Widths: the standard font's metrics, or those of the standard font that best
             // replaces the font (§9.6.2.2 allows leaving /Widths out only for the standard 14).
-            let font = standard ?? substitute(for: parts.descriptor)
+            let font = standard ?? substitute(for: parts.descriptor, baseFont: parts.baseFont)
             if standard == nil { parts.warnings.append("the font has no /Widths") }
             for code in 0..<256 {
                 // A code the encoding leaves undefined shows the built-in encoding's glyph (as
@@ -212,10 +212,14 @@ extension LoadedFont {
         }
     }
 
-    /// The standard font whose metrics best replace a font described by `descriptor`.
-    static func substitute(for descriptor: FontDescriptorInfo) -> StandardFont {
-        let bold = (descriptor.fontWeight ?? 400) >= 600 || descriptor.isForceBold
-        let italic = descriptor.isItalic || descriptor.italicAngle != 0
+    /// The standard font whose metrics best replace a font described by `descriptor`: bold and
+    /// italic also when the name says so (`Arial,Bold`, `Foo-Italic`), as the renderer's
+    /// substitute face is chosen, so the widths are those of the face drawn.
+    static func substitute(for descriptor: FontDescriptorInfo, baseFont: String = "") -> StandardFont {
+        let bold = baseFont.contains("Bold") || (descriptor.fontWeight ?? 400) >= 600 || descriptor.isForceBold
+        let italic =
+            baseFont.contains("Italic") || baseFont.contains("Oblique") || descriptor.isItalic
+            || (descriptor.italicAngle != 0 && descriptor.italicAngle.isFinite)
         if descriptor.isFixedPitch {
             return StandardFont(
                 bold ? (italic ? .courierBoldOblique : .courierBold) : (italic ? .courierOblique : .courier))

@@ -116,7 +116,9 @@ extension ContentInterpreter {
                 warn("tiling pattern /\(name.string) is not a stream")
                 return nil
             }
-            return tilingPaint(name, stream: stream, matrix: matrix, underlying: color)
+            return entering(object.referenceValue.map { .object($0) }, "tiling pattern /\(name.string)") {
+                tilingPaint(name, stream: stream, matrix: matrix, underlying: color)
+            }
         default:
             warn("pattern /\(name.string) has an unknown /PatternType")
             return nil

@@ -90,7 +90,9 @@ extension ContentInterpreter {
             strokeStyle: state.strokeStyle, ctm: state.ctm)
         emit(.glyphs(run, state: state.drawState(stroking: !fills && strokes)))
         if run.addsToClip { textClipRuns.append(run) }
-        if font.isType3, renderMode != 3, renderMode != 7 { drawType3(run) }
+        if font.isType3, renderMode != 3, renderMode != 7 {
+            _ = entering(.font(ObjectIdentifier(font)), "Type 3 font \(font.baseFont)") { drawType3(run) }
+        }
     }
 
     /// Runs each glyph's procedure with the glyph space mapped by the font matrix (§9.6.4).

@@ -14,7 +14,10 @@ extension ContentInterpreter {
         if let content = stream.dictionary[PDFName("OC")], !graphics.optionalContent.isVisible(content) { return }
         switch stream.dictionary[.subtype]?.nameValue?.string {
         case "Image": drawImage(stream, name: "/" + name.string)
-        case "Form": drawForm(stream, reference: object.referenceValue)
+        case "Form":
+            _ = entering(object.referenceValue.map { .object($0) }, "form /\(name.string)") {
+                drawForm(stream, reference: object.referenceValue)
+            }
         case "PS": break  // PostScript XObjects are not drawn (§8.8.2)
         default: warn("XObject /\(name.string) has an unknown /Subtype")
         }

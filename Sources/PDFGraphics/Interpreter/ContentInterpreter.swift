@@ -44,14 +44,17 @@ final class ContentInterpreter {
     var uncoloredGlyph = false
     /// The colour of an uncoloured tiling pattern's cell (PaintType 2): every paint becomes it.
     var forcedColor: RGB? = nil
-    var operationCount = 0
+    /// Shared with the child interpreters of the same page.
+    let page: PageRun
 
-    init(graphics: GraphicsDocument, resources: PDFDictionary?, ctm: Matrix, depth: Int = 0) {
+    init(graphics: GraphicsDocument, resources: PDFDictionary?, ctm: Matrix, depth: Int = 0, page: PageRun = PageRun())
+    {
         self.graphics = graphics
         self.resources = resources
         self.state = GraphicsState(ctm: ctm)
         self.baseMatrix = ctm
         self.depth = depth
+        self.page = page
     }
 
     func finish() -> DisplayList { DisplayList(items: items, warnings: warnings) }
@@ -81,8 +84,8 @@ final class ContentInterpreter {
         let savedDepth = stateStack.count
         items.append(.save)
         for operation in parsed.operations {
-            operationCount += 1
-            guard operationCount <= graphics.options.maxOperations else {
+            page.operations += 1
+            guard page.operations <= graphics.options.maxOperations else {
                 warn("more than \(graphics.options.maxOperations) operators: the rest is not drawn")
                 break
             }
@@ -124,9 +127,21 @@ final class ContentInterpreter {
             warn("content nested deeper than \(graphics.options.maxNesting) levels is not drawn")
             return nil
         }
-        let child = ContentInterpreter(graphics: graphics, resources: resources, ctm: ctm, depth: depth + 1)
-        child.operationCount = operationCount
-        return child
+        return ContentInterpreter(graphics: graphics, resources: resources, ctm: ctm, depth: depth + 1, page: page)
+    }
+
+    /// Runs `body` unless `stream` (a form, a pattern cell or a Type 3 font) is already being run
+    /// further up: content that draws itself is cut at the first repetition (as MuPDF cuts
+    /// "recursive type3 font"), not unrolled to the nesting limit, which with a few glyphs or
+    /// tiles per level would take forever.
+    func entering<T>(_ stream: PageRun.Stream?, _ what: String, _ body: () -> T?) -> T? {
+        guard let stream else { return body() }
+        guard page.active.insert(stream).inserted else {
+            warn("\(what) draws itself: the cycle is not drawn")
+            return nil
+        }
+        defer { page.active.remove(stream) }
+        return body()
     }
 
     func pushState() {
@@ -317,4 +332,16 @@ extension PDFObject {
         if case .name(let name) = self { return name }
         return nil
     }
+}
+
+/// What every interpreter of one page shares: the operator budget (patterns and soft masks are run
+/// by child interpreters, which spend from it too) and the streams being run.
+final class PageRun {
+    enum Stream: Hashable {
+        case object(PDFReference)
+        case font(ObjectIdentifier)
+    }
+
+    var operations = 0
+    var active: Set<Stream> = []
 }

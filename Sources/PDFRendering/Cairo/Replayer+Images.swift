@@ -5,7 +5,35 @@ extension Replayer {
     /// The transformation from image pixels (top-left origin, one unit a sample) to device space:
     /// the image fills the unit square of `ctm` with its first row at the top (ISO 32000-2 §8.9.4).
     func imageToDevice(_ image: ImageSource, ctm: Matrix) -> Matrix {
-        Matrix(1 / Double(image.width), 0, 0, -1 / Double(image.height), 0, 1).concatenating(ctm).concatenating(device)
+        Matrix(1 / Double(image.width), 0, 0, -1 / Double(image.height), 0, 1).concatenating(unitSquare(ctm))
+    }
+
+    /// The image's unit square in device space. An upright or quarter-turned image is widened to
+    /// cover every pixel it touches (MuPDF's `fz_gridfit_matrix`): no half-covered row or column
+    /// at its edges, no seam between images that meet.
+    func unitSquare(_ ctm: Matrix) -> Matrix {
+        var m = ctm.concatenating(device)
+        let epsilon = 0.001
+        func fit(_ origin: inout Double, _ extent: inout Double) {
+            guard abs(origin) < 1e9, abs(extent) < 1e9 else { return }
+            if extent > 0 {
+                let low = (origin + epsilon).rounded(.down)
+                let high = (origin + extent - epsilon).rounded(.up)
+                (origin, extent) = (low, high - low)
+            } else if extent < 0 {
+                let high = (origin - epsilon).rounded(.up)
+                let low = (origin + extent + epsilon).rounded(.down)
+                (origin, extent) = (high, low - high)
+            }
+        }
+        if abs(m.b) < 1e-6, abs(m.c) < 1e-6 {
+            fit(&m.e, &m.a)
+            fit(&m.f, &m.d)
+        } else if abs(m.a) < 1e-6, abs(m.d) < 1e-6 {
+            fit(&m.e, &m.c)
+            fit(&m.f, &m.b)
+        }
+        return m
     }
 
     /// The filter for an image drawn by `matrix`: smooth when shrinking or when `/Interpolate`
@@ -50,7 +78,7 @@ extension Replayer {
                 // The unit square as the shape, so pattern sources know where they are seen.
                 var square = Path()
                 square.rectangle(0, 0, 1, 1)
-                setPath(square, ctm.concatenating(device))
+                setPath(square, unitSquare(ctm))
                 cairo_clip_preserve(context)
                 guard source() else { return }
                 cairo_new_path(context)

@@ -23,6 +23,8 @@ final class Replayer {
     private struct Frame {
         var group: TransparencyGroup?
         var saves = 0
+        /// Drawn straight onto the backdrop (see ``beginGroup(_:)``).
+        var passThrough = false
     }
 
     init(
@@ -92,14 +94,23 @@ final class Replayer {
 
     private func beginGroup(_ group: TransparencyGroup) {
         cairo_save(context)
+        // A non-isolated, non-knockout group composited with alpha 1, Normal and no soft mask
+        // gives what its contents give drawn straight onto the backdrop (§11.4.7.2): drawn so, its
+        // blend modes see the page (a highlight's Multiply darkens the text instead of hiding it).
+        if !group.isolated, !group.knockout, group.state.alpha >= 1, group.state.blendMode == .normal,
+            group.state.softMask == nil
+        {
+            frames.append(Frame(group: group, passThrough: true))
+            return
+        }
         if let bounds = group.bounds {
             // Only to keep the group's buffer small: whole pixels, so nothing inside is cut.
             let box = device.apply(bounds).pixelAligned
             cairo_rectangle(context, box.x0, box.y0, box.width, box.height)
             cairo_clip(context)
         }
-        // Cairo groups start transparent: every group is drawn as isolated (a non-isolated group's
-        // blend modes then see a transparent backdrop instead of the page).
+        // Cairo groups start transparent: other groups are drawn as isolated (a non-isolated
+        // group's blend modes then see a transparent backdrop instead of the page).
         cairo_push_group(context)
         frames.append(Frame(group: group))
     }
@@ -110,7 +121,11 @@ final class Replayer {
             cairo_restore(context)
             frames[frames.count - 1].saves -= 1
         }
-        frames.removeLast()
+        let frame = frames.removeLast()
+        if frame.passThrough {
+            cairo_restore(context)
+            return
+        }
         cairo_pop_group_to_source(context)
         cairo_identity_matrix(context)
         applyState(group.state, knockout: false)

@@ -77,7 +77,7 @@ final class FontGlyphs: Sendable {
         let mapping: Mapping
         switch font.kind {
         case .cidType0, .cidType2:
-            if !isTrueType && (FreeTypeQueries.isCIDKeyed(face) || font.kind == .cidType0) {
+            if !isTrueType && FreeTypeQueries.isCIDKeyed(face) {
                 mapping = .cid
             } else {
                 mapping = .cidToGID
