@@ -38,7 +38,7 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/debug/autograph --out $(BUILD_DIR)/fidelity-subset \
-	  --files $(FIDELITY_SUBSET) --min-share 1.0
+	  --files "$(FIDELITY_SUBSET)" --min-share 1.0
 
 build:
 	scripts/install-deps build

@@ -83,6 +83,47 @@ struct PipelineTests {
         try Self.expectMatch(page, label: "image \(bits) bits \(space) \(decode)")
     }
 
+    @Test(
+        "images far larger than drawn (decoded reduced): 1-bit grey, a stencil mask, 8-bit RGB with /Decode, an /SMask",
+        arguments: [300.0, 72.0, 30.0])
+    func reducedImages(dpi: Double) throws {
+        // 1-bit: vertical bars 3 samples wide, a diagonal band; not a multiple of 8 wide.
+        let (width, height) = (1203, 901)
+        var bits: [UInt8] = []
+        var rgb: [UInt8] = []
+        for y in 0..<height {
+            var row = [UInt8](repeating: 0, count: (width + 7) / 8)
+            for x in 0..<width where (x / 3) % 2 == 0 || abs(x - y) < 40 {
+                row[x / 8] |= 0x80 >> UInt8(x % 8)
+            }
+            bits += row
+            for x in 0..<width { rgb += [UInt8(x * 255 / width), UInt8(y * 255 / height), UInt8((x + y) % 256)] }
+        }
+        let alpha = (0..<(width * height)).map { UInt8(($0 % width) * 255 / width) }
+        let page = HandPage(
+            content:
+                "q 80 0 0 60 10 130 cm /Bits Do Q q 1 0 0 rg 80 0 0 60 110 130 cm /Stencil Do Q q 80 0 0 60 10 10 cm /Colour Do Q q 80 0 0 60 110 10 cm /Soft Do Q",
+            resources: "<< /XObject << /Bits 5 0 R /Stencil 6 0 R /Colour 7 0 R /Soft 8 0 R >> >>",
+            objects: [
+                .stream(
+                    "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /BitsPerComponent 1 /ColorSpace /DeviceGray",
+                    bits),
+                .stream(
+                    "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /BitsPerComponent 1 /ImageMask true",
+                    bits),
+                .stream(
+                    "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /BitsPerComponent 8 /ColorSpace /DeviceRGB /Decode [1 0 0 1 0 1]",
+                    rgb),
+                .stream(
+                    "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /BitsPerComponent 8 /ColorSpace /DeviceRGB /SMask 9 0 R",
+                    rgb),
+                .stream(
+                    "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /BitsPerComponent 8 /ColorSpace /DeviceGray",
+                    alpha),
+            ])
+        try Self.expectMatch(page, dpi: dpi, label: "reduced images at \(dpi) dpi")
+    }
+
     @Test("masks: a stencil mask, a colour key, an explicit /Mask and an /SMask of another size")
     func masks() throws {
         let rgb = Self.samples(width: 16, height: 16, components: 3, bits: 8)

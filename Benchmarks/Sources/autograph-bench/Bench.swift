@@ -16,6 +16,10 @@ struct Bench {
             say("  pyHanko:   \(version([environment.python, "-m", "pyhanko", "--version"]) ?? "not found")")
             say("  pdfsig:    \(version([environment.pdfsig, "-v"]) ?? "not found")")
         }
+        if options.steps.contains(.render) {
+            say("  mutool:    \(version([environment.mutool, "-v"]) ?? "not found")")
+            say("  pdftoppm:  \(version([environment.pdftoppm, "-v"]) ?? "not found")")
+        }
         say("  machine:   \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores")
         say("")
 
@@ -25,7 +29,7 @@ struct Bench {
         if stat(environment.corpus, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             files = CorpusFile.all(in: environment.corpus)
         }
-        let corpusSteps: Set<Options.Step> = [.corpus, .forms, .process, .sign, .signProcess, .verify]
+        let corpusSteps: Set<Options.Step> = [.corpus, .forms, .process, .sign, .signProcess, .verify, .render]
         if files.isEmpty, !options.steps.isDisjoint(with: corpusSteps) {
             let signing = !options.steps.isDisjoint(with: [.sign, .signProcess, .verify])
             let notice =
@@ -74,6 +78,20 @@ struct Bench {
 
         let signing = try SigningSteps(options: options, environment: environment).run(files, notices: &notices)
 
+        var render: RenderBench.Result? = nil
+        if options.steps.contains(.render), !files.isEmpty {
+            if let autograph = environment.autograph {
+                render = try RenderBench(environment: environment, rounds: options.rounds).run(
+                    files, autograph: autograph)
+                printLines(render!.details(verbose: options.verbose))
+            } else {
+                let notice =
+                    "no release autograph binary (swift build -c release --package-path Benchmarks): render skipped"
+                Progress.note("notice: " + notice)
+                notices.append(notice)
+            }
+        }
+
         var summary = Summary(corpusFiles: files.count, skipped: corpus?.skipped.count)
         summary.notices = notices
         if options.steps.contains(.corpus) { summary.add(corpus: corpus) }
@@ -84,6 +102,7 @@ struct Bench {
         if options.steps.contains(.signProcess) { summary.add(signProcesses: signing.signProcess) }
         if options.steps.contains(.verify) { summary.add(verify: signing.verify) }
         if options.steps.contains(.signBig) { summary.add(signBig: signing.signBig) }
+        if options.steps.contains(.render) { summary.add(render: render) }
         printLines(summary.lines())
     }
 

@@ -16,6 +16,10 @@ struct BenchEnvironment {
     var qpdf: String
     /// `PDFSIG`, else `pdfsig`.
     var pdfsig: String
+    /// `MUTOOL`, else `mutool` (the render step).
+    var mutool: String = "mutool"
+    /// `PDFTOPPM`, else `pdftoppm` (the render step).
+    var pdftoppm: String = "pdftoppm"
     /// The release `autograph` CLI: `AUTOGRAPH_BIN`, else the one built beside this program, else
     /// the root package's `.build/release/autograph`; nil when none exists.
     var autograph: String?
@@ -45,7 +49,8 @@ struct BenchEnvironment {
             packageDirectory: packageDirectory, rootDirectory: rootDirectory, executable: executable,
             corpus: variable("AUTOGRAPH_CORPUS") ?? "/work/shared/corpus",
             python: variable("PYTHON") ?? "python3", qpdf: variable("QPDF") ?? "qpdf",
-            pdfsig: variable("PDFSIG") ?? "pdfsig",
+            pdfsig: variable("PDFSIG") ?? "pdfsig", mutool: variable("MUTOOL") ?? "mutool",
+            pdftoppm: variable("PDFTOPPM") ?? "pdftoppm",
             autograph: candidates.compactMap { $0 }.first { access($0, X_OK) == 0 },
             launcher: Launcher(helper: helper),
             pikepdfScript: "\(packageDirectory)/scripts/pikepdf_corpus.py",

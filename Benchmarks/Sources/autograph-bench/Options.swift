@@ -9,6 +9,7 @@ struct Options {
         case signProcess = "sign-process"
         case signBig = "sign-big"
         case verify
+        case render
     }
 
     enum Mode {
@@ -24,6 +25,8 @@ struct Options {
         case signWorker(SignWorker.Arguments)
         /// Internal: one signature of FILE into OUT, phase by phase (the sign-big breakdown).
         case signPhases(path: String, p12: String, password: String, output: String)
+        /// Internal: the in-process side of the render step (task list, resolution).
+        case renderWorker(list: String, dpi: Double)
         case help
     }
 
@@ -35,7 +38,7 @@ struct Options {
 
     static let usage = """
         usage: autograph-bench [--verbose] [--rounds N] [--big-runs N]
-                               [--only corpus,forms,process,big,sign,sign-process,sign-big,verify]
+                               [--only corpus,forms,process,big,sign,sign-process,sign-big,verify,render]
 
         Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
           corpus   every corpus file opened, every object resolved, every stream decoded, in process,
@@ -51,9 +54,13 @@ struct Options {
           sign-big `autograph sign --invisible` of the 1 GB file against `sha256sum` of it: wall time and peak
                    RSS (median, max of --big-runs), then `autograph verify` of the signed copy against `pdfsig`
           verify   `autograph verify` against `pdfsig`, one process per signed file of sign-process
+          render   page 1 of every corpus file at 150 dpi to PNG: `autograph render` against `mutool draw` and
+                   `pdftoppm`, one process per page (median of --rounds), then pages per second in process
+                   with 1 and 2 concurrent tasks
 
           --verbose   also list the 10 slowest files of each side
-        Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF, PDFSIG.
+        Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF, PDFSIG,
+        MUTOOL, PDFTOPPM.
         The report exits 0 even when a target is missed; 1 only when the harness itself fails.
         """
 
@@ -110,6 +117,14 @@ struct Options {
                 options.mode = .signPhases(
                     path: try value(argument), p12: try value(argument), password: try value(argument),
                     output: try value(argument))
+                return options
+            case "--render-worker":
+                let list = try value(argument)
+                let text = try value(argument)
+                guard let dpi = Double(text), dpi > 0 else {
+                    throw BenchError("\(argument) needs a resolution, not '\(text)'")
+                }
+                options.mode = .renderWorker(list: list, dpi: dpi)
                 return options
             case "--help", "-h":
                 options.mode = .help

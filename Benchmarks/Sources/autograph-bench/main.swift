@@ -1,6 +1,7 @@
 import Glibc
 
-// autograph-bench: Autograph beside qpdf, pikepdf, pypdf, pyHanko, sha256sum and pdfsig; see Benchmarks/README.md.
+// autograph-bench: Autograph beside qpdf, pikepdf, pypdf, pyHanko, sha256sum, pdfsig, mutool and
+// pdftoppm; see Benchmarks/README.md.
 
 let options: Options
 do {
@@ -23,6 +24,8 @@ case .signWorker(let arguments):
     exit(await SignWorker.main(arguments))
 case .signPhases(let path, let p12, let password, let output):
     exit(await SignWorker.phases(path: path, p12: p12, password: password, output: output))
+case .renderWorker(let list, let dpi):
+    exit(await RenderWorker.main(listPath: list, dpi: dpi))
 case .bench:
     do {
         try Bench(options: options, environment: try BenchEnvironment.current()).run()

@@ -76,4 +76,10 @@ package enum Flate {
         output.removeSubrange(written...)
         return output
     }
+
+    /// The CRC-32 of `bytes` (ISO 3309, as PNG chunks and ZIP entries use), continuing `crc`.
+    package static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
+        return UInt32(CZlib.crc32(UInt(crc), base.assumingMemoryBound(to: Bytef.self), UInt32(bytes.count)))
+    }
 }

@@ -29,12 +29,12 @@ struct ImageDecoder: Sendable {
             space = try graphics.colorSpace(object, resources: resources)
         }
         let resolvedSpace = space
-        let source = ImageSource(width: width, height: height, interpolate: interpolate) {
+        let source = ImageSource(width: width, height: height, interpolate: interpolate) { reduction in
             do {
                 return (
                     try ImageDecoder.decode(
                         stream, width: width, height: height, isMask: isMask, space: resolvedSpace, document: document,
-                        options: options, resources: resources), []
+                        options: options, resources: resources, reduction: reduction), []
                 )
             } catch let error as PDFError {
                 return (nil, ["an image cannot be decoded: \(error.message)"])
@@ -56,11 +56,59 @@ struct ImageDecoder: Sendable {
         var values: [UInt16]
         /// JPX alpha, for `/SMaskInData`.
         var alpha: [UInt8]?
+
+        /// The samples averaged over `factor`×`factor` blocks (the last ones partial), as 8-bit
+        /// levels of the same range: `/Decode` maps them as it mapped the originals.
+        func reduced(by factor: Int) -> Samples {
+            guard factor > 1, width >= factor || height >= factor else { return self }
+            let newWidth = (width + factor - 1) / factor
+            let newHeight = (height + factor - 1) / factor
+            let maximum = UInt64((1 << bitsPerComponent) - 1)
+            var sums = [UInt64](repeating: 0, count: newWidth * components)
+            var result = [UInt16](repeating: 0, count: newWidth * newHeight * components)
+            var alphaSums = [UInt64](repeating: 0, count: alpha == nil ? 0 : newWidth)
+            var reducedAlpha = alpha.map { _ in [UInt8](repeating: 0, count: newWidth * newHeight) }
+            values.withUnsafeBufferPointer { values in
+                for row in 0..<newHeight {
+                    for index in sums.indices { sums[index] = 0 }
+                    for index in alphaSums.indices { alphaSums[index] = 0 }
+                    let firstY = row * factor
+                    let lastY = min(height, firstY + factor)
+                    for y in firstY..<lastY {
+                        var source = y * width * components
+                        for x in 0..<width {
+                            let target = (x / factor) * components
+                            for component in 0..<components {
+                                sums[target + component] += UInt64(values[source + component])
+                            }
+                            source += components
+                        }
+                        if let alpha {
+                            for x in 0..<width { alphaSums[x / factor] += UInt64(alpha[y * width + x]) }
+                        }
+                    }
+                    for column in 0..<newWidth {
+                        let count = UInt64((min(width, (column + 1) * factor) - column * factor) * (lastY - firstY))
+                        for component in 0..<components {
+                            let sum = sums[column * components + component]
+                            result[(row * newWidth + column) * components + component] =
+                                UInt16((sum * 255 + count * maximum / 2) / (count * maximum))
+                        }
+                        if !alphaSums.isEmpty {
+                            reducedAlpha?[row * newWidth + column] = UInt8(alphaSums[column] / count)
+                        }
+                    }
+                }
+            }
+            return Samples(
+                width: newWidth, height: newHeight, components: components, bitsPerComponent: 8, values: result,
+                alpha: reducedAlpha)
+        }
     }
 
     static func decode(
         _ stream: PDFStream, width: Int, height: Int, isMask: Bool, space: ColorSpace?, document: PDFDocument,
-        options: GraphicsOptions, resources: PDFDictionary?
+        options: GraphicsOptions, resources: PDFDictionary?, reduction: Int = 0
     ) throws(PDFError) -> DecodedImage {
         guard width * height * 4 <= maxBytes else {
             throw PDFError(.limitExceeded, "a \(width)×\(height) image is too large to draw")
@@ -69,9 +117,13 @@ struct ImageDecoder: Sendable {
         func value(_ key: String) -> PDFObject? { dictionary[PDFName(key)].map { document.resolve($0) } }
         var space = space
         let declaredBits = isMask ? 1 : (value("BitsPerComponent")?.intValue ?? 8)
+        // Averaging is right for samples that are levels: not for palette indices, nor where a
+        // colour key compares the samples themselves.
+        let reducible = space?.isIndexed != true && value("Mask")?.arrayValue == nil
         let samples = try readSamples(
             stream, width: width, height: height, components: isMask ? 1 : (space?.componentCount ?? 0),
-            bitsPerComponent: declaredBits, document: document, options: options)
+            bitsPerComponent: declaredBits, document: document, options: options,
+            reduction: reducible ? reduction : 0)
         if space == nil || (space!.componentCount != samples.components && !isMask) {
             // JPX images may carry their own colour space.
             switch samples.components {
@@ -87,12 +139,15 @@ struct ImageDecoder: Sendable {
 
         if isMask {
             // Stencil: sample 0 paints unless /Decode is [1 0] (§8.9.6.2).
-            let paintValue: UInt16 = (decodeArray?.first ?? 0) == 1 ? 1 : 0
+            let paintsOne = (decodeArray?.first ?? 0) == 1
+            let maximum = UInt16((1 << samples.bitsPerComponent) - 1)
             for index in 0..<pixelCount {
                 rgba[index * 4] = 0
                 rgba[index * 4 + 1] = 0
                 rgba[index * 4 + 2] = 0
-                rgba[index * 4 + 3] = samples.values[index] == paintValue ? 255 : 0
+                // Reduced masks keep the share of painting samples as coverage.
+                let level = UInt32(samples.values[index]) * 255 / UInt32(maximum)
+                rgba[index * 4 + 3] = UInt8(paintsOne ? level : 255 - level)
             }
             return DecodedImage(width: samples.width, height: samples.height, rgba: rgba)
         }
@@ -182,11 +237,20 @@ struct ImageDecoder: Sendable {
         return alpha
     }
 
-    /// Filters, then the codec, then samples unpacked.
+    /// Filters, then the codec, then samples unpacked and, when `reduction` > 0, averaged down by
+    /// `2^reduction` (1-bit images straight from their packed rows).
     static func readSamples(
         _ stream: PDFStream, width: Int, height: Int, components: Int, bitsPerComponent: Int, document: PDFDocument,
-        options: GraphicsOptions
+        options: GraphicsOptions, reduction: Int = 0
     ) throws(PDFError) -> Samples {
+        let factor = 1 << max(0, min(reduction, 8))
+        func unpacked(_ rows: [UInt8], width: Int, height: Int, components: Int, bits: Int) -> Samples {
+            if factor > 1, components == 1, bits == 1 {
+                return reducedBits(rows, width: width, height: height, factor: factor)
+            }
+            let samples = unpack(rows, width: width, height: height, components: components, bits: bits)
+            return factor > 1 ? samples.reduced(by: factor) : samples
+        }
         let partial = try stream.partiallyDecodedData(maxSize: maxBytes)
         switch partial.imageCodec?.string {
         case "DCTDecode", "DCT":
@@ -195,9 +259,10 @@ struct ImageDecoder: Sendable {
             if jpeg.components == 4 && jpeg.adobeInverted {
                 for index in values.indices { values[index] = 255 - values[index] }
             }
-            return Samples(
+            let samples = Samples(
                 width: jpeg.width, height: jpeg.height, components: jpeg.components, bitsPerComponent: 8, values: values
             )
+            return factor > 1 ? samples.reduced(by: factor) : samples
         case "JPXDecode":
             guard let decoder = options.jpxDecoder else {
                 throw PDFError(.unsupported, "JPX images need a JPX decoder")
@@ -208,14 +273,15 @@ struct ImageDecoder: Sendable {
             } catch {
                 throw PDFError(.decodeFailed, "JPX: \(error)")
             }
-            return Samples(
+            let samples = Samples(
                 width: image.width, height: image.height, components: image.components, bitsPerComponent: 8,
                 values: image.samples.map { UInt16($0) }, alpha: image.alpha)
+            return factor > 1 ? samples.reduced(by: factor) : samples
         case "CCITTFaxDecode", "CCF":
             var parameters = CCITTParameters(partial.imageCodecParameters, document: document)
             if parameters.rows == 0 { parameters.rows = height }
             let rows = try CCITTFax.decode(partial.data, parameters: parameters)
-            return unpack(rows, width: width, height: height, components: 1, bits: 1)
+            return unpacked(rows, width: width, height: height, components: 1, bits: 1)
         case "JBIG2Decode":
             var globals: [UInt8]? = nil
             if let object = partial.imageCodecParameters?[PDFName("JBIG2Globals")],
@@ -224,15 +290,64 @@ struct ImageDecoder: Sendable {
                 globals = try globalsStream.decodedData(maxSize: 1 << 26)
             }
             let page = try JBIG2.decode(partial.data, globals: globals)
-            return unpack(page.rows, width: page.width, height: page.height, components: 1, bits: 1)
+            return unpacked(page.rows, width: page.width, height: page.height, components: 1, bits: 1)
         case nil:
             guard [1, 2, 4, 8, 16].contains(bitsPerComponent), components > 0 else {
                 throw PDFError(.unsupported, "images of \(bitsPerComponent) bits per component")
             }
-            return unpack(partial.data, width: width, height: height, components: components, bits: bitsPerComponent)
+            return unpacked(partial.data, width: width, height: height, components: components, bits: bitsPerComponent)
         case let other?:
             throw PDFError(.unsupported, "the image filter /\(other)")
         }
+    }
+
+    /// 1-bit rows (each starting on a byte) averaged over `factor`×`factor` blocks into 8-bit
+    /// levels, without unpacking: a scanned page's 33 million samples are counted bytes at a time.
+    static func reducedBits(_ data: [UInt8], width: Int, height: Int, factor: Int) -> Samples {
+        let rowBytes = (width + 7) / 8
+        let newWidth = (width + factor - 1) / factor
+        let newHeight = (height + factor - 1) / factor
+        var counts = [Int](repeating: 0, count: newWidth)
+        var values = [UInt16](repeating: 0, count: newWidth * newHeight)
+        data.withUnsafeBufferPointer { data in
+            for row in 0..<newHeight {
+                for index in counts.indices { counts[index] = 0 }
+                let firstY = row * factor
+                let lastY = min(height, firstY + factor)
+                for y in firstY..<lastY {
+                    let start = y * rowBytes
+                    guard start < data.count else { break }
+                    let end = min(data.count, start + rowBytes)
+                    if factor >= 8 {
+                        // Blocks hold whole bytes.
+                        let bytesPerBlock = factor / 8
+                        for byte in start..<end {
+                            counts[(byte - start) / bytesPerBlock] += data[byte].nonzeroBitCount
+                        }
+                    } else {
+                        let groups = 8 / factor
+                        let mask = UInt8((1 << factor) - 1)
+                        for byte in start..<end {
+                            let value = data[byte]
+                            guard value != 0 else { continue }
+                            let base = (byte - start) * groups
+                            for group in 0..<groups where base + group < newWidth {
+                                counts[base + group] +=
+                                    ((value >> UInt8(8 - (group + 1) * factor)) & mask).nonzeroBitCount
+                            }
+                        }
+                    }
+                }
+                let rows = lastY - firstY
+                for column in 0..<newWidth {
+                    let columns = min(width, (column + 1) * factor) - column * factor
+                    // Bits past the width in the last byte of a row are not samples.
+                    let count = min(counts[column], columns * rows)
+                    values[row * newWidth + column] = UInt16((count * 255 + columns * rows / 2) / (columns * rows))
+                }
+            }
+        }
+        return Samples(width: newWidth, height: newHeight, components: 1, bitsPerComponent: 8, values: values)
     }
 
     /// Unpacks rows of `bits`-bit samples (each row starting on a byte); missing data reads as 0.

@@ -21,13 +21,14 @@ public final class ImageSource: Sendable {
     public let height: Int
     /// `/Interpolate`: smooth when scaling up.
     public let interpolate: Bool
-    private let decoder: @Sendable () -> (DecodedImage?, [String])
-    private let cache = Mutex<(DecodedImage?, [String])?>(nil)
+    private let decoder: @Sendable (Int) -> (DecodedImage?, [String])
+    private let cache = Mutex<[Int: (DecodedImage?, [String])]>([:])
 
-    /// - Parameter decoder: produces the pixels, or nil with warnings when the image cannot be read.
+    /// - Parameter decoder: produces the pixels, or nil with warnings when the image cannot be read;
+    ///   its argument is the reduction asked for (see ``decoded(reduction:)``), which it may ignore.
     public init(
         width: Int, height: Int, interpolate: Bool = false,
-        decoder: @escaping @Sendable () -> (DecodedImage?, [String])
+        decoder: @escaping @Sendable (_ reduction: Int) -> (DecodedImage?, [String])
     ) {
         self.width = width
         self.height = height
@@ -37,14 +38,21 @@ public final class ImageSource: Sendable {
 
     /// An image whose pixels are already known.
     public convenience init(decoded: DecodedImage, interpolate: Bool = false) {
-        self.init(width: decoded.width, height: decoded.height, interpolate: interpolate) { (decoded, []) }
+        self.init(width: decoded.width, height: decoded.height, interpolate: interpolate) { _ in (decoded, []) }
     }
 
-    /// The pixels (decoded once), or nil when the image cannot be read; `warnings` say why.
-    public func decoded() -> (image: DecodedImage?, warnings: [String]) {
-        if let cached = cache.withLock({ $0 }) { return cached }
-        let result = decoder()
-        cache.withLock { $0 = result }
+    /// The pixels (decoded once per reduction), or nil when the image cannot be read; `warnings`
+    /// say why.
+    ///
+    /// - Parameter reduction: the image may be averaged down by `2^reduction` in each direction
+    ///   while it is decoded (a consumer drawing it much smaller than its size asks so: a 600 dpi
+    ///   scan drawn at 150 dpi then costs a sixteenth of the memory and time). The result's size
+    ///   says what was done; sources that cannot reduce return the full image.
+    public func decoded(reduction: Int = 0) -> (image: DecodedImage?, warnings: [String]) {
+        let reduction = max(0, min(reduction, 8))
+        if let cached = cache.withLock({ $0[reduction] }) { return cached }
+        let result = decoder(reduction)
+        cache.withLock { $0[reduction] = result }
         return result
     }
 }

@@ -32,6 +32,12 @@ enum CairoPageRender {
     }
 }
 
+/// An image decoded at one reduction (see `ImageSource.decoded(reduction:)`).
+struct ImageKey: Hashable {
+    var image: ObjectIdentifier
+    var reduction: Int
+}
+
 /// What every replay of one render shares: options, fonts, caches of decoded images and masks.
 final class RenderEnvironment {
     let antiAlias: Bool
@@ -39,8 +45,8 @@ final class RenderEnvironment {
     /// The position of the output's top-left pixel in the full page render (for tiles), so that
     /// sampling grids line up across tiles.
     let origin: (x: Int, y: Int)
-    var images: [ObjectIdentifier: ImageSurface] = [:]
-    var stencils: [ObjectIdentifier: ImageSurface] = [:]
+    var images: [ImageKey: ImageSurface] = [:]
+    var stencils: [ImageKey: ImageSurface] = [:]
     var masks: [MaskKey: ImageSurface] = [:]
     var warnings: [String] = []
 

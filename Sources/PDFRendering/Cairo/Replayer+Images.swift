@@ -48,7 +48,9 @@ extension Replayer {
     /// Paints an image (`Do` of an image XObject, an inline image).
     func drawImage(_ image: ImageSource, ctm: Matrix, state: DrawState) {
         let matrix = imageToDevice(image, ctm: ctm)
-        guard image.width > 0, image.height > 0, matrix.isUsable, let surface = imageSurface(image) else { return }
+        guard image.width > 0, image.height > 0, matrix.isUsable, let surface = imageSurface(image, matrix) else {
+            return
+        }
         composite(state, direct: true) { alpha in
             cairo_save(context)
             defer { cairo_restore(context) }
@@ -70,7 +72,9 @@ extension Replayer {
     /// Paints `paint` through a stencil mask (`/ImageMask true`, ISO 32000-2 §8.9.6.2).
     func drawStencil(_ image: ImageSource, _ paint: Paint, ctm: Matrix, state: DrawState) {
         let matrix = imageToDevice(image, ctm: ctm)
-        guard image.width > 0, image.height > 0, matrix.isUsable, let mask = stencilSurface(image) else { return }
+        guard image.width > 0, image.height > 0, matrix.isUsable, let mask = stencilSurface(image, matrix) else {
+            return
+        }
         composite(state, direct: isDirect(paint, state.alpha)) { alpha in
             withPaint(paint, alpha: alpha) { source in
                 cairo_save(context)
@@ -94,11 +98,30 @@ extension Replayer {
         }
     }
 
-    /// The image's premultiplied surface, made once per render.
-    private func imageSurface(_ image: ImageSource) -> ImageSurface? {
-        let key = ObjectIdentifier(image)
+    /// How many times an image drawn by `matrix` (image samples to device pixels) can be halved
+    /// while it is decoded and keep at least one sample per device pixel in both directions.
+    func reduction(_ matrix: Matrix) -> Int {
+        let (sx, sy) = matrix.axisLengths
+        let density = max(sx, sy)
+        guard density > 0, density < 0.5, density.isFinite else { return 0 }
+        return log2Floor(1 / density)
+    }
+
+    private func log2Floor(_ value: Double) -> Int {
+        var result = 0
+        var power = 2.0
+        while power <= value, result < 8 {
+            result += 1
+            power *= 2
+        }
+        return result
+    }
+
+    /// The image's premultiplied surface, made once per render and reduction.
+    private func imageSurface(_ image: ImageSource, _ matrix: Matrix) -> ImageSurface? {
+        let key = ImageKey(image: ObjectIdentifier(image), reduction: reduction(matrix))
         if let surface = environment.images[key] { return surface }
-        let (decoded, warnings) = image.decoded()
+        let (decoded, warnings) = image.decoded(reduction: key.reduction)
         warnings.forEach(environment.warn)
         guard let decoded, let surface = ImageSurface.premultiplied(decoded) else {
             environment.warn("an image (\(image.width)×\(image.height)) could not be drawn")
@@ -108,11 +131,11 @@ extension Replayer {
         return surface
     }
 
-    /// The mask's alpha as an A8 surface, made once per render.
-    private func stencilSurface(_ image: ImageSource) -> ImageSurface? {
-        let key = ObjectIdentifier(image)
+    /// The mask's alpha as an A8 surface, made once per render and reduction.
+    private func stencilSurface(_ image: ImageSource, _ matrix: Matrix) -> ImageSurface? {
+        let key = ImageKey(image: ObjectIdentifier(image), reduction: reduction(matrix))
         if let surface = environment.stencils[key] { return surface }
-        let (decoded, warnings) = image.decoded()
+        let (decoded, warnings) = image.decoded(reduction: key.reduction)
         warnings.forEach(environment.warn)
         guard let decoded, let surface = ImageSurface.alphaChannel(decoded) else {
             environment.warn("a stencil mask (\(image.width)×\(image.height)) could not be drawn")

@@ -1,0 +1,85 @@
+import PDFCore
+
+extension RenderedImage {
+    /// The image as a PNG file: 8-bit RGB when every pixel is opaque (pages usually are), else
+    /// RGBA with the colours un-premultiplied.
+    ///
+    /// Written here rather than by cairo's libpng writer, which tries every row filter on every
+    /// row: each row is filtered with Up (a page's blank rows and margins become runs of zeros)
+    /// and the whole deflated at zlib's default level — a third of the time for files of about
+    /// the same size.
+    public func pngData() -> [UInt8] {
+        guard width > 0, height > 0, rgba.count >= width * height * 4 else { return [] }
+        let opaque = stride(from: 3, to: width * height * 4, by: 4).allSatisfy { rgba[$0] == 255 }
+        let channels = opaque ? 3 : 4
+        let rowBytes = width * channels
+        // Filter byte + samples per row; the previous row's samples for the Up filter.
+        var filtered = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        // The raw samples of the previous and current rows, for the Up filter.
+        let rows = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 2 * rowBytes)
+        rows.initialize(repeating: 0)
+        defer { rows.deallocate() }
+        var previous = rows.baseAddress!
+        var current = previous + rowBytes
+        rgba.withUnsafeBufferPointer { buffer in
+            filtered.withUnsafeMutableBufferPointer { output in
+                let pixels = buffer.baseAddress!
+                let out = output.baseAddress!
+                for y in 0..<height {
+                    var source = pixels + y * width * 4
+                    if opaque {
+                        for x in 0..<width {
+                            current[x * 3] = source[0]
+                            current[x * 3 + 1] = source[1]
+                            current[x * 3 + 2] = source[2]
+                            source += 4
+                        }
+                    } else {
+                        for x in 0..<width {
+                            let alpha = Int(source[3])
+                            for channel in 0..<3 {
+                                let value = Int(source[channel])
+                                current[x * 4 + channel] =
+                                    alpha == 0 ? 0 : UInt8(min(255, (value * 255 + alpha / 2) / alpha))
+                            }
+                            current[x * 4 + 3] = UInt8(alpha)
+                            source += 4
+                        }
+                    }
+                    let row = out + y * (rowBytes + 1)
+                    row[0] = 2  // Up
+                    for index in 0..<rowBytes { row[1 + index] = current[index] &- previous[index] }
+                    swap(&previous, &current)
+                }
+            }
+        }
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(width))
+        header.appendBigEndian(UInt32(height))
+        header += [8, opaque ? 2 : 6, 0, 0, 0]  // depth, colour type, deflate, adaptive filters, no interlace
+        png.appendChunk("IHDR", header)
+        png.appendChunk("IDAT", Flate.compress(filtered))
+        png.appendChunk("IEND", [])
+        return png
+    }
+}
+
+extension [UInt8] {
+    fileprivate mutating func appendBigEndian(_ value: UInt32) {
+        append(contentsOf: [
+            UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value),
+        ])
+    }
+
+    /// A PNG chunk: length, type, data and the CRC-32 of type and data.
+    fileprivate mutating func appendChunk(_ type: String, _ data: [UInt8]) {
+        appendBigEndian(UInt32(data.count))
+        let start = count
+        append(contentsOf: Array(type.utf8))
+        append(contentsOf: data)
+        let crc = self[start...].withUnsafeBytes { Flate.crc32($0) }
+        appendBigEndian(crc)
+    }
+}
