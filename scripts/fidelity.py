@@ -129,7 +129,8 @@ def render_page(task):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", default=os.path.normpath(os.path.join(here, "../../shared/corpus")))
+    parser.add_argument("--corpus", default=os.environ.get("AUTOGRAPH_CORPUS")
+                        or os.path.normpath(os.path.join(here, "../../shared/corpus")))
     parser.add_argument("--autograph", default=os.path.join(here, "../.build/release/autograph"))
     parser.add_argument("--out", default=os.path.join(here, "../.build/fidelity"))
     parser.add_argument("--files", help="comma-separated corpus names (a fixed subset)")

@@ -1,0 +1,67 @@
+import PDFCore
+import PDFGraphics
+
+/// `autograph text`: the text of pages, as plain text, laid out, or as words with quads.
+enum TextCommand: Command {
+    static let spec = CommandSpec(
+        name: "text",
+        summary: "Extract the text of pages (plain, laid out, or JSON words with positions)",
+        usage: "autograph text FILE [--page N] [--layout] [--json] [--password P]",
+        positionals: 1...1,
+        options: [
+            .init(name: "page", valueName: "N", help: "only this page, from 1 (all pages)"),
+            .init(name: "layout", help: "keep the approximate horizontal positions of words"),
+            .init(name: "json", help: "print the words with their quads as JSON"),
+            .init(name: "password", valueName: "P", help: "password of an encrypted document"),
+        ],
+        details: """
+            Pages are separated by a form feed, as pdftotext does. JSON: {"pages":[{"page":1,"words":\
+            [{"text":"…","quads":[[x1,y1,x2,y2,x3,y3,x4,y4]],"hidden":false}]}]}, quads in PDF user \
+            space (lower left, lower right, upper right, upper left along the baseline).
+            Problems inside a page's content are warnings (exit 3): the rest of the text is extracted.
+            """)
+
+    static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
+        if arguments.has("layout") && arguments.has("json") {
+            throw UsageError("--layout and --json cannot be combined")
+        }
+        let document = try openDocument(arguments)
+        let pages: [Int]
+        if arguments.value("page") != nil {
+            pages = try RenderCommand.pageRange(arguments, count: document.pageCount)
+        } else {
+            pages = Array(1...max(document.pageCount, 1)).filter { $0 <= document.pageCount }
+        }
+        let extractor = TextExtractor(document: document)
+        var warnings = 0
+        var text = ""
+        var jsonPages: [JSON] = []
+        for page in pages {
+            let pageText = extractor.text(pageAt: page - 1)
+            for warning in pageText.warnings { console.error("warning: page \(page): \(warning)") }
+            warnings += pageText.warnings.count
+            if arguments.has("json") {
+                jsonPages.append(.object(["page": .int(page), "words": .array(pageText.words.map(json))]))
+            } else {
+                let body = arguments.has("layout") ? pageText.layoutText() : pageText.plainText
+                text += body + (body.isEmpty ? "" : "\n") + "\u{0C}"
+            }
+        }
+        if arguments.has("json") {
+            console.print(JSON.object(["pages": .array(jsonPages)]).text)
+        } else {
+            console.print(text)
+        }
+        let status = report(document.warnings, console: console)
+        return warnings > 0 ? .successWithWarnings : status
+    }
+
+    static func json(_ word: TextWord) -> JSON {
+        func number(_ value: Double) -> JSON { .double((value * 100).rounded() / 100) }
+        return .object([
+            "text": .string(word.text),
+            "quads": .array(word.quads.map { quad in .array(quad.points.flatMap { [number($0.x), number($0.y)] }) }),
+            "hidden": .bool(word.isHidden),
+        ])
+    }
+}

@@ -1,0 +1,85 @@
+extension TextAnalysis {
+    // MARK: Output
+
+    mutating func emit(block: [Int], lines: [LineBuild], u: Point, v: Point) -> TextBlock {
+        TextBlock(lines: block.map { emit(line: lines[$0], u: u, v: v) })
+    }
+
+    mutating func emit(line: LineBuild, u: Point, v: Point) -> TextLine {
+        var words: [TextWord] = []
+        var rightToLeft = 0
+        for var members in line.words {
+            let direction = Bidi.direction(members.map { glyphs[$0].text })
+            if direction < 0 {
+                members = reversedClusters(members)
+                rightToLeft += 1
+            } else if direction > 0 {
+                rightToLeft -= 1
+            }
+            let start = output.count
+            var text = ""
+            for member in members {
+                output.append(glyphs[member].textGlyph)
+                text += glyphs[member].text
+            }
+            words.append(
+                TextWord(
+                    text: text, quads: quads(members, u: u, v: v), glyphRange: start..<output.count,
+                    isHidden: members.allSatisfy { glyphs[$0].isHidden }))
+        }
+        if rightToLeft > 0 { words.reverse() }
+        let quad = frameQuad(x0: line.x0, x1: line.x1, bottom: line.bottom, top: line.top, u: u, v: v)
+        let last = words.last?.text.unicodeScalars.last
+        let hyphen = last == "-" || last == "\u{AD}" || last == "\u{2010}"
+        return TextLine(words: words, quad: quad, endsWithHyphen: hyphen)
+    }
+
+    /// Glyphs in the opposite order, each base glyph kept before the combining marks that follow it.
+    func reversedClusters(_ members: [Int]) -> [Int] {
+        var clusters: [[Int]] = []
+        for member in members {
+            if glyphs[member].isMark, !clusters.isEmpty {
+                clusters[clusters.count - 1].append(member)
+            } else {
+                clusters.append([member])
+            }
+        }
+        return clusters.reversed().flatMap { $0 }
+    }
+
+    /// A word's boxes: one per run of glyphs on the same baseline and font size.
+    func quads(_ members: [Int], u: Point, v: Point) -> [TextQuad] {
+        var quads: [TextQuad] = []
+        var box: (x0: Double, x1: Double, bottom: Double, top: Double)?
+        var reference = (base: 0.0, size: 0.0)
+        for member in members {
+            let glyph = glyphs[member]
+            let base = projection(glyph.start, v)
+            if let current = box,
+                abs(base - reference.base) > 0.1 * reference.size
+                    || abs(glyph.fontSize - reference.size) > 0.05 * reference.size
+            {
+                quads.append(
+                    frameQuad(x0: current.x0, x1: current.x1, bottom: current.bottom, top: current.top, u: u, v: v))
+                box = nil
+            }
+            if box == nil {
+                box = (.infinity, -.infinity, .infinity, -.infinity)
+                reference = (base, glyph.fontSize)
+            }
+            for point in glyph.quad.points {
+                let (x, y) = (projection(point, u), projection(point, v))
+                box = (min(box!.x0, x), max(box!.x1, x), min(box!.bottom, y), max(box!.top, y))
+            }
+        }
+        if let box { quads.append(frameQuad(x0: box.x0, x1: box.x1, bottom: box.bottom, top: box.top, u: u, v: v)) }
+        return quads
+    }
+
+    func frameQuad(x0: Double, x1: Double, bottom: Double, top: Double, u: Point, v: Point) -> TextQuad {
+        func point(_ x: Double, _ y: Double) -> Point { Point(u.x * x + v.x * y, u.y * x + v.y * y) }
+        return TextQuad(
+            lowerLeft: point(x0, bottom), lowerRight: point(x1, bottom), upperRight: point(x1, top),
+            upperLeft: point(x0, top))
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import PDFCore
+import PDFTestSupport
+import Testing
+
+@testable import PDFGraphics
+
+/// What `pdftotext` and we found in one corpus file.
+struct CorpusTextResult: Sendable {
+    var name: String
+    /// F1 of the word multisets, per page where either side has words.
+    var pageScores: [Double] = []
+    /// Our words whose box overlaps a `pdftotext -bbox` word with the same text at IoU ≥ 0.5.
+    var matchedQuads = 0
+    var comparedQuads = 0
+    /// Words only we have and only pdftotext has (a few, for the report).
+    var missing: [String] = []
+    var extra: [String] = []
+    /// Set when only one side reads the file.
+    var oneSided: String?
+    /// Pages left out because pdftotext's own text is mostly raw codes (control characters, U+FFFD).
+    var garbledPages = 0
+    var seconds = 0.0
+
+    var score: Double { pageScores.isEmpty ? 1 : pageScores.reduce(0, +) / Double(pageScores.count) }
+}
+
+/// Words of text as compared: NFKC-normalised, split at white space.
+/// Bidirectional formatting characters (pdftotext wraps right-to-left runs in U+202B … U+202C).
+func comparableWords(_ text: String) -> [String] {
+    let bidiControls: Set<UInt32> = [
+        0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+    ]
+    var scalars = String.UnicodeScalarView()
+    scalars.append(contentsOf: text.unicodeScalars.filter { !bidiControls.contains($0.value) })
+    return String(scalars).precomposedStringWithCompatibilityMapping.split(whereSeparator: { $0.isWhitespace })
+        .map(String.init)
+}
+
+/// F1 of two word multisets, and the words each side lacks.
+func wordF1(_ ours: [String], _ theirs: [String]) -> (f1: Double, missing: [String], extra: [String]) {
+    var counts: [String: Int] = [:]
+    for word in theirs { counts[word, default: 0] += 1 }
+    var common = 0
+    var extra: [String] = []
+    for word in ours {
+        if let count = counts[word], count > 0 {
+            counts[word] = count - 1
+            common += 1
+        } else {
+            extra.append(word)
+        }
+    }
+    let missing = counts.flatMap { word, count in Array(repeating: word, count: count) }
+    guard !ours.isEmpty || !theirs.isEmpty else { return (1, [], []) }
+    let f1 = 2 * Double(common) / Double(ours.count + theirs.count)
+    return (f1, missing, extra)
+}
+
+/// `pdftotext -bbox` words of each page, in its coordinates (points, origin top-left, page rotated).
+func pdftotextBoxes(_ html: String) -> [[(text: String, box: Rect)]] {
+    var pages: [[(String, Rect)]] = []
+    for line in html.split(separator: "\n") {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("<page ") {
+            pages.append([])
+        } else if text.hasPrefix("<word "), !pages.isEmpty {
+            func value(_ name: String) -> Double {
+                guard let range = text.range(of: "\(name)=\"") else { return 0 }
+                return Double(text[range.upperBound...].prefix { $0 != "\"" }) ?? 0
+            }
+            guard let open = text.firstIndex(of: ">"), let close = text.range(of: "</word>", options: .backwards)
+            else { continue }
+            let word = String(text[text.index(after: open)..<close.lowerBound])
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&")
+            pages[pages.count - 1].append(
+                (word, Rect(x0: value("xMin"), y0: value("yMin"), x1: value("xMax"), y1: value("yMax"))))
+        }
+    }
+    return pages
+}
+
+/// Maps user space to `pdftotext`'s page coordinates: the media box turned by `/Rotate`, y down.
+func displayPoint(_ point: Point, page: Page) -> Point {
+    let box = page.mediaBox
+    switch page.rotation {
+    case 90: return Point(point.y - box.y0, point.x - box.x0)
+    case 180: return Point(box.x1 - point.x, point.y - box.y0)
+    case 270: return Point(box.y1 - point.y, box.x1 - point.x)
+    default: return Point(point.x - box.x0, box.y1 - point.y)
+    }
+}
+
+func intersectionOverUnion(_ a: Rect, _ b: Rect) -> Double {
+    let width = min(a.x1, b.x1) - max(a.x0, b.x0)
+    let height = min(a.y1, b.y1) - max(a.y0, b.y0)
+    guard width > 0, height > 0 else { return 0 }
+    let inter = width * height
+    return inter / (a.width * a.height + b.width * b.height - inter)
+}
+
+@Suite("Text extraction on the corpus")
+struct TextExtractionCorpusTests {
+    static let maxPages = 12
+
+    /// Compares one file with `pdftotext` (words per page) and `pdftotext -bbox` (word boxes).
+    static func compare(_ file: CorpusFile) -> CorpusTextResult {
+        let started = Date()
+        var result = compareTimed(file)
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    static func compareTimed(_ file: CorpusFile) -> CorpusTextResult {
+        var result = CorpusTextResult(name: file.name)
+        let password = file.password.map { ["-upw", $0] } ?? []
+        let range = ["-l", String(maxPages)]
+        guard
+            let plain = try? Oracle.run(
+                "pdftotext", password + range + ["-enc", "UTF-8", file.path, "-"], timeout: 30),
+            plain.status == 0
+        else {
+            if let document = try? open(file), document.pageCount > 0 {
+                let words = TextExtractor(document: document).text(pageAt: 0).words
+                if !words.isEmpty { result.oneSided = "only we read it (\(words.count) words on page 1)" }
+            }
+            return result
+        }
+        var theirPages = plain.output.components(separatedBy: "\u{0C}")
+        if theirPages.last?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true {
+            theirPages.removeLast()
+        }
+        let boxes =
+            (try? Oracle.run("pdftotext", password + range + ["-bbox", "-enc", "UTF-8", file.path, "-"], timeout: 30))
+            .map { pdftotextBoxes($0.output) } ?? []
+        guard let document = try? open(file) else {
+            let words = theirPages.reduce(0) { $0 + comparableWords($1).count }
+            if words > 0 { result.oneSided = "only pdftotext reads it (\(words) words)" }
+            return result
+        }
+        let extractor = TextExtractor(document: document)
+        let pages = document.pages
+        for index in 0..<min(theirPages.count, pages.count, maxPages) {
+            let text = extractor.text(pageAt: index)
+            let ours = comparableWords(text.plainText(joiningHyphenatedLines: true))
+            let theirs = comparableWords(theirPages[index])
+            guard !ours.isEmpty || !theirs.isEmpty else { continue }
+            // pdftotext prints raw character codes where a font has no usable mapping: such a page
+            // says nothing about our text.
+            let garbled = theirs.filter { word in
+                word.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0xFFFD }
+            }
+            if garbled.count * 5 > theirs.count {
+                result.garbledPages += 1
+                continue
+            }
+            let (f1, missing, extra) = wordF1(ours, theirs)
+            result.pageScores.append(f1)
+            result.missing += missing.prefix(4)
+            result.extra += extra.prefix(4)
+            guard boxes.indices.contains(index) else { continue }
+            var byText: [String: [Rect]] = [:]
+            for (word, box) in boxes[index] { byText[word, default: []].append(box) }
+            for word in text.words {
+                guard let quad = word.quads.first else { continue }
+                let points = word.quads.flatMap(\.points).map { displayPoint($0, page: pages[index]) }
+                let box = Rect(
+                    x0: points.map(\.x).min()!, y0: points.map(\.y).min()!, x1: points.map(\.x).max()!,
+                    y1: points.map(\.y).max()!)
+                _ = quad
+                result.comparedQuads += 1
+                if (byText[word.text] ?? []).contains(where: { intersectionOverUnion($0, box) >= 0.5 }) {
+                    result.matchedQuads += 1
+                }
+            }
+        }
+        if result.pageScores.isEmpty, result.garbledPages == 0,
+            theirPages.contains(where: { !comparableWords($0).isEmpty })
+        {
+            result.oneSided = "only pdftotext extracts text"
+        }
+        return result
+    }
+
+    static func open(_ file: CorpusFile) throws -> PDFDocument {
+        var options = ParseOptions()
+        options.password = file.password
+        return try PDFDocument(contentsOfFile: file.path, options: options)
+    }
+
+    @Test("words per page agree with pdftotext (F1) and word quads overlap pdftotext -bbox boxes")
+    func agreesWithPdftotext() async throws {
+        guard let root = TestPaths.corpus else {
+            print("notice: the corpus is absent; text extraction corpus test skipped")
+            return
+        }
+        guard Oracle.which("pdftotext") != nil else {
+            print("notice: pdftotext is not installed; text extraction corpus test skipped")
+            return
+        }
+        var files = CorpusFile.all(in: root)
+        // TEXT_CORPUS_FILE=name compares one file and prints both texts (TEXT_CORPUS_GLYPHS=1: and our
+        // glyphs); TEXT_CORPUS_WORST=n lists the n worst files. For investigating.
+        if let only = ProcessInfo.processInfo.environment["TEXT_CORPUS_FILE"] {
+            files = files.filter { $0.name == only }
+            if let file = files.first, let document = try? Self.open(file) {
+                let extractor = TextExtractor(document: document)
+                for index in 0..<min(document.pageCount, Self.maxPages) {
+                    print("--- ours, page \(index + 1):\n" + extractor.text(pageAt: index).plainText)
+                    if ProcessInfo.processInfo.environment["TEXT_CORPUS_GLYPHS"] != nil {
+                        for glyph in extractor.text(pageAt: index).glyphs {
+                            print(glyph.text, glyph.quad.lowerLeft, glyph.quad.lowerRight, glyph.fontSize)
+                        }
+                    }
+                }
+                let theirs = try? Oracle.run(
+                    "pdftotext", ["-l", String(Self.maxPages), "-enc", "UTF-8", file.path, "-"])
+                print("--- pdftotext:\n" + (theirs?.output ?? ""))
+            }
+        }
+        let started = Date()
+        let results = await withTaskGroup(of: CorpusTextResult.self) { group in
+            var iterator = files.makeIterator()
+            for _ in 0..<2 {
+                if let file = iterator.next() { group.addTask { Self.compare(file) } }
+            }
+            var all: [CorpusTextResult] = []
+            for await result in group {
+                all.append(result)
+                if let file = iterator.next() { group.addTask { Self.compare(file) } }
+            }
+            return all
+        }
+        let scored = results.filter { !$0.pageScores.isEmpty }
+        let pages = scored.flatMap(\.pageScores)
+        let average = pages.reduce(0, +) / Double(max(pages.count, 1))
+        let compared = scored.reduce(0) { $0 + $1.comparedQuads }
+        let matched = scored.reduce(0) { $0 + $1.matchedQuads }
+        let quadShare = Double(matched) / Double(max(compared, 1))
+        print(
+            "text corpus: \(scored.count) files, \(pages.count) pages, average page F1 \(String(format: "%.4f", average)), "
+                + "quads matching pdftotext -bbox at IoU ≥ 0.5: \(matched)/\(compared) "
+                + "(\(String(format: "%.3f", quadShare))), \(results.reduce(0) { $0 + $1.garbledPages }) pages left out "
+                + "where pdftotext prints raw codes, \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        for result in scored.sorted(by: { $0.score < $1.score }).prefix(
+            Int(ProcessInfo.processInfo.environment["TEXT_CORPUS_WORST"] ?? "10") ?? 10) where result.score < 1
+        {
+            print(
+                "  \(String(format: "%.3f", result.score)) \(result.name): missing \(result.missing.prefix(6)) "
+                    + "extra \(result.extra.prefix(6))")
+        }
+        for result in results.sorted(by: { $0.name < $1.name }) {
+            if let oneSided = result.oneSided { print("  one side: \(result.name): \(oneSided)") }
+        }
+        for result in results.sorted(by: { $0.seconds > $1.seconds }).prefix(3) {
+            print("  slowest: \(result.name) \(String(format: "%.1f", result.seconds)) s")
+        }
+        #expect(pages.count > 50 || files.count < 10)
+        // Measured: 0.970 and 0.976 (most of the rest is pdftotext's: diagonal text, fields it draws
+        // appearances for, a content stream it cannot read).
+        #expect(average >= 0.96, "average page F1 \(average)")
+        #expect(quadShare >= 0.95, "quads matching \(quadShare)")
+    }
+}
