@@ -65,7 +65,7 @@ struct CFFProgram: Sendable {
 
     /// A custom encoding: format 0 (codes) or 1 (ranges), with supplements when bit 7 is set.
     private mutating func readEncoding(_ bytes: [UInt8], at start: Int, name: (Int) -> String) {
-        guard start < bytes.count else { return }
+        guard start >= 0, start < bytes.count else { return }
         let format = bytes[start]
         var offset = start + 1
         var glyph = 1
@@ -116,7 +116,7 @@ struct CFFProgram: Sendable {
         case 1, 2: return nil
         default: break
         }
-        guard start < bytes.count else { return nil }
+        guard start >= 0, start < bytes.count else { return nil }
         var values = [0]
         values.reserveCapacity(glyphs)
         var offset = start + 1
