@@ -41,7 +41,7 @@ extension ContentInterpreter {
                 .concatenating(.translation(rect.x0, rect.y0))
             let saved = state
             state = GraphicsState(ctm: a)
-            drawForm(appearance, reference: nil)
+            drawForm(appearance)
             state = saved
         }
     }

@@ -16,14 +16,14 @@ extension ContentInterpreter {
         case "Image": drawImage(stream, name: "/" + name.string)
         case "Form":
             _ = entering(object.referenceValue.map { .object($0) }, "form /\(name.string)") {
-                drawForm(stream, reference: object.referenceValue)
+                drawForm(stream)
             }
         case "PS": break  // PostScript XObjects are not drawn (§8.8.2)
         default: warn("XObject /\(name.string) has an unknown /Subtype")
         }
     }
 
-    func drawForm(_ stream: PDFStream, reference: PDFReference?) {
+    func drawForm(_ stream: PDFStream) {
         let dictionary = stream.dictionary
         let matrix = Matrix(dictionary[PDFName("Matrix")], document: document) ?? .identity
         let ctm = matrix.concatenating(state.ctm)
@@ -120,12 +120,5 @@ extension ContentInterpreter {
             dictionary[PDFName(key)] = value
         }
         drawImage(PDFStream(dictionary: dictionary, encodedBytes: data), name: "(inline)")
-    }
-}
-
-extension PDFObject {
-    var referenceValue: PDFReference? {
-        if case .reference(let reference) = self { return reference }
-        return nil
     }
 }

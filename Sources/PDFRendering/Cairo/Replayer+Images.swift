@@ -104,17 +104,8 @@ extension Replayer {
         let (sx, sy) = matrix.axisLengths
         let density = max(sx, sy)
         guard density > 0, density < 0.5, density.isFinite else { return 0 }
-        return log2Floor(1 / density)
-    }
-
-    private func log2Floor(_ value: Double) -> Int {
-        var result = 0
-        var power = 2.0
-        while power <= value, result < 8 {
-            result += 1
-            power *= 2
-        }
-        return result
+        // The binary exponent of 1/density is ⌊log2(1/density)⌋.
+        return min(8, Int((1 / density).exponent))
     }
 
     /// The image's premultiplied surface, made once per render and reduction.

@@ -70,7 +70,11 @@ final class FontGlyphs: Sendable {
         -> FontGlyphs?
     {
         var bytes = program.data
-        if bytes.starts(with: Array("OTTO".utf8)), let cff = SFNTTables.table("CFF ", in: bytes) { bytes = cff }
+        if bytes.starts(with: Array("OTTO".utf8)),
+            let cff = try? TrueTypeFile.tableDirectory(in: bytes, index: 0, fileSize: bytes.count).tables[.cff]
+        {
+            bytes = Array(bytes[cff])
+        }
         guard let owner = TextFace.open(bytes: bytes, renderer: renderer) else { return nil }
         let face = owner.face
         let isTrueType = face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SFNT) != 0
@@ -119,26 +123,6 @@ final class FontGlyphs: Sendable {
         return FontGlyphs(
             face: face, mapping: .codes(SimpleGlyphSelection.substitute(face.tables, font: font)),
             stretch: font.standardFont == nil, isSubstitute: true)
-    }
-}
-
-/// Reads one table of an sfnt (TrueType or OpenType) font.
-enum SFNTTables {
-    static func table(_ tag: String, in bytes: [UInt8]) -> [UInt8]? {
-        let tag = Array(tag.utf8)
-        guard bytes.count >= 12, tag.count == 4 else { return nil }
-        func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
-        func u32(_ at: Int) -> Int { u16(at) << 16 | u16(at + 2) }
-        let count = u16(4)
-        guard 12 + count * 16 <= bytes.count else { return nil }
-        for index in 0..<count {
-            let record = 12 + index * 16
-            guard Array(bytes[record..<record + 4]) == tag else { continue }
-            let (offset, length) = (u32(record + 8), u32(record + 12))
-            guard offset >= 0, length > 0, offset <= bytes.count, length <= bytes.count - offset else { return nil }
-            return Array(bytes[offset..<offset + length])
-        }
-        return nil
     }
 }
 

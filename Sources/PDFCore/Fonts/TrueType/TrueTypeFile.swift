@@ -32,7 +32,7 @@ package struct FontTableTag: Hashable, Sendable, Comparable, ExpressibleByString
     static let cvt: FontTableTag = "cvt "
     static let fpgm: FontTableTag = "fpgm"
     static let prep: FontTableTag = "prep"
-    static let cff: FontTableTag = "CFF "
+    package static let cff: FontTableTag = "CFF "
     static let cff2: FontTableTag = "CFF2"
     // Not tables: the collection header and sfnt versions.
     static let collection: FontTableTag = "ttcf"
@@ -252,7 +252,7 @@ package struct TrueTypeFile: Sendable {
 
     /// Reads the table directory of font `index` (OpenType "Organization of an OpenType font",
     /// and "Font collections" for `ttcf`); every table must lie within `fileSize` bytes.
-    static func tableDirectory(
+    package static func tableDirectory(
         in bytes: [UInt8], index: Int, fileSize: Int
     ) throws(PDFError) -> (tables: [FontTableTag: Range<Int>], isCollection: Bool) {
         var cursor = FontDataCursor(bytes)
