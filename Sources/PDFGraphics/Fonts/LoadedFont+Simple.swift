@@ -202,8 +202,7 @@ extension LoadedFont {
                 // A code the encoding leaves undefined shows the built-in encoding's glyph (as
                 // readers draw it), and a name the font lacks shows `.notdef`.
                 let name = parts.encodingNames[code] ?? builtIn?[code] ?? ".notdef"
-                widths[code] =
-                    StandardWidths.width(of: name, in: font) ?? StandardWidths.width(of: ".notdef", in: font)
+                widths[code] = font.width(ofGlyph: name) ?? font.width(ofGlyph: ".notdef")
             }
         }
         for code in 0..<256 {

@@ -1,0 +1,59 @@
+/// The advance widths of the standard 14 fonts (ISO 32000-2 §9.6.2.2: a reader knows the metrics of
+/// these fonts, so `/Widths` may be left out for them), in 1/1000 em.
+///
+/// The widths by glyph name (``glyphWidths``, generated into `StandardFontWidthData1.swift` and
+/// `StandardFontWidthData2.swift`) are the one table: PDFGraphics' font model looks glyph names up in
+/// it, and ``widths``, the widths by code that ``StandardFont`` lays text out with, are derived from it
+/// through the glyph names of each font's encoding. `scripts/gen-standard-fonts.py` checks that the
+/// derived width of every code is Adobe's AFM width of that code.
+extension StandardFontData {
+    /// The width of each glyph name, per font in ``metrics`` order.
+    static let glyphWidths: [[String: UInt16]] = (glyphWidthTexts1 + glyphWidthTexts2).map { text in
+        var widths: [String: UInt16] = [:]
+        for entry in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            guard let equals = entry.firstIndex(of: "="), let width = UInt16(entry[entry.index(after: equals)...])
+            else { continue }
+            widths[String(entry[..<equals])] = width
+        }
+        return widths
+    }
+
+    /// Advance widths by character code: 256 per font, in the order of ``metrics``; 0 where the code
+    /// has no glyph. Codes are WinAnsiEncoding for the text fonts and the built-in encoding for Symbol
+    /// and ZapfDingbats.
+    static let widths: [UInt16] = {
+        let winAnsi = codeNames(winAnsiNames)
+        let symbol = codeNames(symbolNames)
+        let zapfDingbats = codeNames(zapfDingbatsNames)
+        var widths = [UInt16](repeating: 0, count: 256 * StandardFont.Name.allCases.count)
+        for font in StandardFont.Name.allCases {
+            let names =
+                switch font {
+                case .symbol: symbol
+                case .zapfDingbats: zapfDingbats
+                default: winAnsi
+                }
+            let table = glyphWidths[font.dataIndex]
+            for (code, name) in names.enumerated() {
+                widths[font.dataIndex * 256 + code] = name.flatMap { table[$0] } ?? 0
+            }
+        }
+        return widths
+    }()
+
+    /// The 256 glyph names of an encoding table (`.` where a code has none).
+    private static func codeNames(_ text: String) -> [String?] {
+        let names = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { $0 == "." ? nil : String($0) }
+        precondition(names.count == 256, "an encoding table has 256 codes")
+        return names
+    }
+}
+
+extension StandardFont {
+    /// The advance width of the glyph named `glyphName`, in 1/1000 em, or nil when the font has no such
+    /// glyph. Besides the glyphs of the font's encoding, the text fonts know the other glyphs of Latin
+    /// text and punctuation (`Scedilla`, `Lslash`, `fi`, …) and `.notdef`.
+    package func width(ofGlyph glyphName: String) -> Double? {
+        StandardFontData.glyphWidths[name.dataIndex][glyphName].map(Double.init)
+    }
+}
