@@ -18,7 +18,7 @@ public enum AutographCLI {
         InfoCommand.self, FieldsCommand.self, FillCommand.self, ExportValuesCommand.self, SignCommand.self,
         PrepareCommand.self, EmbedCommand.self, WatermarkCommand.self, RefuseCommand.self, BiometricsCommand.self,
         PhotoCommand.self, InkCommand.self, RenderCommand.self, ThumbnailsCommand.self, RewriteCommand.self,
-        MetadataCommand.self, SampleCommand.self, TextCommand.self,
+        MetadataCommand.self, SampleCommand.self, TextCommand.self, SearchCommand.self,
         VerifyCommand.self,
     ]
 

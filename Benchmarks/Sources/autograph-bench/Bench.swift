@@ -20,6 +20,9 @@ struct Bench {
             say("  mutool:    \(version([environment.mutool, "-v"]) ?? "not found")")
             say("  pdftoppm:  \(version([environment.pdftoppm, "-v"]) ?? "not found")")
         }
+        if options.steps.contains(.text) {
+            say("  pdftotext: \(version([TextBench.pdftotextProgram, "-v"]) ?? "not found")")
+        }
         say("  machine:   \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores")
         say("")
 
@@ -29,7 +32,9 @@ struct Bench {
         if stat(environment.corpus, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             files = CorpusFile.all(in: environment.corpus)
         }
-        let corpusSteps: Set<Options.Step> = [.corpus, .forms, .process, .sign, .signProcess, .verify, .render]
+        let corpusSteps: Set<Options.Step> = [
+            .corpus, .forms, .process, .sign, .signProcess, .verify, .render, .text,
+        ]
         if files.isEmpty, !options.steps.isDisjoint(with: corpusSteps) {
             let signing = !options.steps.isDisjoint(with: [.sign, .signProcess, .verify])
             let notice =
@@ -92,6 +97,19 @@ struct Bench {
             }
         }
 
+        var text: TextBench.Result? = nil
+        if options.steps.contains(.text), !files.isEmpty {
+            if let autograph = environment.autograph {
+                text = try TextBench(environment: environment, rounds: options.rounds).run(files, autograph: autograph)
+                printLines(text!.details(verbose: options.verbose))
+            } else {
+                let notice =
+                    "no release autograph binary (swift build -c release --package-path Benchmarks): text skipped"
+                Progress.note("notice: " + notice)
+                notices.append(notice)
+            }
+        }
+
         var summary = Summary(corpusFiles: files.count, skipped: corpus?.skipped.count)
         summary.notices = notices
         if options.steps.contains(.corpus) { summary.add(corpus: corpus) }
@@ -103,6 +121,7 @@ struct Bench {
         if options.steps.contains(.verify) { summary.add(verify: signing.verify) }
         if options.steps.contains(.signBig) { summary.add(signBig: signing.signBig) }
         if options.steps.contains(.render) { summary.add(render: render) }
+        if options.steps.contains(.text) { summary.add(text: text) }
         printLines(summary.lines())
     }
 

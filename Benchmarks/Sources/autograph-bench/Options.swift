@@ -10,6 +10,7 @@ struct Options {
         case signBig = "sign-big"
         case verify
         case render
+        case text
     }
 
     enum Mode {
@@ -38,7 +39,7 @@ struct Options {
 
     static let usage = """
         usage: autograph-bench [--verbose] [--rounds N] [--big-runs N]
-                               [--only corpus,forms,process,big,sign,sign-process,sign-big,verify,render]
+                               [--only corpus,forms,process,big,sign,sign-process,sign-big,verify,render,text]
 
         Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
           corpus   every corpus file opened, every object resolved, every stream decoded, in process,
@@ -57,10 +58,12 @@ struct Options {
           render   page 1 of every corpus file at 150 dpi to PNG: `autograph render` against `mutool draw` and
                    `pdftoppm`, one process per page (median of --rounds), then pages per second in process
                    with 1 and 2 concurrent tasks
+          text     all the text of every corpus file: `autograph text FILE` against `pdftotext -enc UTF-8
+                   FILE -`, one process per file, output to /dev/null (median of --rounds)
 
           --verbose   also list the 10 slowest files of each side
         Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF, PDFSIG,
-        MUTOOL, PDFTOPPM.
+        MUTOOL, PDFTOPPM, PDFTOTEXT.
         The report exits 0 even when a target is missed; 1 only when the harness itself fails.
         """
 

@@ -24,6 +24,14 @@ package enum UnicodeNFKC {
         return String(result)
     }
 
+    /// Returns the scalars of `string` in NFKD: full compatibility decomposition in canonical
+    /// order (text search folds with it: accents become separate marks, ligatures, fullwidth forms
+    /// and superscripts their plain letters).
+    package static func decomposition(_ string: String) -> [Unicode.Scalar] {
+        if string.unicodeScalars.allSatisfy({ $0.value < 0xA0 }) { return Array(string.unicodeScalars) }
+        return decompose(string.unicodeScalars).compactMap { Unicode.Scalar($0.value) }
+    }
+
     // MARK: - Decomposition and canonical ordering
 
     /// A scalar of the working buffer with its canonical combining class.
