@@ -77,6 +77,58 @@ package enum Flate {
         return output
     }
 
+    /// Deflates data given piece by piece (rows of an image, say) into a growing output, so that
+    /// the whole input never has to exist at once.
+    package final class Deflater {
+        private var stream = z_stream()
+        private var isOpen: Bool
+        /// The compressed bytes so far (complete after ``finish()``).
+        package private(set) var output: [UInt8] = []
+        private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
+        package init(level: Int32 = 6) {
+            isOpen = cshim_deflate_init(&stream, level) == Z_OK
+        }
+
+        deinit { if isOpen { deflateEnd(&stream) } }
+
+        /// Compresses `bytes` (`count` of them).
+        package func append(_ bytes: UnsafePointer<UInt8>, count: Int) {
+            run(bytes, count: count, flush: Z_NO_FLUSH)
+        }
+
+        /// Ends the stream; ``output`` is then the whole zlib stream (empty if zlib failed).
+        package func finish() -> [UInt8] {
+            var none: UInt8 = 0
+            run(&none, count: 0, flush: Z_FINISH)
+            if isOpen { deflateEnd(&stream) }
+            isOpen = false
+            return output
+        }
+
+        private func run(_ bytes: UnsafePointer<UInt8>, count: Int, flush: Int32) {
+            guard isOpen else { return }
+            stream.next_in = UnsafeMutablePointer(mutating: bytes)
+            stream.avail_in = UInt32(count)
+            repeat {
+                let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = UInt32(buffer.count)
+                    let status = deflate(&stream, flush)
+                    output.append(contentsOf: buffer[..<(buffer.count - Int(stream.avail_out))])
+                    return status
+                }
+                guard status == Z_OK || status == Z_BUF_ERROR || status == Z_STREAM_END else {
+                    output = []
+                    isOpen = false
+                    deflateEnd(&stream)
+                    return
+                }
+                if flush == Z_FINISH, status == Z_STREAM_END { return }
+            } while stream.avail_out == 0 || (flush == Z_FINISH)
+        }
+    }
+
     /// The CRC-32 of `bytes` (ISO 3309, as PNG chunks and ZIP entries use), continuing `crc`.
     package static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
