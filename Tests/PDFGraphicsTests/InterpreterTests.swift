@@ -119,6 +119,39 @@ struct InterpreterTests {
         #expect(fills >= 6 && fills < 50, "\(fills) fills")
     }
 
+    @Test("without paints (text extraction) shadings are not built and patterns paint black; geometry stays")
+    func withoutPaints() throws {
+        var pdf = RawPDF()
+        pdf.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        pdf.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        pdf.object(
+            3,
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Contents 4 0 R /Resources << /Shading << /S 5 0 R >> /Pattern << /P << /PatternType 2 /Shading 5 0 R >> >> >> >>"
+        )
+        pdf.stream(4, dictionary: "", data: Array("/S sh /Pattern cs /P scn 0 0 50 50 re f".utf8))
+        pdf.object(
+            5,
+            "<< /ShadingType 2 /ColorSpace /DeviceRGB /Coords [0 0 100 0] /Function << /FunctionType 2 /Domain [0 1] /C0 [1 0 0] /C1 [0 0 1] /N 1 >> >>"
+        )
+        pdf.xrefTable(size: 6, trailer: "<< /Size 6 /Root 1 0 R >>")
+        var options = GraphicsOptions()
+        let painted = GraphicsDocument(document: try PDFDocument(bytes: pdf.bytes), options: options).displayList(
+            pageAt: 0)
+        options.includesPaints = false
+        let bare = GraphicsDocument(document: try PDFDocument(bytes: pdf.bytes), options: options).displayList(
+            pageAt: 0)
+        func shadings(_ list: DisplayList) -> Int {
+            list.items.filter { if case .shading = $0 { true } else { false } }.count
+        }
+        func fillPaints(_ list: DisplayList) -> [Paint] {
+            list.items.compactMap { if case .fill(_, _, let paint, _, _) = $0 { paint } else { nil } }
+        }
+        #expect(shadings(painted) == 1 && shadings(bare) == 0)
+        #expect(fillPaints(painted).count == 1 && fillPaints(bare).count == 1)
+        if case .shading = fillPaints(painted).first {} else { Issue.record("the pattern fill is not a shading paint") }
+        if case .color = fillPaints(bare).first {} else { Issue.record("without paints the fill is not a colour") }
+    }
+
     @Test("glyph origins agree with MuPDF's on the sample document")
     func glyphPositions() throws {
         let directory = try TestPaths.temporaryDirectory("interpreter")

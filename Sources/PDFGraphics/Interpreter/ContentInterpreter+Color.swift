@@ -87,6 +87,7 @@ extension ContentInterpreter {
 
     /// A shading or tiling pattern from the resources (§8.7).
     func patternPaint(_ name: PDFName, underlying color: ColorState) -> Paint? {
+        guard graphics.options.includesPaints else { return .color(RGB(0, 0, 0)) }
         guard let object = resource("Pattern", name) else {
             warn("pattern /\(name.string) is not in the resources")
             return nil
@@ -160,6 +161,7 @@ extension ContentInterpreter {
 
     /// `sh`: a shading over the current clip (§8.7.4.2).
     func paintShading(_ name: PDFName) {
+        guard graphics.options.includesPaints else { return }
         guard let object = resource("Shading", name) else {
             warn("shading /\(name.string) is not in the resources")
             return

@@ -29,7 +29,7 @@ extension ContentInterpreter {
         if let alpha = number("ca") { state.fillAlpha = max(0, min(1, alpha)) }
         if case .boolean(let value)? = dictionary[PDFName("AIS")] { state.alphaIsShape = value }
         if let blend = dictionary[PDFName("BM")] { state.blendMode = blendMode(blend) }
-        if let mask = dictionary[PDFName("SMask")] { state.softMask = softMask(mask) }
+        if let mask = dictionary[PDFName("SMask")], graphics.options.includesPaints { state.softMask = softMask(mask) }
     }
 
     /// `/BM`: a name, or an array whose first known name wins (§11.3.5).

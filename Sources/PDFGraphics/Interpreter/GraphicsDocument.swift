@@ -18,6 +18,10 @@ public struct GraphicsOptions: Sendable {
     public var icc: (any ICCConverterFactory)? = nil
     /// Decodes `/JPXDecode` images (the renderer supplies one built on openjpeg); nil leaves them undrawn.
     public var jpxDecoder: (@Sendable ([UInt8]) throws -> JPXImage)? = nil
+    /// False for consumers that need geometry and text but no pixels (text extraction): shadings
+    /// are not built (`sh` draws nothing, shading and tiling patterns paint black) and soft masks
+    /// are not run, which spares evaluating their functions and contents.
+    public var includesPaints = true
     /// How deeply forms, patterns, Type 3 glyphs and soft masks may nest.
     public var maxNesting = 16
     /// Operators interpreted per page at most (a hostile page cannot run forever).

@@ -24,6 +24,7 @@ public struct TextExtractor: Sendable {
     public init(document: PDFDocument, options: TextOptions = TextOptions()) {
         var graphicsOptions = GraphicsOptions()
         graphicsOptions.annotations = options.annotations
+        graphicsOptions.includesPaints = false
         self.graphics = GraphicsDocument(document: document, options: graphicsOptions)
         self.options = options
     }
