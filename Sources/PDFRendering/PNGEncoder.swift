@@ -17,44 +17,54 @@ extension RenderedImage {
         }
         let channels = opaque ? 3 : 4
         let rowBytes = width * channels
-        // Each row filtered with Up (against the previous row's raw samples) and deflated at once:
-        // no page-sized buffer besides the image itself.
+        // Each row filtered with Up and deflated at once: no page-sized buffer besides the image.
         let deflater = Flate.Deflater()
-        let rows = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 2 * rowBytes)
-        rows.initialize(repeating: 0)
-        defer { rows.deallocate() }
-        var previous = rows.baseAddress!
-        var current = previous + rowBytes
         let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: rowBytes + 1)
         defer { line.deallocate() }
         let out = line.baseAddress!
         out[0] = 2  // Up
+        let filtered = out + 1
         rgba.withUnsafeBufferPointer { buffer in
             let pixels = buffer.baseAddress!
+            if opaque {
+                // Straight from the image: each pixel's R G B minus those of the pixel above.
+                for y in 0..<height {
+                    let source = pixels + y * width * 4
+                    if y == 0 {
+                        for x in 0..<width {
+                            filtered[x &* 3] = source[x &* 4]
+                            filtered[x &* 3 &+ 1] = source[x &* 4 &+ 1]
+                            filtered[x &* 3 &+ 2] = source[x &* 4 &+ 2]
+                        }
+                    } else {
+                        let above = source - width * 4
+                        for x in 0..<width {
+                            filtered[x &* 3] = source[x &* 4] &- above[x &* 4]
+                            filtered[x &* 3 &+ 1] = source[x &* 4 &+ 1] &- above[x &* 4 &+ 1]
+                            filtered[x &* 3 &+ 2] = source[x &* 4 &+ 2] &- above[x &* 4 &+ 2]
+                        }
+                    }
+                    deflater.append(out, count: rowBytes + 1)
+                }
+                return
+            }
+            // Un-premultiplied RGBA rows, the previous one kept for the filter.
+            let rows = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 2 * rowBytes)
+            rows.initialize(repeating: 0)
+            defer { rows.deallocate() }
+            var previous = rows.baseAddress!
+            var current = previous + rowBytes
             for y in 0..<height {
                 var source = pixels + y * width * 4
-                if opaque {
-                    var target = current
-                    for _ in 0..<width {
-                        target[0] = source[0]
-                        target[1] = source[1]
-                        target[2] = source[2]
-                        target += 3
-                        source += 4
+                for x in 0..<width {
+                    let alpha = Int(source[3])
+                    for channel in 0..<3 {
+                        let value = Int(source[channel])
+                        current[x * 4 + channel] = alpha == 0 ? 0 : UInt8(min(255, (value * 255 + alpha / 2) / alpha))
                     }
-                } else {
-                    for x in 0..<width {
-                        let alpha = Int(source[3])
-                        for channel in 0..<3 {
-                            let value = Int(source[channel])
-                            current[x * 4 + channel] =
-                                alpha == 0 ? 0 : UInt8(min(255, (value * 255 + alpha / 2) / alpha))
-                        }
-                        current[x * 4 + 3] = UInt8(alpha)
-                        source += 4
-                    }
+                    current[x * 4 + 3] = UInt8(alpha)
+                    source += 4
                 }
-                let filtered = out + 1
                 for index in 0..<rowBytes { filtered[index] = current[index] &- previous[index] }
                 deflater.append(out, count: rowBytes + 1)
                 swap(&previous, &current)

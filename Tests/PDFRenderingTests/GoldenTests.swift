@@ -102,6 +102,9 @@ struct GoldenTests {
         options.dpi = Self.dpi
         let (ours, warnings) = renderer.render(pageAt: 0, options: options)
         #expect(warnings.isEmpty, "\(name): \(warnings)")
+        // Our PNG encoder, read back by libpng (through cairo), gives the same pixels.
+        let decoded = try #require(RenderedImage(pngData: ours.pngData()), "\(name): our PNG does not decode")
+        #expect(decoded.width == ours.width && decoded.height == ours.height && decoded.rgba == ours.rgba)
         let path = Self.directory + "\(name).png"
         if ProcessInfo.processInfo.environment["AUTOGRAPH_RECORD_GOLDENS"] != nil {
             // A golden is recorded only when MuPDF agrees with it.

@@ -10,10 +10,10 @@ extension StandardFontData {
     /// The width of each glyph name, per font in ``metrics`` order.
     static let glyphWidths: [[String: UInt16]] = (glyphWidthTexts1 + glyphWidthTexts2).map { text in
         var widths: [String: UInt16] = [:]
-        for entry in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-            guard let equals = entry.firstIndex(of: "="), let width = UInt16(entry[entry.index(after: equals)...])
-            else { continue }
-            widths[String(entry[..<equals])] = width
+        GeneratedTableText.forEachEntry(in: text) { name, value in
+            if let width = GeneratedTableText.decimal(value), let width = UInt16(exactly: width) {
+                widths[name] = width
+            }
         }
         return widths
     }
@@ -43,7 +43,7 @@ extension StandardFontData {
 
     /// The 256 glyph names of an encoding table (`.` where a code has none).
     private static func codeNames(_ text: String) -> [String?] {
-        let names = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { $0 == "." ? nil : String($0) }
+        let names = GeneratedTableText.words(in: text).map { $0 == "." ? nil : $0 }
         precondition(names.count == 256, "an encoding table has 256 codes")
         return names
     }

@@ -1,3 +1,5 @@
+import PDFCore
+
 /// The named one-byte encodings of simple fonts (ISO 32000-2 §9.6.5, Annex D): the base an
 /// `/Encoding` starts from, or the built-in encoding of the Symbol and ZapfDingbats fonts.
 public enum BaseEncoding: Sendable, Hashable {
@@ -52,8 +54,8 @@ public enum BaseEncoding: Sendable, Hashable {
 
     /// 256 names separated by white space, `.` for none.
     private static func parse(_ text: String) -> [String?] {
-        var names: [String?] = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map {
-            $0 == "." ? nil : String($0)
+        var names: [String?] = GeneratedTableText.words(in: text).map {
+            $0 == "." ? nil : $0
         }
         names += [String?](repeating: nil, count: max(0, 256 - names.count))
         return Array(names.prefix(256))

@@ -1,3 +1,5 @@
+import PDFCore
+
 /// What the font model needs from a bare Compact Font Format program (`/FontFile3` with
 /// `/Subtype /Type1C` or `/CIDFontType0C`; Adobe Technical Note #5176): the glyph names of its
 /// charset, its built-in encoding, and for CID-keyed fonts the CID of each glyph.
@@ -13,8 +15,7 @@ struct CFFProgram: Sendable {
     var isCIDKeyed: Bool { !glyphCIDs.isEmpty }
 
     /// The 391 standard strings (SIDs 0 to 390).
-    static let standardStrings: [String] = standardStringsText.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        .map(String.init)
+    static let standardStrings: [String] = GeneratedTableText.words(in: standardStringsText)
 
     init?(_ bytes: [UInt8]) {
         guard bytes.count >= 4, bytes[0] == 1 else { return nil }

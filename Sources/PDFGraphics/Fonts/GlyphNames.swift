@@ -1,3 +1,5 @@
+import PDFCore
+
 /// Glyph names to Unicode text, as the Adobe Glyph List Specification maps them: a name's part
 /// before the first period, split at underscores into components, each component looked up in the
 /// Adobe Glyph List or read as `uniXXXX…` (groups of four hex digits) or `uXXXX` to `uXXXXXX`.
@@ -10,15 +12,12 @@ enum GlyphNames {
         var table: [String: String] = [:]
         table.reserveCapacity(4600)
         for text in [list1, list2] {
-            for entry in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-                guard let equals = entry.firstIndex(of: "=") else { continue }
-                var value = ""
-                for hex in entry[entry.index(after: equals)...].split(separator: ",") {
-                    if let scalar = UInt32(hex, radix: 16).flatMap(Unicode.Scalar.init) {
-                        value.unicodeScalars.append(scalar)
-                    }
+            GeneratedTableText.forEachEntry(in: text) { name, hex in
+                var value = String.UnicodeScalarView()
+                for code in GeneratedTableText.hexValues(hex) {
+                    if let scalar = Unicode.Scalar(code) { value.append(scalar) }
                 }
-                table[String(entry[..<equals])] = value
+                table[name] = String(value)
             }
         }
         return table

@@ -8,8 +8,7 @@ import PDFCore
 /// 0xF200 plus the code, else in (1,0); other fonts in the Unicode map at the code. Every offset is
 /// checked; a damaged table reads as no names.
 enum TrueTypeGlyphNames {
-    static let macintoshNames: [String] = macintoshNamesText.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        .map(String.init)
+    static let macintoshNames: [String] = GeneratedTableText.words(in: macintoshNamesText)
 
     /// The glyph name of each of the 256 codes, or nil when the program has no names (a `post`
     /// table of format 3, or none).

@@ -9,26 +9,56 @@ enum CairoPageRender {
         _ list: DisplayList, width: Int, height: Int, device: Matrix, pageBounds: Rect?, origin: (x: Int, y: Int),
         background: RGB?, antiAlias: Bool, fonts: FontRenderer
     ) -> RenderedImage {
-        guard let surface = ImageSurface(width: width, height: height), let context = cairo_create(surface.pointer)
-        else {
-            return RenderedImage(width: max(0, width), height: max(0, height), rgba: [])
-        }
-        defer { cairo_destroy(context) }
-        if let background {
-            cairo_set_source_rgb(context, background.r, background.g, background.b)
+        let empty = RenderedImage(width: max(0, width), height: max(0, height), rgba: [])
+        guard width > 0, height > 0, width <= ImageSurface.maximumSide, height <= ImageSurface.maximumSide,
+            width * height <= 1 << 28,
+            Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))) == width * 4
+        else { return empty }
+        // cairo draws straight into the image's own bytes, which are then reordered in place: no
+        // second page-sized buffer.
+        var drawn = false
+        let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            count = width * height * 4
+            guard let base = buffer.baseAddress,
+                let surface = cairo_image_surface_create_for_data(
+                    base, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(width * 4))
+            else { return }
+            defer { cairo_surface_destroy(surface) }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
+                return
+            }
+            defer { cairo_destroy(context) }
+            // The bytes start undefined: the background (or transparency) replaces them all.
+            cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
+            if let background {
+                cairo_set_source_rgb(context, background.r, background.g, background.b)
+            } else {
+                cairo_set_source_rgba(context, 0, 0, 0, 0)
+            }
             cairo_paint(context)
+            cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+            if let pageBounds {
+                cairo_rectangle(context, pageBounds.x0, pageBounds.y0, pageBounds.width, pageBounds.height)
+                cairo_clip(context)
+            }
+            let environment = RenderEnvironment(antiAlias: antiAlias, fonts: fonts, origin: origin)
+            let replayer = Replayer(
+                context: context, device: device, size: (width, height), environment: environment, depth: 0)
+            replayer.replay(list.items)
+            replayer.finish()
+            cairo_surface_flush(surface)
+            // ARGB32 is a native-endian 32-bit word per pixel, A R G B from the high byte down; the
+            // image wants the bytes R G B A, the little-endian word A B G R.
+            let words = UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt32.self)
+            for index in 0..<(width * height) {
+                let pixel = words[index]
+                let reordered =
+                    ((pixel >> 16) & 0xFF) | (pixel & 0xFF00) | ((pixel & 0xFF) << 16) | (pixel & 0xFF00_0000)
+                words[index] = reordered.littleEndian
+            }
+            drawn = true
         }
-        if let pageBounds {
-            cairo_rectangle(context, pageBounds.x0, pageBounds.y0, pageBounds.width, pageBounds.height)
-            cairo_clip(context)
-        }
-        let environment = RenderEnvironment(antiAlias: antiAlias, fonts: fonts, origin: origin)
-        let replayer = Replayer(
-            context: context, device: device, size: (width, height), environment: environment, depth: 0)
-        replayer.replay(list.items)
-        replayer.finish()
-        cairo_surface_flush(surface.pointer)
-        return RenderedImage(width: width, height: height, rgba: surface.rgbaBytes())
+        return drawn ? RenderedImage(width: width, height: height, rgba: rgba) : empty
     }
 }
 
