@@ -109,9 +109,13 @@ final class FontGlyphs: Sendable {
             ? FontSubstitutes.standardSubstitute(baseFont: font.baseFont, descriptor: font.descriptor)
             : font.standardFont
                 ?? FontSubstitutes.standardSubstitute(baseFont: font.baseFont, descriptor: font.descriptor)
+        // A standard 14 font drawn with its URW twin keeps the twin's advances (the same metrics):
+        // only stretched substitutes need every glyph's advance, which costs a load of each glyph.
+        let stretch = composite || font.standardFont == nil
         var loaded: TextFace? = nil
         for path in renderer.substitutes.candidatePaths(for: standard) {
-            if let face = renderer.fileFace(path, index: 0, tables: .substitute) {
+            let tables: FaceTables.Contents = stretch ? .substitute : [.names, .unicode, .builtIn]
+            if let face = renderer.fileFace(path, index: 0, tables: tables) {
                 loaded = face
                 break
             }
@@ -121,8 +125,8 @@ final class FontGlyphs: Sendable {
             return FontGlyphs(face: face, mapping: .unicode(vertical: false), stretch: true, isSubstitute: true)
         }
         return FontGlyphs(
-            face: face, mapping: .codes(SimpleGlyphSelection.substitute(face.tables, font: font)),
-            stretch: font.standardFont == nil, isSubstitute: true)
+            face: face, mapping: .codes(SimpleGlyphSelection.substitute(face.tables, font: font)), stretch: stretch,
+            isSubstitute: true)
     }
 }
 

@@ -47,7 +47,8 @@ public final class FontRenderer: Sendable {
 
     /// The face of a font file on disk (substitutes), loaded once; nil when it does not load.
     func fileFace(_ path: String, index: Int, tables: FaceTables.Contents) -> TextFace? {
-        let key = "\(path)#\(index)"
+        // Keyed by what was computed too: a face loaded without advances is not one with them.
+        let key = "\(path)#\(index)#\(tables.rawValue)"
         if let face = cache.withLock({ $0.files[key] }) { return face }
         let face = TextFace.load(file: path, index: index, renderer: self, tables: tables)
         return cache.withLock { cache in
