@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PDFAnnotations", targets: ["PDFAnnotations"]),
         .library(name: "PDFGraphics", targets: ["PDFGraphics"]),
         .library(name: "PDFRendering", targets: ["PDFRendering"]),
+        .library(name: "PDFSession", targets: ["PDFSession"]),
         .library(name: "AutographCLI", targets: ["AutographCLI"]),
         .executable(name: "autograph", targets: ["autograph"]),
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
@@ -32,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CShims", dependencies: ["CJPEG"]),
 
         .target(
@@ -49,9 +51,19 @@ let package = Package(
             name: "PDFRendering",
             dependencies: ["PDFGraphics", "PDFCore", "CCairo", "CFreeType", "COpenJPEG", "CLCMS2", "CShims"],
             swiftSettings: upcoming),
+        // The WYSIWYS / signo workflow: an actor per document, events, the encrypted store.
+        .target(
+            name: "PDFSession",
+            dependencies: [
+                "PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering", "CSQLite",
+                "COpenSSL",
+            ],
+            swiftSettings: upcoming),
         .target(
             name: "AutographCLI",
-            dependencies: ["PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering"],
+            dependencies: [
+                "PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering", "PDFSession",
+            ],
             swiftSettings: upcoming),
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
 
@@ -60,6 +72,8 @@ let package = Package(
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
         .executableTarget(name: "FuzzCodecs", dependencies: ["PDFGraphics", "CShims"], swiftSettings: upcoming),
+        // A process the store's crash test kills in the middle of saves (see StoreCrashTests).
+        .executableTarget(name: "StoreCrashProbe", dependencies: ["PDFSession"], swiftSettings: upcoming),
 
         .testTarget(name: "PDFCoreTests", dependencies: ["PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
@@ -74,6 +88,10 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFRenderingTests", dependencies: ["PDFRendering", "PDFGraphics", "PDFCore", "PDFTestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFSessionTests",
+            dependencies: ["PDFSession", "PDFSigning", "PDFForms", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",

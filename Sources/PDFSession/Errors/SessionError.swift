@@ -1,0 +1,116 @@
+public import PDFAnnotations
+public import PDFCore
+public import PDFForms
+public import PDFSigning
+
+/// The error thrown by `PDFSession`: a stable code, the signoAPI code (-120 … -150) it stands for,
+/// and a one-line message. Errors from the layers below keep their signo code.
+public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Hashable, Sendable, Codable {
+        /// The storage key is not 64 bytes long.
+        case invalidStorageKey
+        /// The store was created with another storage key or username: nothing it holds can be read.
+        case wrongStorageKey
+        /// A stored record failed authentication: it was altered, truncated or moved.
+        case tamperedRecord
+        /// The store's database cannot be opened, read or written.
+        case storeUnavailable
+        /// No document in progress has this id.
+        case documentNotFound
+        /// The document cannot be loaded (-120).
+        case documentUnloadable
+        /// The document cannot be read (-121).
+        case documentUnreadable
+        /// The document is encrypted and needs a password (-122).
+        case passwordRequired
+        /// The call is not possible now: signing on a read-only (`show`) document, confirming
+        /// when nothing waits for a confirmation, editing after accept or refuse.
+        case invalidState
+        /// The field does not exist or cannot take this value (-130 for signature fields).
+        case invalidField
+        /// A step of signing failed; `signoCode` is the code of the step (-123 … -147).
+        case signing
+        /// Notes or photo fields failed; `signoCode` says how.
+        case annotation
+        /// A form value could not be set.
+        case form
+        /// The person or the delegate cancelled.
+        case cancelled
+        /// An argument is out of range.
+        case invalidArgument
+        /// Writing failed (-128).
+        case writeFailed
+    }
+
+    public var code: Code
+    public var message: String
+    /// The signoAPI error code (STSignoInfoDelegate, -120 … -150).
+    public var signoCode: Int
+
+    public init(_ code: Code, _ message: String, signoCode: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.signoCode = signoCode ?? Self.defaultSignoCode(code)
+    }
+
+    public init(_ error: SigningError) {
+        let code: Code =
+            switch error.code {
+            case .documentUnreadable: .documentUnreadable
+            case .passwordRequired: .passwordRequired
+            case .writeFailed: .writeFailed
+            case .invalidFieldName: .invalidField
+            case .cancelled: .cancelled
+            default: .signing
+            }
+        self.init(code, error.message, signoCode: error.signoCode)
+    }
+
+    public init(_ error: AnnotationError) {
+        self.init(error.code == .writeFailed ? .writeFailed : .annotation, error.message, signoCode: error.signoCode)
+    }
+
+    public init(_ error: FormError) {
+        let signo =
+            switch error.code {
+            case .needAppearances: -137
+            case .writeFailed: -128
+            default: -150
+            }
+        self.init(error.code == .writeFailed ? .writeFailed : .form, error.description, signoCode: signo)
+    }
+
+    /// Wraps a core error: not a PDF (-120), damaged (-121), encrypted (-122), xref (-145).
+    public init(_ error: PDFError) {
+        let code: Code =
+            switch error.code {
+            case .passwordRequired, .wrongPassword: .passwordRequired
+            case .writeFailed: .writeFailed
+            case .fileUnreadable, .notAPDF: .documentUnloadable
+            default: .documentUnreadable
+            }
+        self.init(code, error.description, signoCode: error.signoCode)
+    }
+
+    static func defaultSignoCode(_ code: Code) -> Int {
+        switch code {
+        case .documentUnloadable, .documentNotFound: -120
+        case .documentUnreadable: -121
+        case .passwordRequired: -122
+        case .writeFailed, .storeUnavailable: -128
+        case .signing: -129
+        case .invalidField: -130
+        default: -150
+        }
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: SessionError, rhs: SessionError) -> Bool {
+        lhs.code == rhs.code && lhs.signoCode == rhs.signoCode
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(signoCode)
+    }
+}

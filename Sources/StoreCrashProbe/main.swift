@@ -1,0 +1,1 @@
+// Replaced by the store's crash probe.
