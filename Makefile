@@ -17,19 +17,14 @@ pyhanko/layout-tests/bitmap-bg.pdf
 
 .PHONY: run test build release bench fidelity fuzz format lint clean
 
-## run: install what is missing, build, and run the whole job on a sample document made by Autograph:
-## describe it, fill its form, sign it (test identity), verify the signature, render the signed page
+## run: install what is missing, build, and run the whole job through a signing session: the demo
+## form (made by Autograph) is filled, accepted, its handwritten signature drawn, the preview
+## confirmed, signed with a demo identity kept in the encrypted store, and verified; each event printed
 run: release
 	@mkdir -p $(DEMO)
-	$(AUTOGRAPH) sample -o $(DEMO)/sample.pdf
-	$(AUTOGRAPH) info $(DEMO)/sample.pdf
-	@printf '{"Name": "Ada Lovelace"}\n' > $(DEMO)/values.json
-	$(AUTOGRAPH) fill $(DEMO)/sample.pdf --values $(DEMO)/values.json -o $(DEMO)/filled.pdf
-	$(AUTOGRAPH) sign $(DEMO)/filled.pdf -o $(DEMO)/signed.pdf --field Signature1 --reason "I agree" \
-	  --p12 Tests/Fixtures/pki/signer-p256.p12 --p12-password secret
-	$(AUTOGRAPH) verify $(DEMO)/signed.pdf --trust Tests/Fixtures/pki/root.cert.pem
-	$(AUTOGRAPH) render $(DEMO)/signed.pdf --page 3 --dpi 100 -o $(DEMO)/signed-page3.png
-	@echo "demo: the signed document and its last page are in $(DEMO)/"
+	$(AUTOGRAPH) demo --out $(DEMO)
+	$(AUTOGRAPH) info $(DEMO)/signed.pdf
+	@echo "demo: the signed document, its preview and the demo root are in $(DEMO)/"
 
 ## test: install what is missing (qpdf as the oracle), check formatting, and run every test
 test:

@@ -91,11 +91,11 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFSessionTests",
-            dependencies: ["PDFSession", "PDFSigning", "PDFForms", "PDFCore", "PDFTestSupport"],
+            dependencies: ["PDFSession", "PDFSigning", "PDFForms", "PDFAnnotations", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",
-            dependencies: ["AutographCLI", "PDFCore", "PDFTestSupport"],
+            dependencies: ["AutographCLI", "PDFCore", "PDFForms", "PDFSession", "PDFSigning", "PDFTestSupport"],
             swiftSettings: upcoming
         ),
     ],

@@ -1,6 +1,7 @@
 import PDFAnnotations
 import PDFCore
 import PDFForms
+import PDFSession
 import PDFSigning
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ public enum AutographCLI {
         PrepareCommand.self, EmbedCommand.self, WatermarkCommand.self, RefuseCommand.self, BiometricsCommand.self,
         PhotoCommand.self, InkCommand.self, RenderCommand.self, ThumbnailsCommand.self, RewriteCommand.self,
         MetadataCommand.self, SampleCommand.self, TextCommand.self, SearchCommand.self,
-        VerifyCommand.self,
+        VerifyCommand.self, DemoCommand.self, SessionCommand.self,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and exits the process.
@@ -70,6 +71,9 @@ public enum AutographCLI {
             console.error("autograph \(command.spec.name): \(error.description)")
             return .failure
         } catch let error as AnnotationError {
+            console.error("autograph \(command.spec.name): \(error.description) (signo \(error.signoCode))")
+            return .failure
+        } catch let error as SessionError {
             console.error("autograph \(command.spec.name): \(error.description) (signo \(error.signoCode))")
             return .failure
         } catch let error as SigningError {

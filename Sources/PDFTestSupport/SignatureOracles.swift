@@ -55,7 +55,9 @@ public enum SignatureOracle {
         let result = try Oracle.run(
             "pdfsig", (password.map { ["-upw", $0] } ?? []) + ["-nssdir", "sql:" + database, path], timeout: 300)
         var reports: [(valid: Bool, trusted: Bool)] = []
-        for block in result.output.components(separatedBy: "Signature #").dropFirst() {
+        // Empty signature fields are listed too ("not signed"): only signatures are reported.
+        for block in result.output.components(separatedBy: "Signature #").dropFirst()
+        where !block.contains("field is not signed") {
             reports.append((block.contains("Signature is Valid"), block.contains("Certificate is Trusted")))
         }
         return reports

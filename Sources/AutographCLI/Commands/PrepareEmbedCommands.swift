@@ -193,4 +193,14 @@ enum PEM {
         let lines = bytes.split(separator: 0x0A).filter { !$0.starts(with: Array("-----".utf8)) }
         return Base64.decode(Array(lines.joined()))
     }
+
+    /// A PEM block of `der` with the base64 body in lines of 64 characters.
+    static func encode(_ der: [UInt8], label: String) -> String {
+        let body = Array(Base64.encode(der))
+        var text = "-----BEGIN \(label)-----\n"
+        for start in stride(from: 0, to: body.count, by: 64) {
+            text += String(body[start..<min(start + 64, body.count)]) + "\n"
+        }
+        return text + "-----END \(label)-----\n"
+    }
 }

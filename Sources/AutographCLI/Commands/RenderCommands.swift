@@ -106,9 +106,7 @@ enum ThumbnailsCommand: Command {
                 return value
             } ?? 200
         let document = try openDocument(arguments)
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            throw UsageError("cannot create \(directory): \(String(cString: strerror(errno)))")
-        }
+        try makeDirectory(directory)
         let renderer = DocumentRenderer(document: document)
         for (index, page) in document.pages.enumerated() {
             let (width, height) = page.displaySize

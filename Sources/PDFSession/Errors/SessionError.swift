@@ -71,13 +71,7 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(_ error: FormError) {
-        let signo =
-            switch error.code {
-            case .needAppearances: -137
-            case .writeFailed: -128
-            default: -150
-            }
-        self.init(error.code == .writeFailed ? .writeFailed : .form, error.description, signoCode: signo)
+        self.init(error.code == .writeFailed ? .writeFailed : .form, error.description, signoCode: error.signoCode)
     }
 
     /// Wraps a core error: not a PDF (-120), damaged (-121), encrypted (-122), xref (-145).

@@ -23,10 +23,25 @@ public enum SignatureEmbedder {
         try embed(cms: cms, into: document, state: state, writingTo: outputPath)
     }
 
-    /// Embeds into an already opened prepared document.
-    public static func embed(
-        cms: [UInt8], into document: PDFDocument, state: PreparedSignature, writingTo outputPath: String
-    ) throws(SigningError) {
+    /// The signed file in memory: the prepared document with the CMS in place of the placeholder.
+    public static func embed(cms: [UInt8], into document: PDFDocument, state: PreparedSignature) throws(SigningError)
+        -> [UInt8]
+    {
+        let hex = try checkedDigits(cms: cms, document: document, state: state)
+        var output: [UInt8] = []
+        output.reserveCapacity(document.fileSize)
+        document.forEachChunk(in: 0..<(state.contentsOffset + 1)) { output.append(contentsOf: $0) }
+        output.append(contentsOf: hex)
+        document.forEachChunk(in: (state.contentsOffset + 1 + state.contentsHexLength)..<document.fileSize) {
+            output.append(contentsOf: $0)
+        }
+        return output
+    }
+
+    /// Checks that `document` is the prepared file and `cms` signs its digest; the CMS as hex digits.
+    static func checkedDigits(cms: [UInt8], document: PDFDocument, state: PreparedSignature) throws(SigningError)
+        -> [UInt8]
+    {
         guard document.fileSize == state.fileSize else {
             throw SigningError(
                 .signingFailed, "the file has \(document.fileSize) bytes, the prepared one had \(state.fileSize)")
@@ -50,6 +65,14 @@ public enum SignatureEmbedder {
         var hex = [UInt8](repeating: UInt8(ascii: "0"), count: state.contentsHexLength)
         let patch = PreparedDocumentPatch(contentsHexLength: state.contentsHexLength)
         try patch.write(cms, into: &hex)
+        return hex
+    }
+
+    /// Embeds into an already opened prepared document.
+    public static func embed(
+        cms: [UInt8], into document: PDFDocument, state: PreparedSignature, writingTo outputPath: String
+    ) throws(SigningError) {
+        let hex = try checkedDigits(cms: cms, document: document, state: state)
         do {
             let writer = try AtomicFileWriter(path: outputPath)
             do {

@@ -166,6 +166,11 @@ struct UpdateBuilder {
                 }
             }
         }
+        applyEdits()
+    }
+
+    /// Writes the edited dictionaries into the update.
+    mutating func applyEdits() {
         for reference in editOrder { update.replace(reference, with: .dictionary(edits[reference]!)) }
     }
 
@@ -188,7 +193,7 @@ struct UpdateBuilder {
             .stream(PDFStream(dictionary: [.type: .name("AutographBiometricData")], data: envelope, compress: false)))
     }
 
-    private mutating func edit(_ reference: PDFReference, _ change: (inout PDFDictionary) -> Void) {
+    mutating func edit(_ reference: PDFReference, _ change: (inout PDFDictionary) -> Void) {
         var dictionary = edits[reference] ?? base.object(reference).dictionaryValue ?? PDFDictionary()
         change(&dictionary)
         if edits[reference] == nil { editOrder.append(reference) }
@@ -196,7 +201,7 @@ struct UpdateBuilder {
     }
 
     /// Adds the widget to the page's `/Annots` (the array object itself when it is indirect).
-    private mutating func addAnnotation(_ widget: PDFReference, to page: Page) {
+    mutating func addAnnotation(_ widget: PDFReference, to page: Page) {
         guard let pageReference = page.reference else { return }
         let base = self.base
         if case .reference(let arrayReference)? = page.dictionary[.annots],
@@ -226,8 +231,8 @@ struct UpdateBuilder {
         }
     }
 
-    /// Adds the field to `/Fields` and sets `/SigFlags` 3 (signatures exist, append only, §12.7.3).
-    private mutating func addToForm(_ field: PDFReference, form: AcroForm?) {
+    /// Adds the field to `/Fields` and sets `/SigFlags` (3: signatures exist, append only, §12.7.3).
+    mutating func addToForm(_ field: PDFReference, form: AcroForm?, signatureFlags: Int = 3) {
         guard let root = base.trailer.reference(.root) else { return }
         let base = self.base
         var dictionary = form?.dictionary ?? PDFDictionary()
@@ -240,7 +245,8 @@ struct UpdateBuilder {
             let items = base.resolve(dictionary[.fields] ?? .null).arrayValue ?? []
             dictionary[.fields] = .array(items + [.reference(field)])
         }
-        dictionary[PDFName("SigFlags")] = .integer(3)
+        let flags = base.resolve(dictionary[PDFName("SigFlags")] ?? .null).intValue ?? 0
+        dictionary[PDFName("SigFlags")] = .integer(flags | signatureFlags)
         if let form, let formReference = form.reference {
             let changed = dictionary
             edit(formReference) { $0 = $0.merging(changed) }

@@ -1,0 +1,95 @@
+public import PDFAnnotations
+public import PDFCore
+public import PDFSigning
+
+/// How a document is signed (WYSIWYS `WYSSignatureConfiguration`): the visible signature, the
+/// refusal watermark, the signature's attributes and who computes the CMS.
+public struct SignatureConfiguration: Sendable {
+    public var appearance = VisualSignatureConfiguration()
+    /// WYSIWYS `WYSWatermarkAppearance`: drawn on every page of a refused document (the seed's
+    /// defaults: no rotation, `yyyy-MM-dd HH:mm:ss`).
+    public var watermark: WatermarkAppearance = {
+        var watermark = WatermarkAppearance(title: "REFUSED")
+        watermark.rotation = 0
+        watermark.datePattern = DatePattern("yyyy-MM-dd HH:mm:ss")
+        return watermark
+    }()
+    public var attributes = SignatureAttributes()
+    public var signing: SigningMode = .deferred
+    /// signo's signature capture dialog (`STSignatureCaptureConfig`).
+    public var capture = SignatureCaptureConfiguration()
+    /// The fields set read-only in the signed revision besides those the delegate returns.
+    public var readOnlyFields: [String] = []
+    /// Refuse forms that set `/NeedAppearances` (signo -137) instead of making their appearances.
+    public var refusesNeedAppearances = false
+    /// signo's biometrics certificate (DER): when set, the captured handwriting (points, pressure,
+    /// times) is stored encrypted to it in the signed revision; -131 when it cannot be read.
+    public var biometricsCertificate: [UInt8]?
+
+    public init() {}
+
+    public init(signer: any Signer) { signing = .signer(signer) }
+}
+
+/// Who turns the document digest into a CMS.
+public enum SigningMode: Sendable {
+    /// WYSIWYS: `documentPreparedForSignature(digest, reason)` is emitted and the app calls
+    /// `embedSignature(cms)` — now, or later from any process with the document id.
+    case deferred
+    /// signo: the delegate's `computeDigitalSignature(digest:)` returns the CMS (nil cancels).
+    case delegate
+    /// A signer of this process: a local key (`LocalKeySigner`) or a remote raw-signature service
+    /// that receives only a digest (`RawSignatureSigner`).
+    case signer(any Signer)
+}
+
+/// The visible signature (WYSIWYS `WYSSignatureAppearance`).
+public struct VisualSignatureConfiguration: Sendable, Codable, Equatable {
+    /// The person draws their signature, or picks one of those saved (none saved: draw; one: used;
+    /// several: choose).
+    public var handwrittenSignatureEnabled = false
+    /// The text shown as the signature when handwriting is off (nil: the certificate's name, else the username).
+    public var signerName: String?
+    public var signerNameFont: SignatureAppearance.FontChoice = .standard("Helvetica-BoldOblique")
+    /// WYSIWYS default `yyyy-MM-dd HH:mm`.
+    public var dateTimePattern = DatePattern("yyyy-MM-dd HH:mm")
+    public var dateFont: SignatureAppearance.FontChoice = .standard("Helvetica")
+    /// Drawn with the date, in ``dateFont``.
+    public var signatureDescription: String?
+    /// A PNG or JPEG drawn at the bottom of the signature.
+    public var signatureGraphic: [UInt8]?
+    /// Sign with a new invisible field: no positioning and no preview (nothing visible changes).
+    public var invisibleSignature = false
+    /// The size proposed for a signature the person positions, in points.
+    public var proposedWidth: Double = 200
+    public var proposedHeight: Double = 70
+
+    public init() {}
+}
+
+/// The signature dictionary's attributes (WYSIWYS `WYSSignatureAttributes`).
+public struct SignatureAttributes: Sendable, Codable, Equatable {
+    /// `/Name` (default: the username).
+    public var signatureName: String?
+    public var signatureLocation: String?
+    /// `/Reason` (default: `acceptedReason` or `refusedReason`, by the person's decision).
+    public var signatureReason: String?
+    public var acceptedReason = "accepted"
+    public var refusedReason = "refused"
+    /// The bytes reserved for the CMS (WYSIWYS default 32768); a larger CMS is error -136.
+    public var estimatedSignatureSize = 32_768
+    public var digestAlgorithm: DigestAlgorithm = .sha256
+    public var subFilter: SignatureRequest.SubFilter = .cadesDetached
+
+    public init() {}
+}
+
+/// signo `STSignatureCaptureConfig`: the text shown with the signature, its colour and the ink's.
+public struct SignatureCaptureConfiguration: Sendable, Codable, Equatable {
+    /// Text shown in the dialog and in the signature (nil: none).
+    public var displayText: String?
+    public var textColor: PDFColor = .black
+    public var signatureColor: PDFColor = .rgb(0.05, 0.1, 0.45)
+
+    public init() {}
+}

@@ -1,0 +1,23 @@
+public import PDFCore
+
+/// How a document is shown (WYSIWYS `WYSViewerConfiguration`, signo's toolbar and page number
+/// properties). The session keeps it for the viewer; it changes nothing in the document.
+public struct ViewerConfiguration: Sendable, Codable, Equatable {
+    /// Continuous scrolling instead of one page at a time (WYSIWYS default: page by page).
+    public var continuousScrolling = false
+    /// Vertical scrolling instead of horizontal (WYSIWYS default: horizontal).
+    public var verticalScrolling = false
+    /// The colour behind the pages.
+    public var backgroundColor: PDFColor = .rgb(0.9, 0.9, 0.9)
+    /// signo `showToolbar` and `toolbarHeight` (points).
+    public var showsToolbar = true
+    public var toolbarHeight: Double = 50
+    /// signo `showPageNumber`.
+    public var showsPageNumber = true
+    /// signo `enableAutoRotation`: false locks the orientation the viewer was in.
+    public var allowsRotation = true
+    /// signo `enableTouchEvents`.
+    public var acceptsInput = true
+
+    public init() {}
+}

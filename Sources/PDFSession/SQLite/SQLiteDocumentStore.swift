@@ -1,0 +1,177 @@
+import CSQLite
+import Synchronization
+
+/// The default `DocumentStore`: one SQLite file in WAL mode with `synchronous=FULL`, so a commit
+/// is durable when it returns and a crash at any moment leaves the last committed state.
+///
+/// Values are written and read through SQLite's incremental blob I/O, so a 100 MB record is never
+/// copied by SQLite into a second buffer. Values are limited by SQLite's maximum length (1 GB by
+/// default). Thread-safe: calls are serialized on one connection.
+public final class SQLiteDocumentStore: DocumentStore {
+    /// The schema this code writes (table `schema_version`); a newer file is refused.
+    static let schemaVersion = 1
+    /// Blob reads and writes go in slices of this size.
+    private static let sliceSize = 16 << 20
+
+    private let connection: Mutex<SQLiteConnection>
+
+    /// Opens or creates the database at `path` (":memory:" for a private in-memory store).
+    /// - Throws: `SessionError` `.storeUnavailable` when the file cannot be opened, is not a
+    ///   database, is locked for longer than the busy timeout, or has a newer schema.
+    public init(path: String) throws(SessionError) {
+        let connection = try SQLiteConnection(path: path)
+        sqlite3_busy_timeout(connection.handle, 10_000)
+        // journal_mode cannot change inside a transaction; ":memory:" answers "memory".
+        try connection.execute("PRAGMA journal_mode=WAL")
+        try connection.execute("PRAGMA synchronous=FULL")
+        try connection.transaction(immediate: true) { () throws(SessionError) in
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS schema_version(version INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                CREATE TABLE IF NOT EXISTS records(
+                    owner TEXT NOT NULL, document TEXT NOT NULL, kind TEXT NOT NULL, idx INTEGER NOT NULL,
+                    value BLOB NOT NULL, UNIQUE(owner, document, kind, idx));
+                """)
+            let select = try connection.prepare("SELECT max(version) FROM schema_version")
+            _ = try select.step()
+            if sqlite3_column_type(select.handle, 0) == SQLITE_NULL {
+                try connection.execute("INSERT INTO schema_version(version) VALUES(\(Self.schemaVersion))")
+            } else if select.integer(0) > Self.schemaVersion {
+                throw SessionError(
+                    .storeUnavailable,
+                    "the store at \(path) has schema version \(select.integer(0)); this library reads up to "
+                        + "\(Self.schemaVersion)")
+            }
+        }
+        self.connection = Mutex(connection)
+    }
+
+    public func read(_ key: RecordKey) throws(SessionError) -> [UInt8]? {
+        try connection.withLock { connection throws(SessionError) in
+            try connection.transaction(immediate: false) { () throws(SessionError) -> [UInt8]? in
+                let select = try connection.prepare(
+                    "SELECT rowid, length(value) FROM records WHERE owner=?1 AND document=?2 AND kind=?3 AND idx=?4")
+                try select.bind(Self.values(key))
+                guard try select.step() else { return nil }
+                return try Self.readBlob(connection, row: sqlite3_int64(select.integer(0)), count: select.integer(1))
+            }
+        }
+    }
+
+    public func keys(owner: String, documentID: String?, kind: RecordKind?) throws(SessionError) -> [RecordKey] {
+        try connection.withLock { connection throws(SessionError) in
+            let select = try connection.prepare(
+                """
+                SELECT document, kind, idx FROM records
+                WHERE owner=?1 AND (?2 IS NULL OR document=?2) AND (?3 IS NULL OR kind=?3)
+                ORDER BY document, kind, idx
+                """)
+            try select.bind([
+                .text(owner), documentID.map { .text($0) } ?? .null, kind.map { .text($0.rawValue) } ?? .null,
+            ])
+            var keys: [RecordKey] = []
+            while try select.step() {
+                // A kind this version does not know belongs to a newer writer: not listed.
+                guard let kind = RecordKind(rawValue: select.text(1)) else { continue }
+                keys.append(RecordKey(owner: owner, documentID: select.text(0), kind: kind, index: select.integer(2)))
+            }
+            return keys
+        }
+    }
+
+    public func commit(_ changes: [RecordChange]) throws(SessionError) {
+        try connection.withLock { connection throws(SessionError) in
+            try connection.transaction(immediate: true) { () throws(SessionError) in
+                for change in changes {
+                    switch change {
+                    case .put(let key, let value):
+                        try Self.write(connection, key: key, value: value)
+                    case .delete(let key):
+                        let delete = try connection.prepare(
+                            "DELETE FROM records WHERE owner=?1 AND document=?2 AND kind=?3 AND idx=?4")
+                        try delete.bind(Self.values(key))
+                        try delete.run()
+                    case .deleteDocument(let owner, let documentID):
+                        let delete = try connection.prepare("DELETE FROM records WHERE owner=?1 AND document=?2")
+                        try delete.bind([.text(owner), .text(documentID)])
+                        try delete.run()
+                    }
+                }
+            }
+        }
+    }
+
+    public func metadata(_ name: String, insertingIfAbsent initial: [UInt8]) throws(SessionError) -> [UInt8] {
+        try connection.withLock { connection throws(SessionError) in
+            try connection.transaction(immediate: true) { () throws(SessionError) -> [UInt8] in
+                let insert = try connection.prepare("INSERT OR IGNORE INTO meta(name, value) VALUES(?1, ?2)")
+                try insert.bind([.text(name), .blob(initial)])
+                try insert.run()
+                let select = try connection.prepare("SELECT value FROM meta WHERE name=?1")
+                try select.bind([.text(name)])
+                guard try select.step() else { throw connection.error("reading meta \(name)") }
+                return select.bytes(0)
+            }
+        }
+    }
+
+    private static func values(_ key: RecordKey) -> [SQLiteStatement.Value] {
+        [.text(key.owner), .text(key.documentID), .text(key.kind.rawValue), .integer(key.index)]
+    }
+
+    /// Inserts or replaces the row with a zero blob of the right size, then fills it in slices.
+    private static func write(_ connection: SQLiteConnection, key: RecordKey, value: [UInt8]) throws(SessionError) {
+        let insert = try connection.prepare(
+            "INSERT OR REPLACE INTO records(owner, document, kind, idx, value) VALUES(?1, ?2, ?3, ?4, zeroblob(?5))")
+        try insert.bind(values(key) + [.integer(value.count)])
+        try insert.run()
+        guard !value.isEmpty else { return }
+        let row = sqlite3_last_insert_rowid(connection.handle)
+        var blob: OpaquePointer?
+        guard sqlite3_blob_open(connection.handle, "main", "records", "value", row, 1, &blob) == SQLITE_OK else {
+            sqlite3_blob_close(blob)
+            throw connection.error("opening \(key) for writing")
+        }
+        defer { sqlite3_blob_close(blob) }
+        let status = value.withUnsafeBytes { bytes -> Int32 in
+            var offset = 0
+            while offset < bytes.count {
+                let count = min(sliceSize, bytes.count - offset)
+                let status = sqlite3_blob_write(blob, bytes.baseAddress! + offset, Int32(count), Int32(offset))
+                guard status == SQLITE_OK else { return status }
+                offset += count
+            }
+            return SQLITE_OK
+        }
+        guard status == SQLITE_OK else { throw connection.error("writing \(key)") }
+    }
+
+    /// Reads a whole blob straight into a new array (the only copy made).
+    private static func readBlob(
+        _ connection: SQLiteConnection, row: sqlite3_int64, count: Int
+    ) throws(SessionError) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var blob: OpaquePointer?
+        guard sqlite3_blob_open(connection.handle, "main", "records", "value", row, 0, &blob) == SQLITE_OK else {
+            sqlite3_blob_close(blob)
+            throw connection.error("opening a record for reading")
+        }
+        defer { sqlite3_blob_close(blob) }
+        var status = SQLITE_OK
+        let value = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var offset = 0
+            while offset < count {
+                let slice = min(sliceSize, count - offset)
+                status = sqlite3_blob_read(blob, buffer.baseAddress! + offset, Int32(slice), Int32(offset))
+                guard status == SQLITE_OK else { break }
+                offset += slice
+            }
+            // On failure the bytes are zeroed so the array is fully initialized, then dropped.
+            if status != SQLITE_OK { buffer.initialize(repeating: 0) }
+            initialized = count
+        }
+        guard status == SQLITE_OK else { throw connection.error("reading a record") }
+        return value
+    }
+}

@@ -1,0 +1,166 @@
+import PDFCore
+import PDFForms
+import PDFGraphics
+import PDFRendering
+import PDFSigning
+
+/// Preparing, previewing and signing: the prepared revision is what the preview shows and what
+/// the digest covers — the same bytes, kept in the store until the CMS arrives.
+extension DocumentSession {
+    /// The resolution of the confirmation preview.
+    static let previewDPI = 110.0
+
+    /// Builds the prepared revision for `plan`, stores it, and returns the digest to sign.
+    func prepare(_ plan: SigningWorkflow.Plan) throws(SessionError) -> [UInt8] {
+        let configuration = signatureConfiguration
+        let attributes = configuration.attributes
+        var request: SignatureRequest
+        if plan.invisible {
+            request = SignatureRequest(fieldName: nil, placement: .invisible)
+        } else if let field = plan.field {
+            request = SignatureRequest(fieldName: field, placement: .existingField)
+        } else if let placement = plan.placement {
+            request = SignatureRequest(
+                fieldName: nil, placement: .visible(page: placement.pageIndex, rect: placement.rect))
+        } else {
+            throw SessionError(.invalidState, "the signature has neither a field nor a place")
+        }
+        request.name = attributes.signatureName ?? username
+        request.location = attributes.signatureLocation
+        request.reason = attributes.signatureReason ?? snapshot.workflow.reason
+        request.signingTime = clock()
+        request.digestAlgorithm = attributes.digestAlgorithm
+        request.subFilter = attributes.subFilter
+        request.contentsSize = attributes.estimatedSignatureSize
+        request.readOnlyFields = configuration.readOnlyFields + plan.readOnlyFields
+        request.appearance = appearance(for: plan)
+        if let strokes = plan.handwriting, let certificate = configuration.biometricsCertificate {
+            request.biometrics = BiometricCapture(strokes: strokes)
+            request.biometricsCertificate = certificate
+        }
+
+        var preparer = SignaturePreparer(document: document, request: request)
+        preparer.refuseNeedAppearances = configuration.refusesNeedAppearances
+        preparer.documentID = documentID
+        let prepared: PreparedDocument
+        do {
+            prepared = try preparer.prepare(
+                contentsSize: attributes.estimatedSignatureSize, signerName: signerName)
+        } catch {
+            throw SessionError(error)
+        }
+        if snapshot.revisionsBeforeSigning == nil { snapshot.revisionsBeforeSigning = revisionCount }
+        // The base may hold a revision of its own (appearances for a /NeedAppearances form).
+        let preparedBytes = prepared.base.withBytes { Array($0) } + prepared.update
+        snapshot.prepared = prepared.signature
+        try appendRevision(bytes: Array(preparedBytes[bytes.count...]))
+        return prepared.signature.digest
+    }
+
+    /// The signer's name for `/Name` and the appearance when the configuration gives none.
+    private var signerName: String? {
+        if case .signer(let signer) = signatureConfiguration.signing { return signer.signerName }
+        return nil
+    }
+
+    private func appearance(for plan: SigningWorkflow.Plan) -> SignatureAppearance? {
+        guard !plan.invisible else { return nil }
+        let visual = signatureConfiguration.appearance
+        let capture = signatureConfiguration.capture
+        var appearance: SignatureAppearance
+        if let strokes = plan.handwriting {
+            appearance = SignatureAppearance(mark: .handwriting(strokes, yAxisDown: true))
+            appearance.markColor = capture.signatureColor
+        } else {
+            appearance = SignatureAppearance(mark: .name(visual.signerName ?? signerName ?? username))
+            appearance.markFont = visual.signerNameFont
+        }
+        appearance.datePattern = visual.dateTimePattern
+        appearance.description = visual.signatureDescription
+        appearance.graphic = visual.signatureGraphic
+        appearance.textFont = visual.dateFont
+        appearance.displayText = capture.displayText
+        appearance.textColor = capture.textColor
+        return appearance
+    }
+
+    /// Renders the page the prepared revision changes, from the prepared bytes themselves.
+    func preview() throws(SessionError) -> ConfirmationPreview {
+        guard let prepared = snapshot.prepared else {
+            throw SessionError(.invalidState, "nothing is prepared")
+        }
+        let plan = snapshot.workflow.plan
+        var pageIndex = plan?.placement?.pageIndex ?? 0
+        if let field = plan?.field, let page = form?.field(named: field)?.widgets.first?.pageIndex { pageIndex = page }
+        let renderer = DocumentRenderer(document: document)
+        var options = RenderOptions()
+        options.dpi = Self.previewDPI
+        let image = renderer.render(pageAt: pageIndex, options: options).image
+        return ConfirmationPreview(
+            pageIndex: pageIndex, png: image.pngData(), digest: prepared.digest, preparedDocument: bytes)
+    }
+
+    /// Emits the digest and obtains the CMS the way the configuration says.
+    func requestSignature(reason: String) async -> SigningWorkflow.Input? {
+        guard let prepared = snapshot.prepared else {
+            return .failed(SessionError(.invalidState, "nothing is prepared"))
+        }
+        emit(.documentPreparedForSignature(digest: prepared.digest, reason: reason))
+        let cms: [UInt8]
+        switch signatureConfiguration.signing {
+        case .deferred:
+            return nil
+        case .delegate:
+            guard let delegate,
+                let result = await delegate.computeDigitalSignature(
+                    digest: prepared.digest, algorithm: prepared.digestAlgorithm)
+            else {
+                return .failed(SessionError(.cancelled, "no signature was computed for the digest", signoCode: -129))
+            }
+            cms = result
+        case .signer(let signer):
+            do {
+                cms = try await signer.cms(for: prepared.digest, algorithm: prepared.digestAlgorithm)
+            } catch {
+                return .failed(SessionError(error))
+            }
+        }
+        do {
+            try embed(cms)
+            return .signed
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Puts the CMS into the prepared revision (WYSIWYS `embedSignature`): checked against the
+    /// digest, -136 when larger than the space reserved.
+    public func embedSignature(_ cms: [UInt8]) async throws(SessionError) {
+        guard snapshot.workflow.phase == .awaitingSignature else {
+            throw SigningWorkflow.unexpected(.signed, snapshot.workflow.phase)
+        }
+        do {
+            try embed(cms)
+        } catch {
+            // The prepared revision stays: a right CMS can still be embedded.
+            emit(.processDidFail(error))
+            throw error
+        }
+        try await run(.signed)
+    }
+
+    /// Replaces the prepared revision by the signed one.
+    private func embed(_ cms: [UInt8]) throws(SessionError) {
+        guard let prepared = snapshot.prepared else { throw SessionError(.invalidState, "nothing is prepared") }
+        let signed: [UInt8]
+        do {
+            signed = try SignatureEmbedder.embed(cms: cms, into: document, state: prepared)
+        } catch {
+            throw SessionError(error)
+        }
+        let revisionStart = bytes.count - (revisionSizes.last ?? 0)
+        snapshot.prepared = nil
+        snapshot.revisionsBeforeSigning = nil
+        try replaceLastRevision(with: Array(signed[revisionStart...]))
+    }
+}

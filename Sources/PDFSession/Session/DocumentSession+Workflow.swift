@@ -1,0 +1,245 @@
+import PDFAnnotations
+public import PDFCore
+import PDFForms
+import PDFSigning
+
+/// The WYSIWYS workflow: accept or refuse, then the decisions the person makes, each a call that
+/// continues the flow. `SigningWorkflow` decides; this extension performs.
+extension DocumentSession {
+    /// Accepts the document (WYSIWYS `acceptDocument`): checks the required fields, lets the person
+    /// choose among several empty signature fields, creates the visible signature (handwriting from
+    /// the saved signatures), has it positioned, shows the preview, prepares and signs.
+    public func acceptDocument() async throws(SessionError) {
+        try requireSigning("accepting")
+        let facts = try acceptFacts()
+        try await run(.accept(facts))
+    }
+
+    /// Refuses the document (WYSIWYS `refuseDocument`): a watermark on every page and an invisible
+    /// signature whose reason is the refusal's.
+    public func refuseDocument() async throws(SessionError) {
+        try requireSigning("refusing")
+        try await run(.refuse)
+    }
+
+    /// The person chose a signature field (WYSIWYS `didSelectSignatureFormField`).
+    public func selectSignatureField(_ name: String) async throws(SessionError) {
+        try await run(.selectField(name))
+    }
+
+    /// The person drew their signature: it is saved among their signatures and applied.
+    public func captureSignature(_ strokes: [InkStroke]) async throws(SessionError) {
+        var appearance = SignatureAppearance(mark: .handwriting(strokes, yAxisDown: true))
+        appearance.minimumPointCount = 8
+        do {
+            try appearance.validate()
+        } catch {
+            let failure = SessionError(error)
+            emit(
+                .signingProcessFailed(
+                    field: snapshot.workflow.plan?.field, code: failure.signoCode, text: failure.message))
+            throw failure
+        }
+        try await run(.signatureCaptured(strokes))
+    }
+
+    /// The person picked one of their saved signatures.
+    public func chooseSavedSignature(id: Int) async throws(SessionError) {
+        guard let saved = try savedSignatures().first(where: { $0.id == id }) else {
+            throw SessionError(.invalidArgument, "no saved signature has id \(id)")
+        }
+        try await run(.savedSignatureChosen(id: id, strokes: saved.strokes))
+    }
+
+    /// Cancels the capture or the choice of a saved signature.
+    public func cancelSignatureCapture() async throws(SessionError) { try await run(.cancel) }
+
+    /// The signature is placed (WYSIWYS `signaturePositionned`): page from 0, rectangle in PDF user space.
+    public func signaturePositioned(pageIndex: Int, rect: PDFRectangle) async throws(SessionError) {
+        guard (0..<pageCount).contains(pageIndex) else {
+            throw SessionError(.invalidArgument, "page \(pageIndex + 1) does not exist (\(pageCount) pages)")
+        }
+        let page = document.pages[pageIndex].cropBox
+        guard rect.x0 >= page.x0 - 0.5, rect.y0 >= page.y0 - 0.5, rect.x1 <= page.x1 + 0.5, rect.y1 <= page.y1 + 0.5
+        else {
+            throw SessionError(.invalidArgument, "the signature's rectangle \(rect) is not inside the page \(page)")
+        }
+        try await run(.positioned(.init(pageIndex: pageIndex, rect: rect)))
+    }
+
+    /// WYSIWYS `cancelSignaturePositioning`.
+    public func cancelSignaturePositioning() async throws(SessionError) { try await run(.cancel) }
+
+    /// The person confirmed the preview (WYSIWYS `confirmSignature`).
+    public func confirmSignature() async throws(SessionError) { try await run(.confirm) }
+
+    /// The person declined the preview: the prepared revision is removed, editing goes on.
+    public func cancelConfirmation() async throws(SessionError) { try await run(.cancel) }
+
+    /// Cancels whatever the workflow waits for (a field choice, a capture, positioning, the preview).
+    public func cancelSigning() async throws(SessionError) { try await run(.cancel) }
+
+    // MARK: - Running the workflow
+
+    /// Feeds an input and performs the actions, feeding what they produce until the workflow waits.
+    func run(_ input: SigningWorkflow.Input) async throws(SessionError) {
+        var pending: [SigningWorkflow.Input] = [input]
+        var first = true
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            let actions: [SigningWorkflow.Action]
+            do {
+                actions = try snapshot.workflow.handle(next)
+            } catch {
+                if first { throw error }
+                continue
+            }
+            first = false
+            for action in actions {
+                if let follow = await perform(action) { pending.append(follow) }
+            }
+        }
+    }
+
+    /// Performs one action; returns the input it produces, if any.
+    private func perform(_ action: SigningWorkflow.Action) async -> SigningWorkflow.Input? {
+        switch action {
+        case .emit(let notice):
+            emit(event(for: notice))
+            return nil
+        case .saveHandwriting(let strokes):
+            _ = try? addSavedSignature(strokes)
+            return nil
+        case .applySavedSignature(let id):
+            guard let saved = try? savedSignatures().first(where: { $0.id == id }) else { return .cancel }
+            return .savedSignatureChosen(id: id, strokes: saved.strokes)
+        case .askCaptureConfirmation(let field):
+            return .captureConfirmed(await delegate?.willConfirmSigning(field: field) ?? true)
+        case .watermark:
+            do {
+                snapshot.revisionsBeforeSigning = revisionCount
+                let update = try Watermarker(
+                    document: document, appearance: signatureConfiguration.watermark, date: clock()
+                ).makeUpdate()
+                try appendRevision(update)
+                return nil
+            } catch let error as AnnotationError {
+                return .failed(SessionError(error))
+            } catch let error as SessionError {
+                return .failed(error)
+            } catch {
+                return .failed(SessionError(.writeFailed, "\(error)"))
+            }
+        case .prepare(let plan):
+            do {
+                return .prepared(digest: try prepare(plan))
+            } catch {
+                return .failed(error)
+            }
+        case .showPreview:
+            do {
+                emit(.onConfirmationRequired(try preview()))
+                return nil
+            } catch {
+                return .failed(error)
+            }
+        case .requestSignature(let reason):
+            return await requestSignature(reason: reason)
+        case .discardPrepared:
+            let count = snapshot.revisionsBeforeSigning ?? revisionCount
+            snapshot.prepared = nil
+            snapshot.revisionsBeforeSigning = nil
+            try? truncateRevisions(to: count)
+            return nil
+        case .persist:
+            try? persist()
+            return nil
+        }
+    }
+
+    private func event(for notice: SigningWorkflow.Notice) -> SessionEvent {
+        switch notice {
+        case .missingRequiredFormField(let names): .missingRequiredFormField(fields(named: names))
+        case .selectSignatureFormField(let names): .selectSignatureFormField(fields(named: names))
+        case .didSelectSignatureFormField(let name):
+            .didSelectSignatureFormField(fields(named: [name]).first ?? placeholderField(name))
+        case .signatureCaptureRequired(let field):
+            .signatureCaptureRequired(field: field, configuration: signatureConfiguration.capture)
+        case .savedSignatureSelectionRequired(let ids):
+            .savedSignatureSelectionRequired(((try? savedSignatures()) ?? []).filter { ids.contains($0.id) })
+        case .signatureRequiresPositioning(let placement):
+            .signatureRequiresPositioning(pageIndex: placement.pageIndex, proposedRect: placement.rect)
+        case .willPrepareDocument: .willPrepareDocument
+        case .processDidFinish(let reason): .processDidFinish(reason: reason, document: bytes)
+        case .processDidFail(let error): .processDidFail(error)
+        case .signingProcessConfirmed(let field): .signingProcessConfirmed(field: field)
+        case .signingProcessCancelled(let field): .signingProcessCancelled(field: field)
+        case .signingProcessFailed(let field, let error):
+            .signingProcessFailed(field: field, code: error.signoCode, text: error.message)
+        case .notesModeDidStart: .notesModeDidStart
+        case .notesModeDidFailToStart(let code): .notesModeDidFailToStart(code: code)
+        }
+    }
+
+    func fields(named names: [String]) -> [FieldInfo] {
+        guard let form else { return [] }
+        return names.compactMap { form.field(named: $0).map(FieldInfo.init) }
+    }
+
+    private func placeholderField(_ name: String) -> FieldInfo {
+        FieldInfo(
+            name: name, kind: "signature", pageIndex: nil, rect: nil, isRequired: false, isReadOnly: false,
+            isSigned: false, value: "", label: nil, options: [])
+    }
+
+    /// What the workflow needs to decide an accept.
+    private func acceptFacts() throws(SessionError) -> SigningWorkflow.AcceptFacts {
+        let form = self.form
+        let missing = (form?.missingRequiredFields ?? []).map(\.name)
+        let empty = (form?.signatureFields ?? []).filter { $0.value == .signature(signed: false) }
+        // WYSIWYS: the username finds a signature field dedicated to the user.
+        let user = username.lowercased()
+        let dedicated = empty.filter { !user.isEmpty && $0.name.lowercased().contains(user) }
+        let candidates = (dedicated.isEmpty ? empty : dedicated).map(\.name)
+        let appearance = signatureConfiguration.appearance
+        let saved = appearance.handwrittenSignatureEnabled ? try savedSignatures().map(\.id) : []
+        return SigningWorkflow.AcceptFacts(
+            missingRequiredFields: missing, emptySignatureFields: candidates,
+            handwritingEnabled: appearance.handwrittenSignatureEnabled, savedSignatureIDs: saved,
+            invisible: appearance.invisibleSignature, proposedPlacement: proposedPlacement())
+    }
+
+    /// A rectangle of the configured size, centred low on the current page.
+    private func proposedPlacement() -> SigningWorkflow.Plan.Placement {
+        let index = min(snapshot.currentPageIndex, pageCount - 1)
+        let box = document.pages[index].cropBox
+        let appearance = signatureConfiguration.appearance
+        let width = min(appearance.proposedWidth, box.width * 0.8)
+        let height = min(appearance.proposedHeight, box.height * 0.3)
+        let x0 = box.x0 + (box.width - width) / 2
+        let y0 = box.y0 + box.height * 0.1
+        return .init(pageIndex: index, rect: PDFRectangle(x0: x0, y0: y0, x1: x0 + width, y1: y0 + height))
+    }
+
+    func requireSigning(_ what: String) throws(SessionError) {
+        try requireEditing(what)
+    }
+}
+
+extension FieldInfo {
+    init(
+        name: String, kind: String, pageIndex: Int?, rect: PDFRectangle?, isRequired: Bool, isReadOnly: Bool,
+        isSigned: Bool, value: String, label: String?, options: [String]
+    ) {
+        self.name = name
+        self.kind = kind
+        self.pageIndex = pageIndex
+        self.rect = rect
+        self.isRequired = isRequired
+        self.isReadOnly = isReadOnly
+        self.isSigned = isSigned
+        self.value = value
+        self.label = label
+        self.options = options
+    }
+}

@@ -1,0 +1,220 @@
+import PDFAnnotations
+public import PDFCore
+public import PDFForms
+import PDFSigning
+
+/// One open document (WYSIWYS `WYSPDFViewer` + `WYSIWYSController`'s per-document calls, signo
+/// `STSignoViewController`'s document side): its fields, edits saved to the encrypted store as they
+/// happen, and the signing workflow, whose transitions `SigningWorkflow` decides.
+///
+/// Events arrive on ``events`` in order; decisions are asked of the ``SessionDelegate``.
+public actor DocumentSession {
+    public nonisolated let documentID: String
+    /// `show`: nothing can be changed or signed.
+    public nonisolated let isReadOnly: Bool
+    public nonisolated let events: AsyncStream<SessionEvent>
+    public nonisolated let viewerConfiguration: ViewerConfiguration
+    nonisolated let loadedPageCount: Int
+    let continuation: AsyncStream<SessionEvent>.Continuation
+    let store: SecureStore
+    let username: String
+    let clock: @Sendable () -> PDFDate
+    public internal(set) var signatureConfiguration: SignatureConfiguration
+    weak var delegate: (any SessionDelegate)?
+
+    /// The document as it is now: the original and every revision.
+    public private(set) var document: PDFDocument
+    var bytes: [UInt8]
+    /// The size of each revision after the original, in order.
+    var revisionSizes: [Int]
+    var revisionCount: Int { revisionSizes.count }
+    var snapshot: SessionSnapshot
+    /// The notes of an active notes mode (not stored until saved, as the seeds say).
+    var notes: NotesSession?
+    var closed = false
+
+    init(
+        documentID: String, stored: StoredDocument, snapshot: SessionSnapshot, store: SecureStore, username: String,
+        viewer: ViewerConfiguration, signature: SignatureConfiguration, delegate: (any SessionDelegate)?,
+        clock: @escaping @Sendable () -> PDFDate
+    ) throws(SessionError) {
+        self.documentID = documentID
+        self.isReadOnly = snapshot.kind == .readOnly
+        self.viewerConfiguration = viewer
+        self.signatureConfiguration = signature
+        self.delegate = delegate
+        self.store = store
+        self.username = username
+        self.clock = clock
+        self.snapshot = snapshot
+        self.bytes = stored.bytes
+        self.revisionSizes = stored.revisions.map(\.count)
+        self.document = try Self.open(bytes)
+        self.loadedPageCount = document.pages.count
+        (events, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
+        self.snapshot.workflow.acceptedReason = signature.attributes.acceptedReason
+        self.snapshot.workflow.refusedReason = signature.attributes.refusedReason
+    }
+
+    static func open(_ bytes: [UInt8]) throws(SessionError) -> PDFDocument {
+        do {
+            let document = try PDFDocument(bytes: bytes)
+            guard !document.pages.isEmpty else { throw SessionError(.documentUnreadable, "the document has no pages") }
+            return document
+        } catch let error as SessionError {
+            throw error
+        } catch let error as PDFError {
+            throw SessionError(error)
+        } catch {
+            throw SessionError(.documentUnreadable, "\(error)")
+        }
+    }
+
+    deinit {
+        // A shown document is erased when its session goes away, closed or not.
+        if isReadOnly {
+            if !closed { try? store.delete(documentID: documentID) }
+        }
+        continuation.finish()
+    }
+
+    /// Announces the document (WYSIWYS `documentDidLoad`) as the stream's first event.
+    nonisolated func announceLoad() {
+        continuation.yield(.documentDidLoad(pageCount: loadedPageCount))
+    }
+
+    func emit(_ event: SessionEvent) { continuation.yield(event) }
+
+    // MARK: - Document info (WYSIWYS pageCount, pageIndex, didPageChanged)
+
+    public var pageCount: Int { document.pages.count }
+    public var currentPageIndex: Int { snapshot.currentPageIndex }
+    /// The workflow's phase (what the session waits for).
+    public var phase: SigningWorkflow.Phase { snapshot.workflow.phase }
+    /// The current document's bytes (the original with every revision).
+    public var documentBytes: [UInt8] { bytes }
+
+    /// The page the person looks at (from 0); emits `pageChanged` when it changes.
+    public func setCurrentPage(_ index: Int) throws(SessionError) {
+        guard (0..<pageCount).contains(index) else {
+            throw SessionError(.invalidArgument, "page \(index + 1) does not exist (\(pageCount) pages)")
+        }
+        guard index != snapshot.currentPageIndex else { return }
+        snapshot.currentPageIndex = index
+        emit(.pageChanged(index))
+        if !isReadOnly { try? persist() }
+    }
+
+    // MARK: - Fields
+
+    var form: AcroForm? { AcroForm(document: document) }
+
+    /// Every field of the form (signo `getFormFields`).
+    public func formFields() -> [FieldInfo] { form?.fields.map(FieldInfo.init) ?? [] }
+
+    /// The signature fields, in document order, with their signed state.
+    public func signatureFields() -> [FieldInfo] { form?.signatureFields.map(FieldInfo.init) ?? [] }
+
+    /// Sets a field's value; the change is an incremental revision saved to the store at once.
+    public func setValue(_ value: FormInput, forField name: String) throws(SessionError) {
+        try setValues([(name, value)])
+    }
+
+    /// Sets several values in one revision.
+    public func setValues(_ values: [(name: String, value: FormInput)]) throws(SessionError) {
+        try requireEditing("editing fields")
+        guard let form else { throw SessionError(.invalidField, "the document has no form") }
+        var filler = FormFiller(form: form)
+        let update: IncrementalUpdate
+        do {
+            try filler.setValues(values)
+            update = try filler.makeUpdate()
+        } catch {
+            throw SessionError(error)
+        }
+        try appendRevision(update)
+        for (name, _) in values {
+            if let field = self.form?.field(named: name) { emit(.fieldChanged(FieldInfo(field))) }
+        }
+    }
+
+    /// Forces a save (WYSIWYS `saveDocument`, signo's save button); no effect once the document is
+    /// accepted or refused. Returns the delegate's `documentSaved` answer (grey out the button).
+    @discardableResult
+    public func saveDocument() async throws(SessionError) -> Bool {
+        guard !isReadOnly, !snapshot.workflow.isFinished, snapshot.workflow.phase == .editing else { return false }
+        try persist()
+        emit(.documentSaved)
+        return await delegate?.documentSaved() ?? true
+    }
+
+    /// Ends the session: a `show` document's stored copy is erased; others stay in progress.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if isReadOnly { try? store.delete(documentID: documentID) }
+        continuation.finish()
+    }
+
+    // MARK: - Store
+
+    func persist() throws(SessionError) {
+        try store.save(documentID: documentID, state: snapshot.encoded())
+    }
+
+    func appendRevision(_ update: IncrementalUpdate) throws(SessionError) {
+        let revision: [UInt8]
+        do {
+            revision = try update.serialized()
+        } catch {
+            throw SessionError(error)
+        }
+        try appendRevision(bytes: revision)
+    }
+
+    /// Stores a revision with the state in one transaction, then reloads the document.
+    func appendRevision(bytes revision: [UInt8]) throws(SessionError) {
+        guard !revision.isEmpty else { return }
+        let updated = bytes + revision
+        let document = try Self.open(updated)
+        try store.append(documentID: documentID, revision: revision, state: snapshot.encoded())
+        self.bytes = updated
+        self.document = document
+        revisionSizes.append(revision.count)
+    }
+
+    /// Replaces the last revision (the prepared one by the signed one), with the state, atomically.
+    func replaceLastRevision(with revision: [UInt8]) throws(SessionError) {
+        guard let last = revisionSizes.last else { throw SessionError(.invalidState, "no revision to replace") }
+        let updated = bytes[..<(bytes.count - last)] + revision
+        let document = try Self.open(Array(updated))
+        try store.replaceLastRevision(documentID: documentID, with: revision, state: snapshot.encoded())
+        self.bytes = Array(updated)
+        self.document = document
+        revisionSizes[revisionSizes.count - 1] = revision.count
+    }
+
+    /// Drops the revisions after the first `count`, atomically with the state.
+    func truncateRevisions(to count: Int) throws(SessionError) {
+        guard count < revisionCount else {
+            try persist()
+            return
+        }
+        try store.truncate(documentID: documentID, revisionCount: count, state: snapshot.encoded())
+        let kept = revisionSizes.prefix(count).reduce(bytes.count - revisionSizes.reduce(0, +), +)
+        bytes = Array(bytes[..<kept])
+        revisionSizes = Array(revisionSizes.prefix(count))
+        document = try Self.open(bytes)
+    }
+
+    func requireEditing(_ what: String) throws(SessionError) {
+        guard !isReadOnly else {
+            throw SessionError(.invalidState, "\(what) is not possible: the document is shown read-only")
+        }
+        guard !closed else { throw SessionError(.invalidState, "\(what) is not possible: the session is closed") }
+        guard snapshot.workflow.acceptsEdits else {
+            throw SessionError(
+                .invalidState, "\(what) is not possible while \(SigningWorkflow.name(of: snapshot.workflow.phase))")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+public import PDFCore
+import PDFSigning
+
+/// The entry point (WYSIWYS `WYSIWYSController`): one user, their encrypted store, and the
+/// documents they open, reopen, show, sign and dispose.
+///
+/// ```swift
+/// let controller = try SessionController(username: "ada", storageKey: key, storePath: path)
+/// let session = try await controller.open(pdf: bytes, documentID: "contract-42")
+/// for await event in session.events { … }
+/// ```
+public final class SessionController: Sendable {
+    public let username: String
+    let store: SecureStore
+    let clock: @Sendable () -> PDFDate
+
+    /// - Parameters:
+    ///   - storageKey: exactly 64 bytes; it encrypts everything stored and is never written anywhere.
+    ///   - storePath: the SQLite database (created when absent).
+    ///   - clock: the time written into signatures and notes (injected for deterministic tests).
+    public convenience init(
+        username: String, storageKey: [UInt8], storePath: String,
+        clock: @escaping @Sendable () -> PDFDate = { .now() }
+    ) throws(SessionError) {
+        try self.init(
+            username: username, store: SecureStore(username: username, storageKey: storageKey, path: storePath),
+            clock: clock)
+    }
+
+    /// A controller on a store the caller made (another database behind `DocumentStore`).
+    public init(username: String, store: SecureStore, clock: @escaping @Sendable () -> PDFDate = { .now() }) {
+        self.username = username
+        self.store = store
+        self.clock = clock
+    }
+
+    // MARK: - Documents
+
+    /// Opens a document to fill and sign (WYSIWYS `openDocument`); a document in progress with the
+    /// same id is replaced. `documentDidLoad` is the first event.
+    public func open(
+        pdf: [UInt8], documentID: String, viewerConfiguration: ViewerConfiguration = ViewerConfiguration(),
+        signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
+        delegate: (any SessionDelegate)? = nil
+    ) async throws(SessionError) -> DocumentSession {
+        guard !documentID.isEmpty else { throw SessionError(.invalidArgument, "the document id is empty") }
+        _ = try DocumentSession.open(pdf)
+        let snapshot = SessionSnapshot(kind: .editable)
+        try store.create(documentID: documentID, original: pdf, state: snapshot.encoded())
+        return try start(documentID, viewerConfiguration, signatureConfiguration, delegate)
+    }
+
+    /// Reopens a document in progress with its edits and workflow state (WYSIWYS `reopenDocument`).
+    public func reopen(
+        documentID: String, viewerConfiguration: ViewerConfiguration = ViewerConfiguration(),
+        signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
+        delegate: (any SessionDelegate)? = nil
+    ) async throws(SessionError) -> DocumentSession {
+        try start(documentID, viewerConfiguration, signatureConfiguration, delegate)
+    }
+
+    /// Shows a document read-only (WYSIWYS `showDocument`): kept in the store (not in memory) while
+    /// the session is open and erased when it closes; signing calls are errors.
+    public func show(pdf: [UInt8], viewerConfiguration: ViewerConfiguration = ViewerConfiguration())
+        async throws(SessionError) -> DocumentSession
+    {
+        _ = try DocumentSession.open(pdf)
+        let documentID = "show-" + Self.randomID()
+        try store.create(documentID: documentID, original: pdf, state: SessionSnapshot(kind: .readOnly).encoded())
+        return try start(documentID, viewerConfiguration, SignatureConfiguration(), nil)
+    }
+
+    private func start(
+        _ documentID: String, _ viewer: ViewerConfiguration, _ signature: SignatureConfiguration,
+        _ delegate: (any SessionDelegate)?
+    ) throws(SessionError) -> DocumentSession {
+        let stored = try store.load(documentID: documentID)
+        var snapshot = try SessionSnapshot.decoded(stored.state)
+        snapshot.workflow.resume()
+        let session = try DocumentSession(
+            documentID: documentID, stored: stored, snapshot: snapshot, store: store, username: username,
+            viewer: viewer, signature: signature, delegate: delegate, clock: clock)
+        session.announceLoad()
+        return session
+    }
+
+    /// Whether a document is in progress (WYSIWYS `documentInProgress`).
+    public func documentInProgress(_ documentID: String) throws(SessionError) -> Bool {
+        try store.contains(documentID: documentID)
+    }
+
+    /// The documents in progress: id, workflow phase, revision count.
+    public func documentsInProgress() throws(SessionError) -> [DocumentSummary] {
+        try store.documentIDs().filter { !$0.hasPrefix("show-") }.map { id throws(SessionError) in
+            let stored = try store.load(documentID: id)
+            let snapshot = try SessionSnapshot.decoded(stored.state)
+            return DocumentSummary(
+                documentID: id, phase: snapshot.workflow.phase, revisionCount: stored.revisions.count,
+                size: stored.original.count + stored.revisions.reduce(0) { $0 + $1.count },
+                digestToSign: snapshot.prepared?.digest)
+        }
+    }
+
+    /// Forgets a document (WYSIWYS `disposeDocument`): its bytes and state are deleted from the store.
+    public func dispose(documentID: String) throws(SessionError) {
+        try store.delete(documentID: documentID)
+    }
+
+    /// The current bytes of a document in progress (signed once the workflow finished).
+    public func documentBytes(documentID: String) throws(SessionError) -> [UInt8] {
+        try store.load(documentID: documentID).bytes
+    }
+
+    /// Embeds a CMS into a prepared document from the store alone, in any process (WYSIWYS
+    /// `embedSignature:signatureConfiguration:signature:`); returns the signed document.
+    public func embedSignature(
+        documentID: String, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(), cms: [UInt8]
+    ) async throws(SessionError) -> [UInt8] {
+        let session = try start(documentID, ViewerConfiguration(), signatureConfiguration, nil)
+        defer { Task { await session.close() } }
+        try await session.embedSignature(cms)
+        return await session.documentBytes
+    }
+
+    // MARK: - Saved handwritten signatures (WYSIWYS signature settings)
+
+    public func savedSignatures() throws(SessionError) -> [SavedSignature] { try store.handwrittenSignatures() }
+
+    @discardableResult
+    public func addSavedSignature(_ strokes: [InkStroke]) throws(SessionError) -> SavedSignature {
+        try store.addHandwrittenSignature(strokes, created: clock())
+    }
+
+    public func deleteSavedSignature(id: Int) throws(SessionError) { try store.deleteSignature(id: id) }
+
+    static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &generator), radix: 16) }.joined()
+    }
+}
+
+/// A document in progress as listed by `SessionController.documentsInProgress()`.
+public struct DocumentSummary: Sendable {
+    public var documentID: String
+    public var phase: SigningWorkflow.Phase
+    public var revisionCount: Int
+    /// The bytes of the original and every revision.
+    public var size: Int
+    /// The digest waiting for a CMS, when the document is prepared.
+    public var digestToSign: [UInt8]?
+}

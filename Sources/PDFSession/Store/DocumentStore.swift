@@ -1,0 +1,76 @@
+/// Where encrypted records live: SQLite by default; a server deployment can bring another database.
+///
+/// A backend only moves opaque bytes: `SecureStore` encrypts every value and authenticates it
+/// together with its key, so a backend never sees plaintext or user names and cannot swap records
+/// unnoticed. Implementations must be safe to call from several threads.
+public protocol DocumentStore: Sendable {
+    /// The value of a record, nil when absent.
+    /// - Throws: `SessionError` `.storeUnavailable` when the database cannot be read.
+    func read(_ key: RecordKey) throws(SessionError) -> [UInt8]?
+
+    /// Keys of an owner's records, optionally only one document's / one kind's, sorted by
+    /// (documentID, kind, index).
+    /// - Throws: `SessionError` `.storeUnavailable` when the database cannot be read.
+    func keys(owner: String, documentID: String?, kind: RecordKind?) throws(SessionError) -> [RecordKey]
+
+    /// Applies writes and deletions in one atomic transaction (all or nothing, durable when it returns).
+    /// Changes apply in order: a `put` after a `deleteDocument` of the same document survives.
+    /// - Throws: `SessionError` `.storeUnavailable` (nothing was changed).
+    func commit(_ changes: [RecordChange]) throws(SessionError)
+
+    /// The store-wide plain value named `name` (salt, key check), inserting `initial` first when
+    /// there is none, atomically: concurrent callers all get the value that won.
+    /// - Throws: `SessionError` `.storeUnavailable`.
+    func metadata(_ name: String, insertingIfAbsent initial: [UInt8]) throws(SessionError) -> [UInt8]
+}
+
+/// The address of one record: whose it is, which document, what it holds, its position.
+public struct RecordKey: Hashable, Sendable, CustomStringConvertible {
+    /// An opaque owner tag derived from the storage key and user name (never the user name itself).
+    public var owner: String
+    /// The document in progress; "" for the owner's own records (key check, saved signatures).
+    public var documentID: String
+    /// What the record holds.
+    public var kind: RecordKind
+    /// The position among records of the same kind (revision number, signature id); 0 otherwise.
+    public var index: Int
+
+    /// A key from its four parts.
+    public init(owner: String, documentID: String, kind: RecordKind, index: Int = 0) {
+        self.owner = owner
+        self.documentID = documentID
+        self.kind = kind
+        self.index = index
+    }
+
+    /// "document/kind/index", for messages (the owner tag says nothing to a reader).
+    public var description: String {
+        "\(documentID.isEmpty ? "(user)" : "document \"\(documentID)\"") \(kind.rawValue) #\(index)"
+    }
+}
+
+/// What a record holds.
+public enum RecordKind: String, Sendable, Codable, CaseIterable {
+    /// The document's bytes as first opened.
+    case original
+    /// One incremental update appended to the document (index = its position, from 0).
+    case revision
+    /// The session's state of the document, with the list of the revisions it expects.
+    case state
+    /// One saved handwritten signature (index = its id).
+    case signature
+    /// The owner's key check: a known plaintext proving the storage key and user name.
+    case check
+    /// A user setting (documentID "", index = the `UserSetting`).
+    case setting
+}
+
+/// One step of a `DocumentStore.commit`.
+public enum RecordChange: Sendable {
+    /// Writes (or replaces) a record.
+    case put(RecordKey, [UInt8])
+    /// Removes a record (no error when absent).
+    case delete(RecordKey)
+    /// Removes every record of one document of one owner.
+    case deleteDocument(owner: String, documentID: String)
+}

@@ -1,0 +1,105 @@
+import Synchronization
+
+/// The session's view: everything encrypted for one user with keys derived from the storage key.
+///
+/// Documents in progress (original bytes, incremental updates, state) and saved handwritten
+/// signatures are sealed with AES-256-GCM under keys derived by HKDF-SHA-256 from the 64-byte
+/// storage key, the store's salt and the user name (see `RecordCipher`); the storage key is never
+/// written. Every mutating call is one backend transaction, so a crash leaves the last committed
+/// state. Calls on one instance are serialized; one store file is meant for one process at a time.
+public final class SecureStore: Sendable {
+    /// The plaintext of key-check records.
+    static let checkText = Array("autograph store v1 key check".utf8)
+
+    let backend: any DocumentStore
+    let cipher: RecordCipher
+    private let lock = Mutex<Void>(())
+
+    /// Opens the store for `username`, creating its key checks on first use.
+    ///
+    /// The store is bound to the first storage key it sees (a store-wide check in its metadata);
+    /// each user name gets its own records, invisible to other names.
+    /// - Parameters:
+    ///   - username: The user who signs; only a keyed hash of it is stored.
+    ///   - storageKey: Exactly 64 bytes (the WYSIWYS configuration's `storageKey`).
+    ///   - backend: Where the encrypted records live.
+    /// - Throws: `SessionError` `.invalidStorageKey` (not 64 bytes), `.wrongStorageKey` (the key,
+    ///   or the key and user name pair, is not the one the store was written with),
+    ///   `.storeUnavailable` (the backend failed).
+    public init(username: String, storageKey: [UInt8], backend: any DocumentStore) throws(SessionError) {
+        guard storageKey.count == 64 else {
+            throw SessionError(
+                .invalidStorageKey, "the storage key has \(storageKey.count) bytes; it must have exactly 64")
+        }
+        guard let freshSalt = SecureRandom.bytes(32) else {
+            throw SessionError(.storeUnavailable, "store: no random bytes for the salt")
+        }
+        let salt = try backend.metadata("salt", insertingIfAbsent: freshSalt)
+        guard salt.count == 32 else {
+            throw SessionError(.tamperedRecord, "the store's salt has \(salt.count) bytes instead of 32")
+        }
+        // The store-wide check: the owner tag depends on the key, so without it a wrong key would
+        // look like a new user with an empty store.
+        let storeCheck = try RecordCipher.storeCheck(storageKey: storageKey, salt: salt)
+        let storeCheckKey = RecordKey(owner: "", documentID: "", kind: .check)
+        let sealedStoreCheck = try backend.metadata(
+            "key check", insertingIfAbsent: storeCheck.seal(Self.checkText, for: storeCheckKey))
+        guard (try? storeCheck.open(sealedStoreCheck, for: storeCheckKey)) == Self.checkText else {
+            throw SessionError(.wrongStorageKey, "this store was created with another storage key")
+        }
+        let cipher = try RecordCipher(storageKey: storageKey, salt: salt, username: username)
+        let userCheckKey = cipher.key("", .check)
+        if let sealed = try backend.read(userCheckKey) {
+            guard (try? cipher.open(sealed, for: userCheckKey)) == Self.checkText else {
+                throw SessionError(
+                    .wrongStorageKey,
+                    "the user's key check does not open: the storage key or the user name differs from the "
+                        + "ones the store was written with")
+            }
+        } else {
+            try backend.commit([.put(userCheckKey, cipher.seal(Self.checkText, for: userCheckKey))])
+        }
+        self.backend = backend
+        self.cipher = cipher
+    }
+
+    /// Opens (creating it and its directories when missing) the SQLite store at `path`.
+    /// - Throws: as `init(username:storageKey:backend:)`; `.storeUnavailable` when the file or a
+    ///   directory cannot be created or opened.
+    public convenience init(username: String, storageKey: [UInt8], path: String) throws(SessionError) {
+        guard storageKey.count == 64 else {
+            throw SessionError(
+                .invalidStorageKey, "the storage key has \(storageKey.count) bytes; it must have exactly 64")
+        }
+        try StoreFiles.prepare(path)
+        try self.init(username: username, storageKey: storageKey, backend: SQLiteDocumentStore(path: path))
+    }
+
+    /// Runs `body` with this instance's other calls excluded.
+    func locked<T: Sendable>(_ body: () throws(SessionError) -> T) throws(SessionError) -> T {
+        try lock.withLock { _ throws(SessionError) -> T in try body() }
+    }
+
+    /// Reads and opens one record; nil when absent.
+    /// - Throws: `.tamperedRecord` naming the record when it does not open.
+    func openRecord(_ key: RecordKey, expectedTag: [UInt8]? = nil) throws(SessionError) -> [UInt8]? {
+        guard var value = try backend.read(key) else { return nil }
+        if let expectedTag, RecordCipher.tag(of: value) != expectedTag {
+            throw SessionError(
+                .tamperedRecord, "\(key) is not the one the document's state recorded (replaced or rolled back)")
+        }
+        do {
+            try cipher.open(&value, for: key)
+        } catch {
+            throw SessionError(.tamperedRecord, "\(key) failed authentication: altered, truncated or moved")
+        }
+        return value
+    }
+
+    /// Checks a caller's document id: not empty (reserved for the user's own records), no NUL.
+    static func validate(_ documentID: String) throws(SessionError) {
+        guard !documentID.isEmpty, !documentID.utf8.contains(0) else {
+            throw SessionError(.invalidArgument, "a document id must be non-empty and contain no NUL character")
+        }
+    }
+}

@@ -1,0 +1,387 @@
+public import PDFCore
+
+/// The signing workflow's transitions as a value: given where the session is and what happened, it
+/// says where the session goes and what must be done (ARCHITECTURE.md: a pure state machine; the
+/// `DocumentSession` actor performs the actions). No I/O here, so every path is testable directly.
+public struct SigningWorkflow: Sendable, Codable, Equatable {
+    /// Where a session is.
+    public enum Phase: Sendable, Codable, Equatable {
+        /// Fields can be edited; accept, refuse, start signing, notes are possible.
+        case editing
+        /// Several empty signature fields: waiting for the person's choice.
+        case selectingField(candidates: [String])
+        /// Waiting for a drawn signature.
+        case capturingSignature
+        /// Waiting for the choice among saved signatures.
+        case choosingSavedSignature(ids: [Int])
+        /// Waiting for the signature's position on a page.
+        case positioning
+        /// Preparing the document (an incremental update with the placeholder).
+        case preparing
+        /// The preview was shown: waiting for `confirmSignature()`.
+        case confirming
+        /// The digest is out: waiting for the CMS.
+        case awaitingSignature
+        /// Notes mode (ink) is active.
+        case notes
+        /// Signed; the session accepts no more changes.
+        case finished(reason: String)
+    }
+
+    /// Why the document is being signed.
+    public enum Purpose: Sendable, Codable, Equatable {
+        /// WYSIWYS `acceptDocument`.
+        case accept
+        /// WYSIWYS `refuseDocument`: watermark, invisible signature.
+        case refuse
+        /// signo `startSignature(field)`: capture into this field, then sign.
+        case signo(field: String)
+    }
+
+    /// What the signature will be, filled in as the person decides.
+    public struct Plan: Sendable, Codable, Equatable {
+        public var purpose: Purpose
+        /// The existing empty signature field signed (nil: a new field).
+        public var field: String?
+        public var handwriting: [InkStroke]?
+        /// The page (from 0) and rectangle of a new visible field.
+        public var placement: Placement?
+        public var invisible: Bool
+        public var readOnlyFields: [String] = []
+
+        public struct Placement: Sendable, Codable, Equatable {
+            public var pageIndex: Int
+            public var rect: PDFRectangle
+        }
+
+        /// Whether the prepared revision changes what a page shows (a visible signature or a watermark).
+        public var changesAppearance: Bool { purpose == .refuse || !invisible }
+    }
+
+    /// What the session knows when the person accepts.
+    public struct AcceptFacts: Sendable, Equatable {
+        public var missingRequiredFields: [String]
+        /// Empty signature fields meant for this user (or every empty one when none is).
+        public var emptySignatureFields: [String]
+        public var handwritingEnabled: Bool
+        public var savedSignatureIDs: [Int]
+        public var invisible: Bool
+        /// Where a new signature would go first: the current page, a centred rectangle.
+        public var proposedPlacement: Plan.Placement
+
+        public init(
+            missingRequiredFields: [String], emptySignatureFields: [String], handwritingEnabled: Bool,
+            savedSignatureIDs: [Int], invisible: Bool, proposedPlacement: Plan.Placement
+        ) {
+            self.missingRequiredFields = missingRequiredFields
+            self.emptySignatureFields = emptySignatureFields
+            self.handwritingEnabled = handwritingEnabled
+            self.savedSignatureIDs = savedSignatureIDs
+            self.invisible = invisible
+            self.proposedPlacement = proposedPlacement
+        }
+    }
+
+    /// What happened.
+    public enum Input: Sendable, Equatable {
+        case accept(AcceptFacts)
+        case refuse
+        /// signo: capture for `field` (after `willStartSigning` said yes), making `readOnly` read-only.
+        case startSigno(field: String, readOnly: [String])
+        case selectField(String)
+        case signatureCaptured([InkStroke])
+        /// The saved signature chosen (its strokes, looked up by the session).
+        case savedSignatureChosen(id: Int, strokes: [InkStroke])
+        /// signo `willConfirmSigning` answered.
+        case captureConfirmed(Bool)
+        case positioned(Plan.Placement)
+        /// The person cancelled whatever the session waits for.
+        case cancel
+        /// The prepared revision exists; `digest` is what will be signed.
+        case prepared(digest: [UInt8])
+        case confirm
+        case signed
+        case failed(SessionError)
+        case startNotes
+        case finishNotes
+    }
+
+    /// What the session must do, in order.
+    public enum Action: Sendable, Equatable {
+        case emit(Notice)
+        /// Store the captured handwriting among the saved signatures.
+        case saveHandwriting([InkStroke])
+        /// Look up the saved signature's strokes and feed `.savedSignatureChosen`.
+        case applySavedSignature(id: Int)
+        /// Ask the delegate's `willConfirmSigning` (signo), then feed `.captureConfirmed`.
+        case askCaptureConfirmation(field: String)
+        /// Watermark every page (refusal), as a revision.
+        case watermark
+        /// Build the prepared revision from the plan, then feed `.prepared` or `.failed`.
+        case prepare(Plan)
+        /// Render the prepared bytes and emit `onConfirmationRequired`.
+        case showPreview
+        /// Emit `documentPreparedForSignature` and obtain the CMS as the signing mode says.
+        case requestSignature(reason: String)
+        /// Remove the prepared revision (and a refusal's watermark): back to the edited document.
+        case discardPrepared
+        /// Persist the workflow state.
+        case persist
+    }
+
+    /// Events the workflow decides on; the session turns them into `SessionEvent`s with the details.
+    public enum Notice: Sendable, Equatable {
+        case missingRequiredFormField([String])
+        case selectSignatureFormField([String])
+        case didSelectSignatureFormField(String)
+        case signatureCaptureRequired(field: String?)
+        case savedSignatureSelectionRequired([Int])
+        case signatureRequiresPositioning(Plan.Placement)
+        case willPrepareDocument
+        case processDidFinish(reason: String)
+        case processDidFail(SessionError)
+        case signingProcessConfirmed(field: String)
+        case signingProcessCancelled(field: String?)
+        case signingProcessFailed(field: String?, error: SessionError)
+        case notesModeDidStart
+        case notesModeDidFailToStart(code: Int)
+    }
+
+    public private(set) var phase: Phase = .editing
+    public private(set) var plan: Plan?
+    /// The reason written into the signature.
+    public var acceptedReason = "accepted"
+    public var refusedReason = "refused"
+    /// Where a new signature goes first, and the handwriting facts, from the last accept.
+    private var proposedPlacement: Plan.Placement?
+    private var pendingHandwritingEnabled = false
+    private var pendingSavedSignatureIDs: [Int] = []
+
+    public init() {}
+
+    /// True once signed: edits and saves have no effect (WYSIWYS `saveDocument` after accept/refuse).
+    public var isFinished: Bool {
+        if case .finished = phase { return true }
+        return false
+    }
+
+    /// True when fields may be edited.
+    public var acceptsEdits: Bool { phase == .editing }
+
+    public var reason: String { plan?.purpose == .refuse ? refusedReason : acceptedReason }
+
+    /// Feeds an input; returns what to do. An input the phase does not expect changes nothing and
+    /// returns an error notice the session throws (`invalidState`).
+    public mutating func handle(_ input: Input) throws(SessionError) -> [Action] {
+        switch (phase, input) {
+        case (.editing, .accept(let facts)):
+            if !facts.missingRequiredFields.isEmpty {
+                return [.emit(.missingRequiredFormField(facts.missingRequiredFields))]
+            }
+            proposedPlacement = facts.proposedPlacement
+            plan = Plan(purpose: .accept, field: nil, invisible: facts.invisible)
+            if facts.emptySignatureFields.count > 1, !facts.invisible {
+                phase = .selectingField(candidates: facts.emptySignatureFields)
+                return [.emit(.selectSignatureFormField(facts.emptySignatureFields))]
+            }
+            if !facts.invisible { plan?.field = facts.emptySignatureFields.first }
+            return afterField(handwriting: facts.handwritingEnabled, saved: facts.savedSignatureIDs)
+
+        case (.editing, .refuse):
+            plan = Plan(purpose: .refuse, field: nil, invisible: true)
+            return [.watermark] + prepare()
+
+        case (.editing, .startSigno(let field, let readOnly)):
+            plan = Plan(purpose: .signo(field: field), field: field, invisible: false, readOnlyFields: readOnly)
+            phase = .capturingSignature
+            return [.emit(.signatureCaptureRequired(field: field))]
+
+        case (.selectingField(let candidates), .selectField(let name)):
+            guard candidates.contains(name) else {
+                throw SessionError(
+                    .invalidField, "\"\(name)\" is not one of the empty signature fields: \(candidates)",
+                    signoCode: -130)
+            }
+            plan?.field = name
+            return [.emit(.didSelectSignatureFormField(name))] + afterField(handwriting: nil, saved: nil)
+
+        case (.capturingSignature, .signatureCaptured(let strokes)):
+            plan?.handwriting = strokes
+            if case .signo(let field) = plan?.purpose {
+                return [.saveHandwriting(strokes), .askCaptureConfirmation(field: field)]
+            }
+            return [.saveHandwriting(strokes)] + afterHandwriting()
+
+        case (.capturingSignature, .captureConfirmed(let yes)):
+            guard case .signo = plan?.purpose else { throw Self.unexpected(input, phase) }
+            return yes ? prepare() : cancel()
+
+        case (.choosingSavedSignature(let ids), .savedSignatureChosen(let id, let strokes)):
+            guard ids.contains(id) else {
+                throw SessionError(.invalidArgument, "no saved signature has id \(id)")
+            }
+            plan?.handwriting = strokes
+            return afterHandwriting()
+
+        case (.positioning, .positioned(let placement)):
+            guard placement.rect.width > 0, placement.rect.height > 0 else {
+                throw SessionError(.invalidArgument, "the signature's rectangle is empty")
+            }
+            plan?.placement = placement
+            return prepare()
+
+        case (.selectingField, .cancel), (.capturingSignature, .cancel), (.choosingSavedSignature, .cancel),
+            (.positioning, .cancel), (.confirming, .cancel):
+            return cancel()
+
+        case (.preparing, .prepared):
+            if plan?.changesAppearance == true {
+                phase = .confirming
+                return [.persist, .showPreview]
+            }
+            return requestSignature()
+
+        case (.confirming, .confirm):
+            return requestSignature()
+
+        case (.awaitingSignature, .signed):
+            let reason = reason
+            let field = plan?.field
+            phase = .finished(reason: reason)
+            var actions: [Action] = [.persist]
+            if case .signo = plan?.purpose, let field { actions.append(.emit(.signingProcessConfirmed(field: field))) }
+            actions.append(.emit(.processDidFinish(reason: reason)))
+            return actions
+
+        case (.preparing, .failed(let error)), (.awaitingSignature, .failed(let error)),
+            (.confirming, .failed(let error)):
+            let field = plan?.field
+            phase = .editing
+            plan = nil
+            var actions: [Action] = [.discardPrepared, .persist]
+            actions.append(
+                error.code == .cancelled
+                    ? .emit(.signingProcessCancelled(field: field))
+                    : .emit(.signingProcessFailed(field: field, error: error)))
+            actions.append(.emit(.processDidFail(error)))
+            return actions
+
+        case (.editing, .startNotes):
+            phase = .notes
+            return [.emit(.notesModeDidStart)]
+
+        case (.notes, .finishNotes):
+            phase = .editing
+            return []
+
+        default:
+            throw Self.unexpected(input, phase)
+        }
+    }
+
+    /// Restores a phase read from the store: the waits that need the person on screen (choosing,
+    /// capturing, positioning) go back to editing; a prepared document still waits for its
+    /// confirmation or its CMS.
+    public mutating func resume() {
+        switch phase {
+        case .selectingField, .capturingSignature, .choosingSavedSignature, .positioning, .preparing, .notes:
+            phase = .editing
+            plan = nil
+        case .editing, .confirming, .awaitingSignature, .finished:
+            break
+        }
+    }
+
+    // MARK: - Steps
+
+    private mutating func afterField(handwriting: Bool?, saved: [Int]?) -> [Action] {
+        guard let plan, !plan.invisible else { return prepare() }
+        // Remembered from the accept when the choice of a field came between.
+        let handwriting = handwriting ?? pendingHandwritingEnabled
+        let saved = saved ?? pendingSavedSignatureIDs
+        pendingHandwritingEnabled = handwriting
+        pendingSavedSignatureIDs = saved
+        guard handwriting else { return afterHandwriting() }
+        switch saved.count {
+        case 0:
+            phase = .capturingSignature
+            return [.emit(.signatureCaptureRequired(field: plan.field))]
+        case 1:
+            // The only one is applied without asking.
+            phase = .choosingSavedSignature(ids: saved)
+            return [.applySavedSignature(id: saved[0])]
+        default:
+            phase = .choosingSavedSignature(ids: saved)
+            return [.emit(.savedSignatureSelectionRequired(saved))]
+        }
+    }
+
+    private mutating func afterHandwriting() -> [Action] {
+        guard let plan else { return [] }
+        if plan.field == nil, !plan.invisible {
+            let placement =
+                proposedPlacement ?? Plan.Placement(pageIndex: 0, rect: PDFRectangle(x0: 36, y0: 36, x1: 236, y1: 106))
+            phase = .positioning
+            return [.emit(.signatureRequiresPositioning(placement))]
+        }
+        return prepare()
+    }
+
+    private mutating func prepare() -> [Action] {
+        guard let plan else { return [] }
+        phase = .preparing
+        return [.emit(.willPrepareDocument), .prepare(plan)]
+    }
+
+    private mutating func requestSignature() -> [Action] {
+        phase = .awaitingSignature
+        return [.persist, .requestSignature(reason: reason)]
+    }
+
+    private mutating func cancel() -> [Action] {
+        let field = plan?.field
+        let prepared = phase == .confirming
+        phase = .editing
+        plan = nil
+        return (prepared ? [.discardPrepared, .persist] : []) + [.emit(.signingProcessCancelled(field: field))]
+    }
+
+    static func unexpected(_ input: Input, _ phase: Phase) -> SessionError {
+        SessionError(.invalidState, "\(Self.name(of: input)) is not possible while \(Self.name(of: phase))")
+    }
+
+    static func name(of input: Input) -> String {
+        switch input {
+        case .accept: "accepting"
+        case .refuse: "refusing"
+        case .startSigno: "starting a signature"
+        case .selectField: "selecting a signature field"
+        case .signatureCaptured: "capturing a signature"
+        case .savedSignatureChosen: "choosing a saved signature"
+        case .captureConfirmed: "confirming the capture"
+        case .positioned: "positioning the signature"
+        case .cancel: "cancelling"
+        case .prepared: "preparing"
+        case .confirm: "confirming the signature"
+        case .signed: "embedding the signature"
+        case .failed: "failing"
+        case .startNotes: "starting notes mode"
+        case .finishNotes: "finishing notes mode"
+        }
+    }
+
+    static func name(of phase: Phase) -> String {
+        switch phase {
+        case .editing: "the document is being edited"
+        case .selectingField: "a signature field is being chosen"
+        case .capturingSignature: "a signature is being drawn"
+        case .choosingSavedSignature: "a saved signature is being chosen"
+        case .positioning: "the signature is being positioned"
+        case .preparing: "the document is being prepared"
+        case .confirming: "the signature waits for confirmation"
+        case .awaitingSignature: "the document waits for its signature"
+        case .notes: "notes mode is active"
+        case .finished: "the document is signed"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import PDFCore
+import PDFSigning
+import PDFTestSupport
+
+@testable import PDFSession
+
+/// Documents and identities for session tests.
+enum SessionFixtures {
+    /// A two-page form: text fields (some required) on page 1, signature fields on page 2.
+    static func form(
+        text: [String] = ["name", "comment"], required: Set<String> = [], signatures: [String] = ["Signature1"],
+        photo: String? = nil, pdfA1: Bool = false
+    ) -> [UInt8] {
+        var builder = PDFBuilder(version: "1.7")
+        let first = builder.reserve()
+        let second = builder.reserve()
+        var fields: [PDFObject] = []
+        var firstAnnotations: [PDFObject] = []
+        var secondAnnotations: [PDFObject] = []
+        for (index, name) in (text + (photo.map { [$0] } ?? [])).enumerated() {
+            let y = 700 - Double(index) * 40
+            var field: PDFDictionary = [
+                .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name("Tx"),
+                PDFName("T"): .string(PDFString(text: name)),
+                PDFName("Rect"): PDFRectangle(
+                    x0: 72, y0: y, x1: name == photo ? 272 : 372, y1: y + (name == photo ? 120 : 24)
+                ).object,
+                PDFName("P"): .reference(first), PDFName("DA"): .string(PDFString(text: "/Helv 11 Tf 0 g")), .f: 4,
+            ]
+            if required.contains(name) { field[PDFName("Ff")] = .integer(2) }
+            let reference = builder.add(.dictionary(field))
+            fields.append(.reference(reference))
+            firstAnnotations.append(.reference(reference))
+        }
+        for (index, name) in signatures.enumerated() {
+            let x = 72 + Double(index) * 240
+            let reference = builder.add(
+                .dictionary([
+                    .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
+                    PDFName("T"): .string(PDFString(text: name)),
+                    PDFName("Rect"): PDFRectangle(x0: x, y0: 120, x1: x + 220, y1: 190).object,
+                    PDFName("P"): .reference(second), .f: 4,
+                ]))
+            fields.append(.reference(reference))
+            secondAnnotations.append(.reference(reference))
+        }
+        for (page, annotations, label) in [
+            (first, firstAnnotations, "Page one"), (second, secondAnnotations, "Page two"),
+        ] {
+            let contents = builder.add(
+                .stream(PDFStream(data: Array("BT /F1 18 Tf 72 760 Td (\(label)) Tj ET".utf8), compress: true)))
+            builder.set(
+                page,
+                to: .dictionary([
+                    .type: .name(.page), .parent: .reference(builder.pages),
+                    .mediaBox: PDFRectangle(x0: 0, y0: 0, x1: 595, y1: 842).object, .contents: .reference(contents),
+                    .resources: .dictionary(PDFBuilder.helveticaResources), .annots: .array(annotations),
+                ]))
+            builder.appendPage(page)
+        }
+        let helvetica = PDFBuilder.helveticaResources[PDFName("Font")]?.dictionaryValue?[PDFName("F1")] ?? .null
+        builder.catalogEntries[.acroForm] = .dictionary([
+            .fields: .array(fields), PDFName("DA"): .string(PDFString(text: "/Helv 0 Tf 0 g")),
+            PDFName("DR"): .dictionary([PDFName("Font"): .dictionary([PDFName("Helv"): helvetica])]),
+        ])
+        if pdfA1 {
+            let xmp = """
+                <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="1" pdfaid:conformance="B"/>
+                </rdf:RDF></x:xmpmeta>
+                <?xpacket end="w"?>
+                """
+            let metadata = builder.add(
+                .stream(
+                    PDFStream(
+                        dictionary: [.type: .name("Metadata"), .subtype: .name("XML")], data: Array(xmp.utf8),
+                        compress: false)))
+            builder.catalogEntries[.metadata] = .reference(metadata)
+        }
+        return builder.build()
+    }
+
+    static let pki = TestPaths.fixture("pki", "")
+
+    static func signer(_ name: String = "signer-p256.p12") throws -> LocalKeySigner {
+        try LocalKeySigner(pkcs12: pki + name, password: "secret")
+    }
+
+    static let root = pki + "root.cert.pem"
+
+    static let key = [UInt8](repeating: 7, count: 64)
+
+    /// A controller on a fresh store in a temporary directory, with a fixed clock.
+    static func controller(
+        _ directory: String? = nil, username: String = "ada", key: [UInt8] = key
+    ) throws -> (SessionController, String) {
+        let directory = try directory ?? TestPaths.temporaryDirectory("session")
+        let controller = try SessionController(
+            username: username, storageKey: key, storePath: directory + "/store.sqlite",
+            clock: { PDFDate(seconds: 1_790_000_000) })
+        return (controller, directory)
+    }
+
+    /// A signature-like scribble: `count` points of a wave.
+    static func scribble(count: Int = 40) -> [InkStroke] {
+        [InkStroke((0..<count).map { InkPoint(x: Double($0) * 6, y: 40 + 25 * sin(Double($0) / 3)) })]
+    }
+
+    static func write(_ bytes: [UInt8], _ directory: String, _ name: String) throws -> String {
+        let path = directory + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+/// Collects a session's events as they arrive.
+actor EventLog {
+    private(set) var events: [SessionEvent] = []
+
+    init(_ session: DocumentSession) {
+        let stream = session.events
+        Task { await self.listen(stream) }
+    }
+
+    private func listen(_ stream: AsyncStream<SessionEvent>) async {
+        for await event in stream { events.append(event) }
+    }
+
+    /// The names of the events once at least `count` arrived (or after 10 s).
+    func names(count: Int) async -> [String] {
+        for _ in 0..<1000 where events.count < count {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return events.map(Self.name)
+    }
+
+    /// The first event named `name`, waiting up to 10 s for it.
+    func first(_ name: String) async -> SessionEvent? {
+        for _ in 0..<1000 {
+            if let event = events.first(where: { Self.name($0) == name }) { return event }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return nil
+    }
+
+    static func name(_ event: SessionEvent) -> String {
+        String("\(event)".prefix { $0 != "(" })
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PDFSession
+
+/// Records altered in the SQLite file by another program (the `sqlite3` command-line tool), or
+/// through a backend, must be refused, never returned as garbage.
+@Suite("Store tampering") struct StoreTamperTests {
+    /// A store at a fresh path with documents "A" (2 revisions) and "B" (1 revision).
+    static func makeStore() throws -> (path: String, store: SecureStore) {
+        let path = try StoreFixtures.databasePath()
+        let store = try SecureStore(username: "alice", storageKey: StoreFixtures.key(), path: path)
+        try store.create(documentID: "A", original: Array("%PDF-1.7 A original".utf8), state: Array("state A".utf8))
+        try store.append(documentID: "A", revision: Array("A update 1".utf8), state: Array("state A1".utf8))
+        try store.append(documentID: "A", revision: Array("A update 2".utf8), state: Array("state A2".utf8))
+        try store.create(documentID: "B", original: Array("%PDF-1.7 B original".utf8), state: Array("state B".utf8))
+        try store.append(documentID: "B", revision: Array("B update 1".utf8), state: Array("state B1".utf8))
+        return (path, store)
+    }
+
+    static func expectTampered(_ store: SecureStore, _ documentID: String, mentioning words: [String]) {
+        let error = #expect(throws: SessionError.self) { _ = try store.load(documentID: documentID) }
+        #expect(error?.code == .tamperedRecord)
+        for word in words { #expect(error?.message.contains(word) == true, "\(error?.message ?? "") lacks \(word)") }
+    }
+
+    @Test(
+        "a changed ciphertext byte is tamperedRecord naming the document, kind and index",
+        arguments: [
+            (RecordKind.original, 0), (.revision, 1), (.state, 0),
+        ])
+    func flippedByte(kind: RecordKind, index: Int) throws {
+        let (path, store) = try Self.makeStore()
+        let clause = StoreFixtures.whereClause(store, "A", kind, index)
+        guard let hex = try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(clause)") else { return }
+        var bytes = StoreFixtures.bytes(hex: hex)
+        bytes[13 + 3] ^= 0x20  // a ciphertext byte (after version and nonce)
+        let changed = try StoreFixtures.sqlite(
+            path, "UPDATE records SET value=X'\(StoreFixtures.hex(bytes))' WHERE \(clause); SELECT changes()")
+        #expect(changed == "1")
+        for reader in [store, try SecureStore(username: "alice", storageKey: StoreFixtures.key(), path: path)] {
+            Self.expectTampered(reader, "A", mentioning: ["\"A\"", kind.rawValue, "#\(index)"])
+        }
+        #expect(try store.load(documentID: "B").revisions == [Array("B update 1".utf8)])
+    }
+
+    @Test("records copied to another document, kind or index are tamperedRecord")
+    func swappedRecords() throws {
+        let (path, store) = try Self.makeStore()
+        // (source, target) as (document, kind, index) pairs, each on a fresh store
+        let copies: [((String, RecordKind, Int), (String, RecordKind, Int))] = [
+            (("A", .state, 0), ("B", .state, 0)), (("A", .revision, 0), ("B", .revision, 0)),
+            (("B", .revision, 0), ("B", .original, 0)), (("A", .revision, 1), ("A", .revision, 0)),
+        ]
+        for (source, target) in copies {
+            let (path, store) = try Self.makeStore()
+            let from = StoreFixtures.whereClause(store, source.0, source.1, source.2)
+            let to = StoreFixtures.whereClause(store, target.0, target.1, target.2)
+            guard
+                let changed = try StoreFixtures.sqlite(
+                    path,
+                    "UPDATE records SET value=(SELECT value FROM records WHERE \(from)) WHERE \(to); SELECT changes()")
+            else { return }
+            #expect(changed == "1")
+            Self.expectTampered(store, target.0, mentioning: ["\"\(target.0)\"", target.1.rawValue, "#\(target.2)"])
+        }
+        // revision 0 and 1 of A exchanged
+        let zero = StoreFixtures.whereClause(store, "A", .revision, 0)
+        let one = StoreFixtures.whereClause(store, "A", .revision, 1)
+        _ = try StoreFixtures.sqlite(
+            path,
+            "UPDATE records SET idx=-1 WHERE \(zero); UPDATE records SET idx=0 WHERE \(one); "
+                + "UPDATE records SET idx=1 WHERE \(zero.replacingOccurrences(of: "idx=0", with: "idx=-1"))")
+        Self.expectTampered(store, "A", mentioning: ["revision"])
+    }
+
+    @Test("a dropped revision or an older value of a record put back is tamperedRecord")
+    func rollback() throws {
+        let (path, store) = try Self.makeStore()
+        let deleted = try StoreFixtures.sqlite(
+            path, "DELETE FROM records WHERE \(StoreFixtures.whereClause(store, "A", .revision, 1)); SELECT changes()")
+        guard let deleted else { return }
+        #expect(deleted == "1")
+        Self.expectTampered(store, "A", mentioning: ["\"A\""])
+
+        // B: revision 0 undone and redone with other bytes; the old sealed value is put back
+        let clause = StoreFixtures.whereClause(store, "B", .revision, 0)
+        let old = try #require(try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(clause)"))
+        try store.truncate(documentID: "B", revisionCount: 0, state: [])
+        try store.append(documentID: "B", revision: Array("B redone".utf8), state: [])
+        #expect(try store.load(documentID: "B").revisions == [Array("B redone".utf8)])
+        _ = try StoreFixtures.sqlite(path, "UPDATE records SET value=X'\(old)' WHERE \(clause)")
+        Self.expectTampered(store, "B", mentioning: ["revision", "#0"])
+    }
+
+    @Test("an altered key-check record is wrongStorageKey; an altered signature is tamperedRecord")
+    func checkAndSignature() throws {
+        let (path, store) = try Self.makeStore()
+        _ = try store.addSignature([1, 2, 3])
+        let signature = StoreFixtures.whereClause(store, "", .signature, 1)
+        guard let hex = try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(signature)") else {
+            return
+        }
+        var bytes = StoreFixtures.bytes(hex: hex)
+        bytes[bytes.count - 1] ^= 1  // the tag
+        _ = try StoreFixtures.sqlite(path, "UPDATE records SET value=X'\(StoreFixtures.hex(bytes))' WHERE \(signature)")
+        let error = #expect(throws: SessionError.self) { _ = try store.savedSignatures() }
+        #expect(error?.code == .tamperedRecord)
+        #expect(error?.message.contains("signature #1") == true)
+
+        let checkClause = StoreFixtures.whereClause(store, "", .check)
+        var check = StoreFixtures.bytes(
+            hex: try #require(try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(checkClause)")))
+        check[14] ^= 1
+        _ = try StoreFixtures.sqlite(
+            path, "UPDATE records SET value=X'\(StoreFixtures.hex(check))' WHERE \(checkClause)")
+        let refused = #expect(throws: SessionError.self) {
+            _ = try SecureStore(username: "alice", storageKey: StoreFixtures.key(), path: path)
+        }
+        #expect(refused?.code == .wrongStorageKey)
+        #expect(refused?.message.contains("user name") == true)
+    }
+
+    @Test("through a custom backend: a modified blob is tamperedRecord, a truncated one too")
+    func customBackend() throws {
+        let backend = MemoryDocumentStore()
+        let store = try SecureStore(username: "alice", storageKey: StoreFixtures.key(), backend: backend)
+        try store.create(documentID: "A", original: Array(repeating: 0x41, count: 100), state: [1])
+        #expect(try store.load(documentID: "A").original == Array(repeating: 0x41, count: 100))
+        let key = store.cipher.key("A", .original)
+        let sealed = try #require(try backend.read(key))
+        var modified = sealed
+        modified[50] ^= 0xff
+        try backend.commit([.put(key, modified)])
+        Self.expectTampered(store, "A", mentioning: ["original"])
+        try backend.commit([.put(key, Array(sealed.prefix(20)))])
+        Self.expectTampered(store, "A", mentioning: ["original"])
+        try backend.commit([.put(key, sealed)])
+        #expect(try store.load(documentID: "A").original == Array(repeating: 0x41, count: 100))
+    }
+}
+
+/// A dictionary-backed `DocumentStore`, standing in for a server database.
+final class MemoryDocumentStore: DocumentStore {
+    private let records = Mutex<[RecordKey: [UInt8]]>([:])
+    private let meta = Mutex<[String: [UInt8]]>([:])
+
+    func read(_ key: RecordKey) -> [UInt8]? {
+        records.withLock { $0[key] }
+    }
+
+    func keys(owner: String, documentID: String?, kind: RecordKind?) -> [RecordKey] {
+        records.withLock { records in
+            records.keys.filter {
+                $0.owner == owner && (documentID == nil || $0.documentID == documentID)
+                    && (kind == nil || $0.kind == kind)
+            }
+        }.sorted { ($0.documentID, $0.kind.rawValue, $0.index) < ($1.documentID, $1.kind.rawValue, $1.index) }
+    }
+
+    func commit(_ changes: [RecordChange]) {
+        records.withLock { records in
+            for change in changes {
+                switch change {
+                case .put(let key, let value): records[key] = value
+                case .delete(let key): records[key] = nil
+                case .deleteDocument(let owner, let documentID):
+                    records = records.filter { !($0.key.owner == owner && $0.key.documentID == documentID) }
+                }
+            }
+        }
+    }
+
+    func metadata(_ name: String, insertingIfAbsent initial: [UInt8]) -> [UInt8] {
+        meta.withLock { meta in
+            if let value = meta[name] { return value }
+            meta[name] = initial
+            return initial
+        }
+    }
+}
