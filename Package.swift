@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "PDFGraphics", targets: ["PDFGraphics"]),
         .library(name: "PDFRendering", targets: ["PDFRendering"]),
         .library(name: "PDFSession", targets: ["PDFSession"]),
+        .library(name: "PDFViewer", targets: ["PDFViewer"]),
+        .library(name: "PDFWeb", targets: ["PDFWeb"]),
         .library(name: "AutographCLI", targets: ["AutographCLI"]),
         .executable(name: "autograph", targets: ["autograph"]),
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
@@ -34,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CShims", dependencies: ["CJPEG"]),
 
         .target(
@@ -59,10 +63,21 @@ let package = Package(
                 "COpenSSL",
             ],
             swiftSettings: upcoming),
+        // Layouts, spreads, viewport, coordinate conversion, hit testing, modes; no C (ARCHITECTURE.md).
+        .target(name: "PDFViewer", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        // `autograph serve`: HTTP on libmicrohttpd, the JSON API over the session, the web viewer's files.
+        .target(
+            name: "PDFWeb",
+            dependencies: [
+                "PDFSession", "PDFViewer", "PDFRendering", "PDFGraphics", "PDFSigning", "PDFForms", "PDFCore",
+                "CMicroHTTPD",
+            ],
+            swiftSettings: upcoming),
         .target(
             name: "AutographCLI",
             dependencies: [
                 "PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering", "PDFSession",
+                "PDFWeb",
             ],
             swiftSettings: upcoming),
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
@@ -92,6 +107,11 @@ let package = Package(
         .testTarget(
             name: "PDFSessionTests",
             dependencies: ["PDFSession", "PDFSigning", "PDFForms", "PDFAnnotations", "PDFCore", "PDFTestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(name: "PDFViewerTests", dependencies: ["PDFViewer", "PDFCore"], swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFWebTests",
+            dependencies: ["PDFWeb", "PDFSession", "PDFSigning", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",

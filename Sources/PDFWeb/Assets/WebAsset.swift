@@ -1,0 +1,10 @@
+/// A file of the web viewer, embedded in the binary (see `scripts/embed-web-assets.py`).
+public struct WebAsset: Sendable {
+    public let contentType: String
+    public let bytes: [UInt8]
+
+    public init(contentType: String, bytes: [UInt8]) {
+        self.contentType = contentType
+        self.bytes = bytes
+    }
+}
