@@ -44,7 +44,7 @@ public enum Oracle {
 
     /// Reads a descriptor to its end, retrying when a signal interrupts a read (Foundation's
     /// `readDataToEndOfFile` traps on EINTR).
-    private static func readAll(_ descriptor: Int32) -> Data {
+    public static func readAll(_ descriptor: Int32) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -12,6 +12,29 @@ public enum TestDocuments {
         return builder.build(xref: xref)
     }
 
+    /// XMP metadata claiming PDF/A `part` and `conformance`, in element or attribute form (ISO 19005).
+    public static func pdfAMetadata(part: Int, conformance: String, attributes: Bool = true) -> PDFObject {
+        let identification =
+            attributes
+            ? "<rdf:Description rdf:about='' xmlns:pdfaid='http://www.aiim.org/pdfa/ns/id/' pdfaid:part='\(part)' pdfaid:conformance='\(conformance)'/>"
+            : """
+            <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">
+              <pdfaid:part>\(part)</pdfaid:part>
+              <pdfaid:conformance>\(conformance)</pdfaid:conformance>
+            </rdf:Description>
+            """
+        let xmp = """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            \(identification)
+            </rdf:RDF></x:xmpmeta>
+            <?xpacket end="w"?>
+            """
+        return .stream(
+            PDFStream(
+                dictionary: [.type: .name("Metadata"), .subtype: .name("XML")], data: Array(xmp.utf8), compress: false))
+    }
+
     /// A literal byte string from text.
     public static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 }

@@ -17,29 +17,10 @@ struct InkNotesTests {
 
     /// A document whose XMP claims PDF/A `part` and `conformance`, in element or attribute form.
     static func pdfa(part: Int, conformance: String, attributes: Bool) -> [UInt8] {
-        let identification =
-            attributes
-            ? "<rdf:Description rdf:about='' xmlns:pdfaid='http://www.aiim.org/pdfa/ns/id/' pdfaid:part='\(part)' pdfaid:conformance='\(conformance)'/>"
-            : """
-            <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">
-              <pdfaid:part>\(part)</pdfaid:part>
-              <pdfaid:conformance>\(conformance)</pdfaid:conformance>
-            </rdf:Description>
-            """
-        let xmp = """
-            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-            \(identification)
-            </rdf:RDF></x:xmpmeta>
-            <?xpacket end="w"?>
-            """
         var builder = PDFBuilder(version: "1.4")
         builder.addPage(content: Array("BT /F1 12 Tf 72 720 Td (Archived) Tj ET".utf8))
         let metadata = builder.add(
-            .stream(
-                PDFStream(
-                    dictionary: [.type: .name("Metadata"), .subtype: .name("XML")], data: Array(xmp.utf8),
-                    compress: false)))
+            TestDocuments.pdfAMetadata(part: part, conformance: conformance, attributes: attributes))
         builder.catalogEntries[.metadata] = .reference(metadata)
         return builder.build()
     }

@@ -48,36 +48,14 @@ enum SessionFixtures {
         for (page, annotations, label) in [
             (first, firstAnnotations, "Page one"), (second, secondAnnotations, "Page two"),
         ] {
-            let contents = builder.add(
-                .stream(PDFStream(data: Array("BT /F1 18 Tf 72 760 Td (\(label)) Tj ET".utf8), compress: true)))
-            builder.set(
-                page,
-                to: .dictionary([
-                    .type: .name(.page), .parent: .reference(builder.pages),
-                    .mediaBox: PDFRectangle(x0: 0, y0: 0, x1: 595, y1: 842).object, .contents: .reference(contents),
-                    .resources: .dictionary(PDFBuilder.helveticaResources), .annots: .array(annotations),
-                ]))
-            builder.appendPage(page)
+            builder.addPage(
+                width: 595, height: 842, content: Array("BT /F1 18 Tf 72 760 Td (\(label)) Tj ET".utf8),
+                extra: [.annots: .array(annotations)], reserved: page)
         }
-        let helvetica = PDFBuilder.helveticaResources[PDFName("Font")]?.dictionaryValue?[PDFName("F1")] ?? .null
-        builder.catalogEntries[.acroForm] = .dictionary([
-            .fields: .array(fields), PDFName("DA"): .string(PDFString(text: "/Helv 0 Tf 0 g")),
-            PDFName("DR"): .dictionary([PDFName("Font"): .dictionary([PDFName("Helv"): helvetica])]),
-        ])
+        builder.catalogEntries[.acroForm] = PDFBuilder.acroForm(fields: fields)
         if pdfA1 {
-            let xmp = """
-                <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-                <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="1" pdfaid:conformance="B"/>
-                </rdf:RDF></x:xmpmeta>
-                <?xpacket end="w"?>
-                """
-            let metadata = builder.add(
-                .stream(
-                    PDFStream(
-                        dictionary: [.type: .name("Metadata"), .subtype: .name("XML")], data: Array(xmp.utf8),
-                        compress: false)))
-            builder.catalogEntries[.metadata] = .reference(metadata)
+            builder.catalogEntries[.metadata] = .reference(
+                builder.add(TestDocuments.pdfAMetadata(part: 1, conformance: "B")))
         }
         return builder.build()
     }

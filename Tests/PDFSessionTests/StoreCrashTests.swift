@@ -43,20 +43,6 @@ import Testing
         return (n, count)
     }
 
-    /// Reads a descriptor to its end, retrying on EINTR.
-    static func readAll(_ descriptor: Int32) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                data.append(contentsOf: buffer[0..<count])
-            } else if count == 0 || errno != EINTR {
-                return data
-            }
-        }
-    }
-
     @Test("SIGKILL at random moments never loses a reported commit nor leaves a torn document")
     func killedProbe() throws {
         guard let probe = Self.probe else {
@@ -81,12 +67,13 @@ import Testing
             usleep(UInt32(Int.random(in: 5...80, using: &generator) * 1000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let text = String(decoding: Self.readAll(output.fileHandleForReading.fileDescriptor), as: UTF8.self)
+            let text = String(decoding: Oracle.readAll(output.fileHandleForReading.fileDescriptor), as: UTF8.self)
             let reported = text.split(separator: "\n").compactMap { line -> Int? in
                 line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil
             }
             guard process.terminationReason == .uncaughtSignal else {
-                let message = String(decoding: Self.readAll(errors.fileHandleForReading.fileDescriptor), as: UTF8.self)
+                let message = String(
+                    decoding: Oracle.readAll(errors.fileHandleForReading.fileDescriptor), as: UTF8.self)
                 Issue.record("the probe exited by itself (\(process.terminationStatus)): \(message)")
                 return
             }

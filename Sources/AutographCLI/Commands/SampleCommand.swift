@@ -57,25 +57,14 @@ enum SampleCommand: Command {
                         PDFName("P"): .reference(page), PDFName("F"): 4,
                     ]))
                 fields = [.reference(name), .reference(signature)]
-                let contents = builder.add(.stream(PDFStream(data: Array(text.utf8), compress: true)))
-                builder.set(
-                    page,
-                    to: .dictionary([
-                        .type: .name(.page), .parent: .reference(builder.pages),
-                        .mediaBox: PDFRectangle(x0: 0, y0: 0, x1: 595, y1: 842).object, .contents: .reference(contents),
-                        .resources: .dictionary(PDFBuilder.helveticaResources), .annots: .array(fields),
-                    ]))
-                builder.appendPage(page)
+                builder.addPage(
+                    width: 595, height: 842, content: Array(text.utf8), extra: [.annots: .array(fields)],
+                    reserved: page)
             } else {
                 builder.addPage(width: 595, height: 842, content: Array(text.utf8))
             }
         }
-        let helvetica = PDFBuilder.helveticaResources[PDFName("Font")]?.dictionaryValue?[PDFName("F1")] ?? .null
-        builder.catalogEntries[.acroForm] = .dictionary([
-            .fields: .array(fields),
-            PDFName("DA"): .string(PDFString(text: "/Helv 0 Tf 0 g")),
-            PDFName("DR"): .dictionary([PDFName("Font"): .dictionary([PDFName("Helv"): helvetica])]),
-        ])
+        builder.catalogEntries[.acroForm] = PDFBuilder.acroForm(fields: fields)
         return builder
     }
 }

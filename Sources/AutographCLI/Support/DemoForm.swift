@@ -86,25 +86,9 @@ enum DemoForm {
             content += "BT /F1 11 Tf 72 \(y) Td (\(label)) Tj ET\n"
         }
         content += "0.6 G 150 300 300 100 re S\n"
-        let contents = builder.add(.stream(PDFStream(data: Array(content.utf8), compress: true)))
-        builder.set(
-            page,
-            to: .dictionary([
-                .type: .name(.page), .parent: .reference(builder.pages),
-                .mediaBox: PDFRectangle(x0: 0, y0: 0, x1: 595, y1: 842).object, .contents: .reference(contents),
-                .resources: .dictionary(PDFBuilder.helveticaResources), .annots: .array(fields),
-            ]))
-        builder.appendPage(page)
-        let helvetica = PDFBuilder.helveticaResources[PDFName("Font")]?.dictionaryValue?[PDFName("F1")] ?? .null
-        let zapf: PDFObject = .dictionary([
-            .type: .name("Font"), .subtype: .name("Type1"), PDFName("BaseFont"): .name("ZapfDingbats"),
-        ])
-        builder.catalogEntries[.acroForm] = .dictionary([
-            .fields: .array(fields), PDFName("DA"): text("/Helv 0 Tf 0 g"),
-            PDFName("DR"): .dictionary([
-                PDFName("Font"): .dictionary([PDFName("Helv"): helvetica, PDFName("ZaDb"): zapf])
-            ]),
-        ])
+        builder.addPage(
+            width: 595, height: 842, content: Array(content.utf8), extra: [.annots: .array(fields)], reserved: page)
+        builder.catalogEntries[.acroForm] = PDFBuilder.acroForm(fields: fields)
         return builder.build()
     }
 

@@ -57,11 +57,12 @@ public struct PDFBuilder {
     }
 
     /// Adds a page with a content stream (Flate-compressed when `compress`) and the standard
-    /// Helvetica as `/F1` unless `resources` are given.
+    /// Helvetica as `/F1` unless `resources` are given; at `reserved` when the page's reference
+    /// was needed before (by widgets' `/P`).
     @discardableResult
     public mutating func addPage(
         width: Double = 612, height: Double = 792, content: [UInt8], resources: PDFDictionary? = nil,
-        compress: Bool = true, extra: PDFDictionary = PDFDictionary()
+        compress: Bool = true, extra: PDFDictionary = PDFDictionary(), reserved: PDFReference? = nil
     ) -> PDFReference {
         let contents = add(.stream(PDFStream(data: content, compress: compress)))
         var page = extra
@@ -70,9 +71,31 @@ public struct PDFBuilder {
         page[.mediaBox] = PDFRectangle(x0: 0, y0: 0, x1: width, y1: height).object
         page[.contents] = .reference(contents)
         page[.resources] = .dictionary(resources ?? PDFBuilder.helveticaResources)
-        let reference = add(.dictionary(page))
+        let reference: PDFReference
+        if let reserved {
+            set(reserved, to: .dictionary(page))
+            reference = reserved
+        } else {
+            reference = add(.dictionary(page))
+        }
         pageReferences.append(reference)
         return reference
+    }
+
+    /// An `/AcroForm` dictionary for `fields` whose default resources give Helvetica as `/Helv` and
+    /// ZapfDingbats as `/ZaDb`, the names form fields' `/DA` use (§12.7.4.3).
+    public static func acroForm(fields: [PDFObject]) -> PDFObject {
+        let helvetica: PDFObject = .dictionary([
+            .type: .name("Font"), .subtype: .name("Type1"), .init("BaseFont"): .name("Helvetica"),
+            .init("Encoding"): .name("WinAnsiEncoding"),
+        ])
+        let dingbats: PDFObject = .dictionary([
+            .type: .name("Font"), .subtype: .name("Type1"), .init("BaseFont"): .name("ZapfDingbats"),
+        ])
+        return .dictionary([
+            .fields: .array(fields), .init("DA"): .string(PDFString(text: "/Helv 0 Tf 0 g")),
+            .init("DR"): .dictionary([.init("Font"): .dictionary([.init("Helv"): helvetica, .init("ZaDb"): dingbats])]),
+        ])
     }
 
     /// Resources naming the standard Helvetica font `/F1` (a standard 14 font, §9.6.2.2).

@@ -23,7 +23,7 @@ extension DocumentSession {
     /// Starts capturing a signature for `field` (signo `startSignature:`): asks the delegate's
     /// `willStartSigning` and `signingProcessStarted`, then waits for `captureSignature(_:)`.
     public func startSignature(field name: String) async throws(SessionError) {
-        try requireSigning("signing")
+        try requireEditing("signing")
         guard let field = form?.field(named: name), field.kind == .signature else {
             let failure = SessionError(.invalidField, "there is no signature field \"\(name)\"", signoCode: -130)
             emit(.signingProcessFailed(field: name, code: failure.signoCode, text: failure.message))

@@ -10,7 +10,7 @@ extension DocumentSession {
     /// choose among several empty signature fields, creates the visible signature (handwriting from
     /// the saved signatures), has it positioned, shows the preview, prepares and signs.
     public func acceptDocument() async throws(SessionError) {
-        try requireSigning("accepting")
+        try requireEditing("accepting")
         let facts = try acceptFacts()
         try await run(.accept(facts))
     }
@@ -18,7 +18,7 @@ extension DocumentSession {
     /// Refuses the document (WYSIWYS `refuseDocument`): a watermark on every page and an invisible
     /// signature whose reason is the refusal's.
     public func refuseDocument() async throws(SessionError) {
-        try requireSigning("refusing")
+        try requireEditing("refusing")
         try await run(.refuse)
     }
 
@@ -219,10 +219,6 @@ extension DocumentSession {
         let x0 = box.x0 + (box.width - width) / 2
         let y0 = box.y0 + box.height * 0.1
         return .init(pageIndex: index, rect: PDFRectangle(x0: x0, y0: y0, x1: x0 + width, y1: y0 + height))
-    }
-
-    func requireSigning(_ what: String) throws(SessionError) {
-        try requireEditing(what)
     }
 }
 

@@ -33,20 +33,10 @@ struct SessionSnapshot: Codable, Sendable {
 
     init(kind: Kind) { self.kind = kind }
 
-    func encoded() throws(SessionError) -> [UInt8] {
-        do {
-            return Array(try JSONEncoder().encode(self))
-        } catch {
-            throw SessionError(.storeUnavailable, "the session state cannot be encoded: \(error)")
-        }
-    }
+    func encoded() throws(SessionError) -> [UInt8] { try StoredJSON.encode(self, "the session state") }
 
     static func decoded(_ bytes: [UInt8]) throws(SessionError) -> SessionSnapshot {
-        do {
-            return try JSONDecoder().decode(SessionSnapshot.self, from: Data(bytes))
-        } catch {
-            throw SessionError(.tamperedRecord, "the stored session state cannot be read: \(error)")
-        }
+        try StoredJSON.decode(bytes, "the session state")
     }
 }
 
@@ -56,19 +46,29 @@ struct SavedSignaturePayload: Codable, Sendable {
     /// When it was captured, in seconds since 1970.
     var created: Int
 
-    func encoded() throws(SessionError) -> [UInt8] {
+    func encoded() throws(SessionError) -> [UInt8] { try StoredJSON.encode(self, "a saved signature") }
+
+    static func decoded(_ bytes: [UInt8]) throws(SessionError) -> SavedSignaturePayload {
+        try StoredJSON.decode(bytes, "a saved signature")
+    }
+}
+
+/// JSON for what the session keeps in the store (the store encrypts it).
+enum StoredJSON {
+    static func encode(_ value: some Encodable, _ what: String) throws(SessionError) -> [UInt8] {
         do {
-            return Array(try JSONEncoder().encode(self))
+            return Array(try JSONEncoder().encode(value))
         } catch {
-            throw SessionError(.storeUnavailable, "the signature cannot be encoded: \(error)")
+            throw SessionError(.storeUnavailable, "\(what) cannot be encoded: \(error)")
         }
     }
 
-    static func decoded(_ bytes: [UInt8]) throws(SessionError) -> SavedSignaturePayload {
+    /// An authenticated record that does not decode was not written by us: `.tamperedRecord`.
+    static func decode<Value: Decodable>(_ bytes: [UInt8], _ what: String) throws(SessionError) -> Value {
         do {
-            return try JSONDecoder().decode(SavedSignaturePayload.self, from: Data(bytes))
+            return try JSONDecoder().decode(Value.self, from: Data(bytes))
         } catch {
-            throw SessionError(.tamperedRecord, "a saved signature cannot be read: \(error)")
+            throw SessionError(.tamperedRecord, "\(what) in the store cannot be read: \(error)")
         }
     }
 }
