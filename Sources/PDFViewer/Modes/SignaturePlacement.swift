@@ -1,0 +1,139 @@
+public import PDFCore
+
+/// A corner handle of a rectangle being resized, named as the user sees it on screen.
+public enum ResizeHandle: Sendable, Hashable, CaseIterable {
+    case topLeft
+    case topRight
+    case bottomLeft
+    case bottomRight
+}
+
+/// Moves the `handle` corner of `rect` by `delta`, keeping the opposite corner fixed and both sides at
+/// least `minimumSize` long, the moved corner clamped to `bounds` when given (all in one y-down space).
+func resized(
+    _ rect: ViewerRect, handle: ResizeHandle, by delta: ViewerPoint, minimumSize: Double, bounds: ViewerRect?
+) -> ViewerRect {
+    var (minX, minY, maxX, maxY) = (rect.minX, rect.minY, rect.maxX, rect.maxY)
+    let lowX = bounds?.minX ?? -Double.infinity
+    let lowY = bounds?.minY ?? -Double.infinity
+    let highX = bounds?.maxX ?? Double.infinity
+    let highY = bounds?.maxY ?? Double.infinity
+    switch handle {
+    case .topLeft, .bottomLeft: minX = max(min(minX + delta.x, maxX - minimumSize), lowX)
+    case .topRight, .bottomRight: maxX = min(max(maxX + delta.x, minX + minimumSize), highX)
+    }
+    switch handle {
+    case .topLeft, .topRight: minY = max(min(minY + delta.y, maxY - minimumSize), lowY)
+    case .bottomLeft, .bottomRight: maxY = min(max(maxY + delta.y, minY + minimumSize), highY)
+    }
+    return ViewerRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+}
+
+/// `rect` moved inside `bounds` (shrunk to them first when larger).
+func clamped(_ rect: ViewerRect, inside bounds: ViewerRect) -> ViewerRect {
+    let width = min(rect.width, bounds.width)
+    let height = min(rect.height, bounds.height)
+    return ViewerRect(
+        x: min(max(rect.x, bounds.minX), bounds.maxX - width),
+        y: min(max(rect.y, bounds.minY), bounds.maxY - height), width: width, height: height)
+}
+
+/// The signature's rectangle being positioned on a page (WYSIWYS "signature positioning"): always
+/// inside the page's crop box, never smaller than ``minimumSize``.
+///
+/// Moves and resizes take deltas in view pixels at the current zoom, as a drag gesture reports them;
+/// they are applied in the page's view box (so a handle follows the finger on a rotated page) and the
+/// result is stored in PDF user space.
+public struct SignaturePlacement: Sendable, Hashable {
+    /// The page index (0-based).
+    public private(set) var page: Int
+    /// The rectangle in the page's PDF user space.
+    public private(set) var rect: PDFRectangle
+    /// The smallest width and height, in points of the page view box at zoom 1 (PDF units × UserUnit).
+    public let minimumSize: Double
+
+    /// A placement of `rect` on `page`, clamped inside the page's crop box and grown to `minimumSize`.
+    public init(page: Int, rect: PDFRectangle, geometry: PageGeometry, minimumSize: Double = 10) {
+        self.page = page
+        self.minimumSize = max(0, minimumSize)
+        let bounds = geometry.pageBounds
+        var box = geometry.pageRect(fromPDF: rect)
+        box.width = max(box.width, min(self.minimumSize, bounds.width))
+        box.height = max(box.height, min(self.minimumSize, bounds.height))
+        self.rect = geometry.pdfRect(fromPage: clamped(box, inside: bounds))
+    }
+
+    /// Moves the rectangle by `delta` view pixels at `zoom`, stopping at the page's edges.
+    public mutating func move(byViewDelta delta: ViewerPoint, geometry: PageGeometry, zoom: Double) {
+        guard zoom > 0 else { return }
+        let box = geometry.pageRect(fromPDF: rect).offsetBy(dx: delta.x / zoom, dy: delta.y / zoom)
+        rect = geometry.pdfRect(fromPage: clamped(box, inside: geometry.pageBounds))
+    }
+
+    /// Drags the `handle` corner by `delta` view pixels at `zoom`; the opposite corner stays, the size
+    /// stays at least ``minimumSize`` and the corner stops at the page's edges.
+    public mutating func resize(
+        handle: ResizeHandle, byViewDelta delta: ViewerPoint, geometry: PageGeometry, zoom: Double
+    ) {
+        guard zoom > 0 else { return }
+        let box = resized(
+            geometry.pageRect(fromPDF: rect), handle: handle,
+            by: ViewerPoint(x: delta.x / zoom, y: delta.y / zoom), minimumSize: minimumSize,
+            bounds: geometry.pageBounds)
+        rect = geometry.pdfRect(fromPage: box)
+    }
+}
+
+/// signo `createViewerRect`: a rectangle in viewport coordinates the user moves and resizes freely.
+public struct ViewerRectSession: Sendable, Hashable {
+    /// The identifier returned to the caller.
+    public var id: Int
+    /// The rectangle in viewport coordinates (view pixels).
+    public private(set) var rect: ViewerRect
+    /// The smallest width and height in view pixels.
+    public let minimumSize: Double
+
+    /// A session for rectangle `id` at `rect` (viewport coordinates).
+    public init(id: Int, rect: ViewerRect, minimumSize: Double = 10) {
+        self.id = id
+        self.minimumSize = max(0, minimumSize)
+        self.rect = ViewerRect(
+            x: rect.x, y: rect.y, width: max(rect.width, self.minimumSize), height: max(rect.height, self.minimumSize))
+    }
+
+    /// Moves the rectangle by `delta` view pixels.
+    public mutating func move(by delta: ViewerPoint) { rect = rect.offsetBy(dx: delta.x, dy: delta.y) }
+
+    /// Drags the `handle` corner by `delta` view pixels, keeping ``minimumSize``.
+    public mutating func resize(handle: ResizeHandle, by delta: ViewerPoint) {
+        rect = resized(rect, handle: handle, by: delta, minimumSize: minimumSize, bounds: nil)
+    }
+
+    /// Where the rectangle lies: the page whose frame contains the rectangle's centre and the part of
+    /// the rectangle on that page in its PDF user space, with signo's 1-based page number; the zero
+    /// rectangle and page −1 when the centre is on no page (a gap, the padding).
+    public func result(in state: ViewerState) -> ViewerRectResult {
+        guard let (page, _) = state.page(atViewPoint: rect.center) else { return .noPage }
+        let frame = state.viewRect(fromPage: state.layout.pages[page].pageBounds, page: page)
+        let onPage = rect.intersection(frame) ?? rect
+        return ViewerRectResult(rect: state.pdfRect(fromView: onPage, page: page), page: page + 1)
+    }
+}
+
+/// A confirmed viewer rectangle (signo): the rectangle in PDF user space and the 1-based page, or the
+/// zero rectangle and −1 when it lies on no page.
+public struct ViewerRectResult: Sendable, Hashable {
+    /// The rectangle in the page's PDF user space.
+    public var rect: PDFRectangle
+    /// The 1-based page number, or −1.
+    public var page: Int
+
+    /// A result from its rectangle and 1-based page.
+    public init(rect: PDFRectangle, page: Int) {
+        self.rect = rect
+        self.page = page
+    }
+
+    /// The answer for a rectangle on no page: `[0 0 0 0]`, page −1.
+    public static let noPage = ViewerRectResult(rect: PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0), page: -1)
+}

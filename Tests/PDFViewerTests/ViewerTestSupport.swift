@@ -1,0 +1,53 @@
+import PDFCore
+import PDFViewer
+
+/// A page of `width` × `height` points with its crop box at the origin.
+func page(_ width: Double, _ height: Double, rotation: Int = 0) -> PageGeometry {
+    PageGeometry(cropBox: PDFRectangle(x0: 0, y0: 0, x1: width, y1: height), rotation: rotation)
+}
+
+/// Whether two numbers agree to 1e-9 (relative to their size).
+func close(_ lhs: Double, _ rhs: Double, tolerance: Double = 1e-9) -> Bool {
+    abs(lhs - rhs) <= tolerance * max(1, abs(lhs), abs(rhs))
+}
+
+func close(_ lhs: ViewerPoint, _ rhs: ViewerPoint) -> Bool { close(lhs.x, rhs.x) && close(lhs.y, rhs.y) }
+
+func close(_ lhs: ViewerRect, _ rhs: ViewerRect) -> Bool {
+    close(lhs.x, rhs.x) && close(lhs.y, rhs.y) && close(lhs.width, rhs.width) && close(lhs.height, rhs.height)
+}
+
+func close(_ lhs: PDFRectangle, _ rhs: PDFRectangle) -> Bool {
+    close(lhs.x0, rhs.x0) && close(lhs.y0, rhs.y0) && close(lhs.x1, rhs.x1) && close(lhs.y1, rhs.y1)
+}
+
+func point(_ x: Double, _ y: Double) -> ViewerPoint { ViewerPoint(x: x, y: y) }
+
+func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> ViewerRect {
+    ViewerRect(x: x, y: y, width: width, height: height)
+}
+
+/// The index test document: four 100 × 200 pages stacked with 20-point gaps in a 100 × 100 viewport
+/// (zoom 1, no padding; in the horizontal variant the pages are 200 × 100). Along the axis the spreads span 0–200, 220–420, 440–640 and
+/// 660–860; the content is 860 long and the largest offset is 760.
+func fourPageState(direction: LayoutConfiguration.Direction = .vertical) -> ViewerState {
+    let vertical = direction == .vertical
+    let pages = Array(repeating: vertical ? page(100, 200) : page(200, 100), count: 4)
+    let configuration = LayoutConfiguration(direction: direction, spreadSpacing: 20, fit: .zoom(1))
+    return ViewerState(
+        layout: DocumentLayout(
+            pages: pages, configuration: configuration, viewportSize: ViewerSize(width: 100, height: 100)))
+}
+
+/// The scroll-axis component of `point` for `direction`.
+func axis(_ point: ViewerPoint, _ direction: LayoutConfiguration.Direction) -> Double {
+    direction == .vertical ? point.y : point.x
+}
+
+/// A point with `value` on the scroll axis and 0 across it.
+func axisPoint(_ value: Double, _ direction: LayoutConfiguration.Direction) -> ViewerPoint {
+    direction == .vertical ? point(0, value) : point(value, 0)
+}
+
+/// Passes a mutating call's result into `#expect` (which cannot mutate its operands).
+func changed<T>(_ value: T) -> T { value }
