@@ -142,10 +142,26 @@ struct TextExtractionCorpusTests {
         }
         let extractor = TextExtractor(document: document)
         let pages = document.pages
-        for index in 0..<min(theirPages.count, pages.count, maxPages) {
-            let text = extractor.text(pageAt: index)
-            let ours = comparableWords(text.plainText(joiningHyphenatedLines: true))
-            let theirs = comparableWords(theirPages[index])
+        let compared = 0..<min(theirPages.count, pages.count, maxPages)
+        let texts = compared.map { extractor.text(pageAt: $0) }
+        let ourWords = texts.map { comparableWords($0.plainText(joiningHyphenatedLines: true)) }
+        let theirWords = compared.map { comparableWords(theirPages[$0]) }
+        // A file only one side reads is listed, not scored (pdftotext failing to decrypt or parse
+        // a file prints nothing; so may we).
+        let oursTotal = ourWords.reduce(0) { $0 + $1.count }
+        let theirsTotal = theirWords.reduce(0) { $0 + $1.count }
+        if theirsTotal == 0, oursTotal > 0 {
+            result.oneSided = "only we extract text (\(oursTotal) words; pdftotext prints none)"
+            return result
+        }
+        if oursTotal == 0, theirsTotal > 0 {
+            result.oneSided = "only pdftotext extracts text (\(theirsTotal) words)"
+            return result
+        }
+        for index in compared {
+            let text = texts[index]
+            let ours = ourWords[index]
+            let theirs = theirWords[index]
             guard !ours.isEmpty || !theirs.isEmpty else { continue }
             // pdftotext prints raw character codes where a font has no usable mapping: such a page
             // says nothing about our text.

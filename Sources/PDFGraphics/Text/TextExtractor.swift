@@ -127,12 +127,13 @@ struct FontExtent {
 
 extension FontExtent {
     /// The width of `m` over 0.6 em (else of a letter, else of any glyph, over 0.5 em), times the
-    /// font matrix's aspect ratio.
+    /// font matrix's aspect ratio. Codes `/Differences` leaves unnamed keep their StandardEncoding
+    /// names here, the base poppler gives a Type 3 encoding without `/BaseEncoding`.
     static func type3Scale(_ font: LoadedFont) -> Double {
         var letter: Double?
         var any: Double?
         for code in 0..<256 {
-            let name = font.glyphName(for: UInt32(code))
+            let name = font.glyphName(for: UInt32(code)) ?? BaseEncoding.standard.glyphName(at: UInt8(code))
             let width = font.glyphs(in: [UInt8(code)]).first?.width ?? 0
             guard width > 0 else { continue }
             if name == "m" {
