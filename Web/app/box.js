@@ -1,0 +1,93 @@
+// A movable, resizable rectangle over a page with confirm / cancel (WYSIWYS signature positioning,
+// signo createViewerRect). Mouse, touch and pen through Pointer Events; arrows move it, Shift+arrows
+// resize it, Enter confirms, Escape cancels.
+import { h } from './dialogs.js';
+import { viewBox, pdfRect } from './geometry.js';
+
+const MIN = 16;
+
+/**
+ * Shows the box on page `index` at PDF rectangle `rect`; resolves with {page, rect} (PDF user space)
+ * on confirm, null on cancel.
+ */
+export function editRectangle(pages, index, rect, { label = 'Signature position', confirmLabel = 'Confirm', text = '' } = {}) {
+  return new Promise((resolve) => {
+    const corners = ['nw', 'ne', 'sw', 'se'].map((corner) =>
+      h('div', { className: 'handle ' + corner, 'data-corner': corner, 'aria-hidden': 'true' }));
+    const box = h('div', {
+      className: 'edit-box', id: 'edit-box', tabindex: '0', role: 'group',
+      'aria-label': `${label}: drag to move, drag a corner to resize; arrow keys move, Shift+arrow keys resize, Enter confirms, Escape cancels`,
+    }, h('span', { className: 'edit-box-text', textContent: text }), corners);
+    const done = (value) => {
+      box.remove();
+      bar.remove();
+      document.removeEventListener('keydown', onKey, true);
+      resolve(value);
+    };
+    const confirm = () => done({ page: index, rect: box.pdfRect.map((v) => Math.round(v * 100) / 100) });
+    const bar = h('div', { className: 'floating-bar', role: 'toolbar', 'aria-label': label },
+      h('span', { textContent: label }),
+      h('button', { type: 'button', id: 'box-cancel', textContent: 'Cancel', onclick: () => done(null) }),
+      h('button', { type: 'button', id: 'box-confirm', className: 'primary', textContent: confirmLabel, onclick: confirm }));
+    document.body.append(bar);
+    pages.anchor(box, index, rect);
+    pages.goTo(index, rect);
+
+    const current = () => viewBox(pages.matrix(index), box.pdfRect);
+    const set = (b) => {
+      const page = pages.elements[index];
+      const width = page.clientWidth;
+      const height = page.clientHeight;
+      b.w = Math.max(MIN, Math.min(b.w, width));
+      b.h = Math.max(MIN, Math.min(b.h, height));
+      b.x = Math.max(0, Math.min(b.x, width - b.w));
+      b.y = Math.max(0, Math.min(b.y, height - b.h));
+      pages.anchor(box, index, pdfRect(pages.matrix(index), b));
+    };
+
+    let drag = null;
+    box.addEventListener('pointerdown', (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      box.focus();
+      box.setPointerCapture(event.pointerId);
+      drag = { id: event.pointerId, corner: event.target.dataset.corner, x: event.clientX, y: event.clientY, start: current() };
+    });
+    box.addEventListener('pointermove', (event) => {
+      if (!drag || event.pointerId !== drag.id) return;
+      const dx = event.clientX - drag.x;
+      const dy = event.clientY - drag.y;
+      const s = drag.start;
+      const b = { ...s };
+      switch (drag.corner) {
+        case 'nw': b.x = s.x + dx; b.y = s.y + dy; b.w = s.w - dx; b.h = s.h - dy; break;
+        case 'ne': b.y = s.y + dy; b.w = s.w + dx; b.h = s.h - dy; break;
+        case 'sw': b.x = s.x + dx; b.w = s.w - dx; b.h = s.h + dy; break;
+        case 'se': b.w = s.w + dx; b.h = s.h + dy; break;
+        default: b.x = s.x + dx; b.y = s.y + dy;
+      }
+      if (b.w < MIN) { if (drag.corner === 'nw' || drag.corner === 'sw') b.x -= MIN - b.w; b.w = MIN; }
+      if (b.h < MIN) { if (drag.corner === 'nw' || drag.corner === 'ne') b.y -= MIN - b.h; b.h = MIN; }
+      set(b);
+    });
+    const end = () => { drag = null; };
+    box.addEventListener('pointerup', end);
+    box.addEventListener('pointercancel', end);
+
+    const onKey = (event) => {
+      if (document.querySelector('dialog[open]')) return;
+      if (event.key === 'Escape') { event.preventDefault(); done(null); return; }
+      if (document.activeElement !== box) return;
+      if (event.key === 'Enter') { event.preventDefault(); confirm(); return; }
+      const step = event.altKey ? 1 : 8;
+      const delta = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[event.key];
+      if (!delta) return;
+      event.preventDefault();
+      const b = current();
+      if (event.shiftKey) { b.w += delta[0]; b.h += delta[1]; } else { b.x += delta[0]; b.y += delta[1]; }
+      set(b);
+    };
+    document.addEventListener('keydown', onKey, true);
+    requestAnimationFrame(() => box.focus({ preventScroll: true }));
+  });
+}

@@ -1,0 +1,242 @@
+// The pages: placeholders laid out from the layout, tiles loaded only for the visible pages and
+// their neighbours (IntersectionObserver), overlays anchored in PDF coordinates.
+import { url } from './api.js';
+import { computeLayout } from './layout.js';
+import { viewBox } from './geometry.js';
+
+const SPACING = 16;
+const MAX_TILE_PIXELS = 16e6;
+
+export class PageView {
+  constructor(viewport, content, { onPageChange, onFirstTile } = {}) {
+    this.viewport = viewport;
+    this.content = content;
+    this.onPageChange = onPageChange || (() => {});
+    this.onFirstTile = onFirstTile || (() => {});
+    this.pages = [];
+    this.elements = [];
+    this.layout = null;
+    this.zoom = 1;
+    this.fit = 'width';
+    this.continuous = true;
+    this.vertical = true;
+    this.revision = 0;
+    this.documentKey = '';
+    this.current = 0;
+    this.near = new Set();
+    this.observer = null;
+    this.scrollPending = false;
+    viewport.addEventListener('scroll', () => this.scheduleScroll(), { passive: true });
+    new ResizeObserver(() => { if (this.pages.length && this.fit !== 'zoom') this.relayout(); })
+      .observe(viewport);
+  }
+
+  /** Builds the page placeholders for `pages` (from `GET /api/pages`). */
+  async setPages(pages, { continuous, vertical }) {
+    this.pages = pages;
+    this.documentKey = Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
+    this.continuous = continuous;
+    this.vertical = vertical;
+    this.fit = continuous && vertical ? 'width' : 'page';
+    this.viewport.classList.toggle('horizontal', !vertical);
+    this.viewport.classList.toggle('paged', !continuous);
+    this.content.replaceChildren();
+    this.elements = pages.map((page) => {
+      const element = document.createElement('section');
+      element.className = 'page';
+      element.dataset.index = page.index;
+      element.setAttribute('aria-label', `Page ${page.index + 1} of ${pages.length}`);
+      const image = document.createElement('img');
+      image.className = 'tile';
+      image.alt = '';
+      image.decoding = 'async';
+      image.draggable = false;
+      image.addEventListener('load', () => {
+        element.classList.add('loaded');
+        this.onFirstTile(page.index, image);
+      });
+      const overlay = document.createElement('div');
+      overlay.className = 'overlay';
+      element.append(image, overlay);
+      this.content.append(element);
+      return element;
+    });
+    performance.mark('autograph:pages-built');
+    await this.relayout();
+  }
+
+  /** Lays the pages out again (viewport size, zoom or fit changed), keeping the current page in view. */
+  async relayout({ fit = this.fit, zoom = this.zoom, keep = true } = {}) {
+    const anchor = keep && this.layout ? this.anchorPoint() : null;
+    const rect = this.viewport.getBoundingClientRect();
+    const layout = await computeLayout(this.pages, {
+      width: this.viewport.clientWidth || rect.width, height: this.viewport.clientHeight || rect.height,
+      continuous: this.continuous, vertical: this.vertical, fit, zoom, spacing: SPACING,
+    });
+    performance.mark('autograph:layout');
+    this.layout = layout;
+    this.fit = fit;
+    this.zoom = layout.zoom;
+    this.content.style.width = layout.contentWidth + 'px';
+    this.content.style.height = layout.contentHeight + 'px';
+    for (const info of layout.pages) {
+      const element = this.elements[info.index];
+      const [x, y, w, h] = info.frame;
+      Object.assign(element.style, { left: x + 'px', top: y + 'px', width: w + 'px', height: h + 'px' });
+      element.pdfToView = info.pdfToView;
+      for (const child of element.querySelectorAll('.anchored')) place(child, info.pdfToView);
+    }
+    if (anchor) this.restoreAnchor(anchor);
+    this.observe();
+    for (const index of this.near) this.loadTile(index);
+    this.updateCurrent();
+    performance.mark('autograph:laid-out');
+  }
+
+  observe() {
+    this.observer?.disconnect();
+    this.near.clear();
+    const margin = this.vertical ? '100% 0px 100% 0px' : '0px 100% 0px 100%';
+    this.observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        const index = Number(entry.target.dataset.index);
+        if (entry.isIntersecting) {
+          this.near.add(index);
+          this.loadTile(index);
+        } else {
+          this.near.delete(index);
+          this.unloadTile(index);
+        }
+      }
+    }, { root: this.viewport, rootMargin: margin });
+    for (const element of this.elements) this.observer.observe(element);
+  }
+
+  tileScale(index) {
+    const page = this.pages[index];
+    const dpr = window.devicePixelRatio || 1;
+    let scale = this.zoom * dpr;
+    const pixels = page.width * page.height * scale * scale;
+    if (pixels > MAX_TILE_PIXELS) scale *= Math.sqrt(MAX_TILE_PIXELS / pixels);
+    return Math.max(0.05, Math.round(scale * 100) / 100);
+  }
+
+  loadTile(index) {
+    const image = this.elements[index].firstChild;
+    // The document and its revision in the URL: tiles are cached for an hour.
+    const source = url(`/api/pages/${index}/tile`, { scale: this.tileScale(index), v: `${this.documentKey}.${this.revision}` });
+    if (image.getAttribute('src') !== source) image.src = source;
+  }
+
+  unloadTile(index) {
+    const element = this.elements[index];
+    // Clearing the source cancels a pending request; the placeholder keeps the page's size.
+    element.firstChild.removeAttribute('src');
+    element.classList.remove('loaded');
+  }
+
+  /** Loads every near tile again (the document changed). */
+  refreshTiles() {
+    this.revision += 1;
+    for (const index of this.near) this.loadTile(index);
+  }
+
+  overlay(index) { return this.elements[index].lastChild; }
+  matrix(index) { return this.elements[index].pdfToView; }
+
+  /** Puts `element` over page `index` at the PDF rectangle or quad `rect`, following zoom changes. */
+  anchor(element, index, rect) {
+    element.pdfRect = rect;
+    element.classList.add('anchored');
+    if (element.parentNode !== this.overlay(index)) this.overlay(index).append(element);
+    place(element, this.matrix(index));
+    return element;
+  }
+
+  scheduleScroll() {
+    if (this.scrollPending) return;
+    this.scrollPending = true;
+    requestAnimationFrame(() => {
+      this.scrollPending = false;
+      this.updateCurrent();
+    });
+  }
+
+  /** The page under the middle of the viewport. */
+  pageAtCenter() {
+    const v = this.viewport;
+    const middle = this.vertical ? v.scrollTop + v.clientHeight / 2 : v.scrollLeft + v.clientWidth / 2;
+    const axis = this.vertical ? 1 : 0;
+    const frames = this.layout.pages;
+    let low = 0;
+    let high = frames.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (frames[mid].frame[axis] <= middle) low = mid; else high = mid - 1;
+    }
+    return frames[low] ? frames[low].index : 0;
+  }
+
+  updateCurrent() {
+    if (!this.layout) return;
+    const page = this.pageAtCenter();
+    if (page !== this.current) {
+      this.current = page;
+      this.onPageChange(page);
+    }
+  }
+
+  anchorPoint() {
+    const v = this.viewport;
+    const index = this.pageAtCenter();
+    const frame = this.layout.pages.find((p) => p.index === index).frame;
+    return {
+      index,
+      fx: (v.scrollLeft + v.clientWidth / 2 - frame[0]) / frame[2],
+      fy: (v.scrollTop + v.clientHeight / 2 - frame[1]) / frame[3],
+    };
+  }
+
+  restoreAnchor({ index, fx, fy }) {
+    const frame = this.layout.pages.find((p) => p.index === index).frame;
+    const v = this.viewport;
+    v.scrollLeft = frame[0] + fx * frame[2] - v.clientWidth / 2;
+    v.scrollTop = frame[1] + fy * frame[3] - v.clientHeight / 2;
+  }
+
+  /** Scrolls to page `index` (0-based), or to a PDF rectangle on it. */
+  goTo(index, rect, { smooth = false } = {}) {
+    index = Math.max(0, Math.min(this.pages.length - 1, index));
+    const frame = this.layout.pages.find((p) => p.index === index).frame;
+    const v = this.viewport;
+    let left = frame[0] - SPACING;
+    let top = frame[1] - SPACING;
+    if (rect) {
+      const box = viewBox(this.matrix(index), rect);
+      left = frame[0] + box.x + box.w / 2 - v.clientWidth / 2;
+      top = frame[1] + box.y + box.h / 2 - v.clientHeight / 2;
+    }
+    if (!this.continuous || !this.vertical) left = rect ? left : frame[0] + frame[2] / 2 - v.clientWidth / 2;
+    v.scrollTo({ left, top, behavior: smooth ? 'smooth' : 'auto' });
+    this.current = index;
+    this.onPageChange(index);
+  }
+
+  /** The page and view point (in the page's box) of a client point, or null. */
+  hit(clientX, clientY) {
+    for (const index of this.near) {
+      const r = this.elements[index].getBoundingClientRect();
+      if (clientX >= r.left && clientX <= r.right && clientY >= r.top && clientY <= r.bottom) {
+        return { index, x: clientX - r.left, y: clientY - r.top };
+      }
+    }
+    return null;
+  }
+}
+
+function place(element, matrix) {
+  if (!matrix || !element.pdfRect) return;
+  const box = viewBox(matrix, element.pdfRect);
+  Object.assign(element.style, { left: box.x + 'px', top: box.y + 'px', width: box.w + 'px', height: box.h + 'px' });
+  element.dispatchEvent(new CustomEvent('placed', { detail: box }));
+}

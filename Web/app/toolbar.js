@@ -1,0 +1,64 @@
+// The toolbar (signo showToolbar / toolbarHeight / showPageNumber; WYSIWYS accept / refuse).
+import { h } from './dialogs.js';
+import { button } from './icons.js';
+
+export function buildToolbar(app, element) {
+  const page = h('input', {
+    id: 'page-number', className: 'page-number', type: 'text', inputmode: 'numeric', size: '3',
+    'aria-label': 'Page number', autocomplete: 'off',
+  });
+  const total = h('span', { id: 'page-count', className: 'page-count' });
+  page.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      const n = parseInt(page.value, 10);
+      if (n >= 1) app.pages.goTo(n - 1);
+      app.viewport.focus({ preventScroll: true });
+    } else if (event.key === 'Escape') {
+      page.value = String(app.pages.current + 1);
+      page.blur();
+    }
+  });
+  page.addEventListener('blur', () => { page.value = String(app.pages.current + 1); });
+  const pager = h('div', { className: 'pager', id: 'pager' }, page, h('span', { 'aria-hidden': 'true', textContent: '/' }), total);
+
+  const group = (...children) => h('div', { className: 'group' }, children);
+  element.replaceChildren(
+    group(button('back', 'Back', () => app.back(), { id: 'tb-back' })),
+    group(
+      button('sign', 'Sign', () => app.workflow.sign(), { id: 'tb-sign' }),
+      button('fields', 'Signature fields', () => app.workflow.signatureFieldList(), { id: 'tb-fields' }),
+      button('save', 'Save', () => app.save(), { id: 'tb-save' }),
+    ),
+    group(
+      button('accept', 'Accept', () => app.workflow.accept(), { id: 'tb-accept', text: true }),
+      button('refuse', 'Refuse', () => app.workflow.refuse(), { id: 'tb-refuse', text: true }),
+    ),
+    h('div', { className: 'spacer' }),
+    group(
+      button('search', 'Search', () => app.search.open(), { id: 'tb-search' }),
+      button('notes', 'Notes', () => app.notes.start(), { id: 'tb-notes' }),
+      button('rect', 'New signature field', () => app.newSignatureField(), { id: 'tb-rect' }),
+      button('signatures', 'Your signatures', () => app.workflow.manageSignatures(), { id: 'tb-signatures' }),
+    ),
+    group(
+      button('zoomOut', 'Zoom out', () => app.zoomBy(1 / 1.25), { id: 'tb-zoom-out' }),
+      button('zoomIn', 'Zoom in', () => app.zoomBy(1.25), { id: 'tb-zoom-in' }),
+      button('fit', 'Fit', () => app.fitToggle(), { id: 'tb-fit' }),
+    ),
+    pager,
+  );
+  return {
+    setPage(index, count) {
+      if (document.activeElement !== page) page.value = String(index + 1);
+      total.textContent = String(count);
+      page.setAttribute('aria-label', `Page number, ${index + 1} of ${count}`);
+    },
+    showPageNumber(show) { pager.hidden = !show; },
+    setReadOnly(readOnly) {
+      for (const id of ['tb-sign', 'tb-accept', 'tb-refuse', 'tb-notes', 'tb-rect', 'tb-save']) {
+        document.getElementById(id).disabled = readOnly;
+      }
+    },
+  };
+}

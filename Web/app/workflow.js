@@ -1,0 +1,228 @@
+// The signing workflow as the session's events ask for it (WYSIWYS / signo): missing fields, field
+// choice, capture, saved signatures, positioning, preview, progress, the result and failures.
+import { del, get, post, url } from './api.js';
+import { alertDialog, announce, h, modal } from './dialogs.js';
+import { captureSignature, strokesPreview } from './capture.js';
+import { editRectangle } from './box.js';
+import { normalizeField } from './fields.js';
+
+const list = (data, key) => (Array.isArray(data) ? data : (data && (data[key] || data.fields || data.signatures)) || []);
+
+export class Workflow {
+  constructor(app) {
+    this.app = app;
+  }
+
+  setPhase(phase) {
+    if (phase) document.body.dataset.phase = phase;
+  }
+
+  /** POSTs a workflow call; shows its error; returns the answer or null. */
+  async call(path, body) {
+    try {
+      const answer = await post(path, body);
+      this.setPhase(answer?.phase);
+      return answer ?? {};
+    } catch (error) {
+      this.showError(error);
+      return null;
+    }
+  }
+
+  showError(error, title = 'That did not work') {
+    const code = error.signoCode !== undefined && error.signoCode !== null ? ` (code ${error.signoCode})` : '';
+    return alertDialog(title, `${error.message || error.text || 'Unknown error'}${code}`);
+  }
+
+  accept() { return this.call('/api/accept'); }
+
+  async refuse() {
+    const choice = await modal({
+      title: 'Refuse this document?', id: 'refuse-dialog',
+      body: [h('p', { textContent: 'The document will be marked as refused and signed. This cannot be undone.' })],
+      actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Refuse', value: 'refuse', primary: true }],
+    });
+    if (choice === 'refuse') await this.call('/api/refuse');
+  }
+
+  /** signo's "sign" button / a tap on a signature field. */
+  sign(field) {
+    if (document.body.dataset.phase === 'selectingField' && field) return this.call('/api/select-field', { name: field });
+    return this.call('/api/start-signature', field ? { field } : undefined);
+  }
+
+  handlers() {
+    const app = this.app;
+    return {
+      missingRequiredFormField: (data) => {
+        const fields = list(data, 'fields').map(normalizeField);
+        this.setPhase('editing');
+        app.fields.markMissing(fields);
+        announce(`Fill in the required fields first: ${fields.map((f) => f.label).join(', ')}`, { sticky: true });
+      },
+      selectSignatureFormField: (data) => {
+        const fields = list(data, 'fields').map(normalizeField);
+        this.setPhase('selectingField');
+        app.fields.chooseSignatureField(fields.map((f) => f.name));
+        announce('Choose where to sign: select one of the highlighted signature fields', { sticky: true });
+      },
+      didSelectSignatureFormField: () => { app.fields.endChoice(); announce(''); },
+      signatureCaptureRequired: async (data) => {
+        this.setPhase('capturingSignature');
+        announce('');
+        const configuration = data?.configuration || data || {};
+        const strokes = await captureSignature(configuration, { title: data?.field ? `Sign “${data.field}”` : 'Sign here' });
+        if (strokes) await this.call('/api/capture', { strokes });
+        else await this.call('/api/cancel');
+      },
+      savedSignatureSelectionRequired: async (data) => {
+        this.setPhase('choosingSavedSignature');
+        const id = await this.chooseSaved(list(data, 'signatures'));
+        if (id !== null) await this.call('/api/choose-signature', { id });
+        else await this.call('/api/cancel');
+      },
+      signatureRequiresPositioning: async (data) => {
+        this.setPhase('positioning');
+        const page = data.pageIndex ?? data.page ?? 0;
+        const rect = data.proposedRect ?? data.rect;
+        announce('Move and resize the signature, then confirm', { sticky: true });
+        const result = await editRectangle(app.pages, page, rect, { label: 'Signature position', text: 'Signature' });
+        announce('');
+        if (result) await this.call('/api/position', result);
+        else await this.call('/api/cancel');
+      },
+      onConfirmationRequired: async (data) => {
+        this.setPhase('confirming');
+        announce('');
+        const image = h('img', {
+          className: 'preview-image', id: 'preview-image',
+          alt: `Preview of page ${(data?.page ?? 0) + 1} as it will be signed`,
+          src: url(data?.url || '/api/preview.png', { t: Date.now() }),
+        });
+        const choice = await modal({
+          title: 'Check what you sign', id: 'preview-dialog', className: 'preview',
+          body: [image, h('p', { textContent: 'This is the page exactly as it will be signed.' })],
+          actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Sign', value: 'confirm', primary: true }],
+        });
+        await this.call(choice === 'confirm' ? '/api/confirm' : '/api/cancel');
+      },
+      willPrepareDocument: () => { this.setPhase('preparing'); announce('Preparing the document…', { sticky: true, busy: true }); },
+      documentPreparedForSignature: () => { this.setPhase('awaitingSignature'); announce('Signing…', { sticky: true, busy: true }); },
+      processDidFinish: (data) => this.finished(data),
+      processDidFail: (data) => { this.setPhase('editing'); announce(''); this.showError(data || {}, 'Signing failed'); },
+      signingProcessConfirmed: (data) => { announce(`Signed ${data?.field || ''}`.trim()); app.reloadDocument(); },
+      signingProcessCancelled: () => { this.setPhase('editing'); app.fields.endChoice(); announce('Signing cancelled'); },
+      signingProcessFailed: (data) => {
+        this.setPhase('editing');
+        announce('');
+        this.showError({ message: data?.text || data?.message, signoCode: data?.code ?? data?.signoCode }, 'Signing failed');
+      },
+      signatureFieldCreated: () => { announce('Signature field created'); app.reloadDocument(); },
+      photoPlaced: (data) => {
+        if (data?.field) app.fields.placedPhotos.add(data.field);
+        announce('Photo placed');
+        app.reloadDocument();
+      },
+      photoCaptureFailed: (data) => this.showError({ message: data?.message || data?.text, signoCode: data?.signoCode ?? data?.code }, 'The photo could not be placed'),
+      documentSaved: () => announce('Saved'),
+      phase: (data) => this.setPhase(data?.phase),
+      fieldChanged: (data) => app.fields.update(data),
+      documentDidLoad: () => app.loadDocument(),
+      pageChanged: (data) => {
+        const page = typeof data === 'number' ? data : data?.page ?? data?.index;
+        if (typeof page === 'number' && page !== app.pages.current) app.pages.goTo(page);
+      },
+    };
+  }
+
+  finished(data) {
+    this.setPhase('finished');
+    announce('');
+    document.body.classList.add('finished');
+    const link = h('a', {
+      id: 'download-link', className: 'button primary', href: url(data?.url || '/api/download'), download: 'signed.pdf',
+    }, h('span', { textContent: 'Download the signed document' }));
+    const reason = data?.reason ? `The document was ${data.reason === 'refused' ? 'refused and signed' : 'signed'}.` : 'Done.';
+    this.app.reloadDocument();
+    return modal({
+      title: data?.reason === 'refused' ? 'Refused' : 'Signed', id: 'finished-dialog',
+      body: [h('p', { textContent: reason + (data?.size ? ` (${Math.round(data.size / 1024)} KB)` : '') }), link],
+      actions: [{ label: 'Close', value: 'close', primary: true }], cancelValue: 'close',
+    });
+  }
+
+  /** The saved-signature choice: resolves with an id or null. */
+  chooseSaved(signatures) {
+    return modal({
+      title: 'Choose your signature', id: 'choose-signature-dialog', cancelValue: null,
+      body: [h('ul', { className: 'signature-list' }, signatures.map((signature, i) =>
+        h('li', {}, h('button', {
+          type: 'button', className: 'signature-choice', 'data-id': signature.id,
+          'aria-label': `Signature ${i + 1}${signature.created ? ', saved ' + signature.created : ''}`,
+          onclick: (event) => event.currentTarget.closest('dialog').chosen(signature.id),
+        }, strokesPreview(signature.strokes || [])))))],
+      actions: [{ label: 'Cancel', value: null }],
+      setup: (dialog, close) => { dialog.chosen = close; },
+    });
+  }
+
+  /** The saved-signature settings (WYSIWYS openSignatureSettings): previews, delete, add. */
+  async manageSignatures() {
+    let signatures = [];
+    const listElement = h('ul', { className: 'signature-list', id: 'saved-signatures' });
+    const refresh = async () => {
+      try { signatures = (await get('/api/signatures')) || []; } catch (error) { this.showError(error); }
+      listElement.replaceChildren(...signatures.map((signature, i) => h('li', {},
+        strokesPreview(signature.strokes || []),
+        h('button', {
+          type: 'button', className: 'delete', 'aria-label': `Delete signature ${i + 1}`, textContent: 'Delete',
+          onclick: async () => {
+            try { await del('/api/signatures/' + signature.id); } catch (error) { this.showError(error); }
+            refresh();
+          },
+        }))));
+      if (!signatures.length) listElement.append(h('li', { className: 'empty', textContent: 'No saved signatures.' }));
+    };
+    await refresh();
+    await modal({
+      title: 'Your signatures', id: 'signatures-dialog', cancelValue: 'close', body: [listElement],
+      actions: [
+        {
+          label: 'Add a signature', value: 'add', onClick: async () => {
+            const strokes = await captureSignature(this.app.state.capture || {}, { title: 'Add a signature' });
+            if (strokes) {
+              try { await post('/api/signatures', { strokes }); } catch (error) { this.showError(error); }
+            }
+            refresh();
+          },
+        },
+        { label: 'Close', value: 'close', primary: true },
+      ],
+    });
+  }
+
+  /** signo's "signature fields" dialog: the document's signature fields, to go to or sign. */
+  async signatureFieldList() {
+    const fields = this.app.fields.signatureFields();
+    const choice = await modal({
+      title: 'Signature fields', id: 'fields-dialog', cancelValue: null,
+      body: [fields.length ? h('ul', { className: 'field-list' }, fields.map((field) => h('li', {},
+        h('button', {
+          type: 'button', 'data-field': field.name,
+          onclick: (event) => event.currentTarget.closest('dialog').chosen(field.name),
+        }, `${field.label}${field.signed ? ' — signed' : ''}`))))
+        : h('p', { textContent: 'This document has no signature fields.' })],
+      actions: [
+        { label: 'New signature field…', value: 'new' },
+        { label: 'Close', value: null, primary: true },
+      ],
+      setup: (dialog, close) => { dialog.chosen = close; },
+    });
+    if (choice === 'new') return this.app.newSignatureField();
+    const field = fields.find((f) => f.name === choice);
+    if (!field) return;
+    const widget = field.widgets[0];
+    if (widget) this.app.pages.goTo(widget.page, widget.rect);
+    if (!field.signed) await this.sign(field.name);
+  }
+}
