@@ -15,16 +15,19 @@ qpdf/field-resource-conflict.pdf,pyhanko/simple-acroform-states.pdf,pdfjs/saslpr
 pdfjs/issue9915_reduced.pdf,pdfjs/issue7901.pdf,pdfjs/issue8823.pdf,pdfjs/issue13242.pdf,\
 pyhanko/layout-tests/bitmap-bg.pdf
 
-.PHONY: run test build release bench fidelity fuzz format lint clean
+.PHONY: run demo test build release bench fidelity fuzz format lint clean
 
-## run: install what is missing, build, and run the whole job through a signing session: the demo
-## form (made by Autograph) is filled, accepted, its handwritten signature drawn, the preview
-## confirmed, signed with a demo identity kept in the encrypted store, and verified; each event printed
+## run: install what is missing, build, and serve the web viewer on the demo form (made by Autograph)
+## with a demo signing identity: open the printed URL, fill, sign, download a document that validates
 run: release
+	@mkdir -p $(DEMO)
+	$(AUTOGRAPH) serve --store $(DEMO)/serve
+
+## demo: the same job without a browser, through the session API, printing each event
+demo: release
 	@mkdir -p $(DEMO)
 	$(AUTOGRAPH) demo --out $(DEMO)
 	$(AUTOGRAPH) info $(DEMO)/signed.pdf
-	@echo "demo: the signed document, its preview and the demo root are in $(DEMO)/"
 
 ## test: install what is missing (qpdf as the oracle), check formatting, and run every test
 test:
@@ -34,6 +37,8 @@ test:
 	$(SWIFT) test --skip-build
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/debug/autograph --out $(BUILD_DIR)/fidelity-subset \
 	  --files "$(FIDELITY_SUBSET)" --min-share 1.0
+	python3 scripts/embed-web-assets.py --check
+	scripts/browser-tests $(BUILD_DIR)/debug/autograph
 
 build:
 	scripts/install-deps build
@@ -45,10 +50,12 @@ release:
 	$(SWIFT) build -c release --static-swift-stdlib --product autograph
 
 ## bench: Autograph beside qpdf/pikepdf on the corpus and on a generated 1 GB file, as ratios
-bench:
+bench: release
 	scripts/install-deps bench
 	$(SWIFT) build -c release --static-swift-stdlib --package-path Benchmarks
 	Benchmarks/.build/release/autograph-bench
+	@echo "web viewer: navigation to the first page's pixels (352-page corpus document), release build"
+	scripts/browser-tests $(AUTOGRAPH) -k test_09
 
 ## fidelity: page 1 (and more of multi-page files) of every corpus file against MuPDF and poppler
 fidelity: release

@@ -69,8 +69,8 @@ let package = Package(
         .target(
             name: "PDFWeb",
             dependencies: [
-                "PDFSession", "PDFViewer", "PDFRendering", "PDFGraphics", "PDFSigning", "PDFForms", "PDFCore",
-                "CMicroHTTPD",
+                "PDFSession", "PDFViewer", "PDFRendering", "PDFGraphics", "PDFSigning", "PDFForms", "PDFAnnotations",
+                "PDFCore", "CMicroHTTPD",
             ],
             swiftSettings: upcoming),
         .target(

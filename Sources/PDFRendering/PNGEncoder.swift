@@ -8,7 +8,10 @@ extension RenderedImage {
     /// row: each row is filtered with Up (a page's blank rows and margins become runs of zeros)
     /// and deflated at zlib's default level as it is made, as MuPDF writes them — a third of the
     /// time for files of about the same size.
-    public func pngData() -> [UInt8] {
+    ///
+    /// - Parameter compressionLevel: zlib's level, 1 (fastest: for tiles sent to a browser on the
+    ///   same machine) to 9; 6 by default.
+    public func pngData(compressionLevel: Int = 6) -> [UInt8] {
         guard width > 0, height > 0, rgba.count >= width * height * 4 else { return [] }
         let opaque = rgba.withUnsafeBufferPointer { pixels in
             var alphas: UInt8 = 255
@@ -18,7 +21,7 @@ extension RenderedImage {
         let channels = opaque ? 3 : 4
         let rowBytes = width * channels
         // Each row filtered with Up and deflated at once: no page-sized buffer besides the image.
-        let deflater = Flate.Deflater()
+        let deflater = Flate.Deflater(level: Int32(min(max(compressionLevel, 1), 9)))
         let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: rowBytes + 1)
         defer { line.deallocate() }
         let out = line.baseAddress!

@@ -90,5 +90,9 @@ export function events(names) {
   source.onerror = () => target.dispatchEvent(new CustomEvent('connection', { detail: source.readyState }));
   source.onopen = () => target.dispatchEvent(new CustomEvent('connection', { detail: source.readyState }));
   target.source = source;
+  // A page kept in the back-forward cache would keep its stream open, and browsers allow only six
+  // connections to a host: close it when the page is hidden, and start afresh when it comes back.
+  window.addEventListener('pagehide', () => source.close());
+  window.addEventListener('pageshow', (event) => { if (event.persisted) window.location.reload(); });
   return target;
 }

@@ -32,14 +32,3 @@ export function pdfRect(m, box) {
   return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])];
 }
 
-/** pdfToView of a page drawn at `zoom`: crop box origin, rotation and UserUnit (y down). */
-export function pageMatrix(page, zoom) {
-  const [x0, y0, x1, y1] = page.cropBox || [0, 0, page.width, page.height];
-  const s = zoom * (page.userUnit || 1);
-  switch (((page.rotation || 0) % 360 + 360) % 360) {
-    case 90: return [0, s, s, 0, -y0 * s, -x0 * s];
-    case 180: return [-s, 0, 0, s, x1 * s, -y0 * s];
-    case 270: return [0, -s, -s, 0, y1 * s, x1 * s];
-    default: return [s, 0, 0, -s, -x0 * s, y1 * s];
-  }
-}

@@ -88,6 +88,8 @@ export class PageView {
     }
     if (anchor) this.restoreAnchor(anchor);
     this.observe();
+    // The observer reports after the next frame: ask for the tiles in view at once.
+    for (const index of this.pagesInView()) this.near.add(index);
     for (const index of this.near) this.loadTile(index);
     this.updateCurrent();
     performance.mark('autograph:laid-out');
@@ -110,6 +112,17 @@ export class PageView {
       }
     }, { root: this.viewport, rootMargin: margin });
     for (const element of this.elements) this.observer.observe(element);
+  }
+
+  /** The pages the layout puts in the viewport or within one viewport of it (the observer's margin). */
+  pagesInView() {
+    const v = this.viewport;
+    const axis = this.vertical ? 1 : 0;
+    const start = this.vertical ? v.scrollTop : v.scrollLeft;
+    const length = this.vertical ? v.clientHeight : v.clientWidth;
+    return this.layout.pages
+      .filter(({ frame }) => frame[axis] < start + 2 * length && frame[axis] + frame[axis + 2] > start - length)
+      .map(({ index }) => index);
   }
 
   tileScale(index) {

@@ -99,6 +99,10 @@ export function events(names) {
   source.onerror = () => target.dispatchEvent(new CustomEvent('connection', { detail: source.readyState }));
   source.onopen = () => target.dispatchEvent(new CustomEvent('connection', { detail: source.readyState }));
   target.source = source;
+  // A page kept in the back-forward cache would keep its stream open, and browsers allow only six
+  // connections to a host: close it when the page is hidden, and start afresh when it comes back.
+  window.addEventListener('pagehide', () => source.close());
+  window.addEventListener('pageshow', (event) => { if (event.persisted) window.location.reload(); });
   return target;
 }
 
@@ -107,7 +111,9 @@ export function events(names) {
         contentType: "text/javascript; charset=utf-8",
         bytes: Array(
 #"""
-// Starts the first API requests while the viewer's modules load (a classic script, run at once).
+// Starts the first API requests while the viewer's modules load (a classic script, run at once):
+// the state, pages and fields at once, and — as soon as the state is known and the page laid out —
+// the layout the viewer will ask for first, so the first tile can be requested sooner.
 (function () {
   'use strict';
   var token = new URLSearchParams(location.search).get('token') || sessionStorage.getItem('autograph-token') || '';
@@ -115,7 +121,43 @@ export function events(names) {
   function load(path) {
     return fetch(path, { headers: headers, credentials: 'same-origin' });
   }
-  window.autographBoot = { state: load('/api/state'), pages: load('/api/pages'), fields: load('/api/fields') };
+  // The query of `GET /api/layout`; layout.js builds its queries with this too, so that they match.
+  function layoutQuery(options) {
+    var search = new URLSearchParams();
+    search.set('width', String(Math.max(1, Math.round(options.width))));
+    search.set('height', String(Math.max(1, Math.round(options.height))));
+    search.set('continuous', options.continuous ? '1' : '0');
+    search.set('vertical', options.vertical ? '1' : '0');
+    search.set('spreads', '0');
+    search.set('cover', '0');
+    search.set('spacing', String(options.spacing));
+    search.set('fit', options.fit);
+    search.set('zoom', String(options.zoom));
+    return search.toString();
+  }
+  var boot = { state: load('/api/state'), pages: load('/api/pages'), fields: load('/api/fields'), layoutQuery: layoutQuery };
+  window.autographBoot = boot;
+  var ready = new Promise(function (resolve) {
+    if (document.readyState !== 'loading') resolve();
+    else document.addEventListener('DOMContentLoaded', resolve);
+  });
+  Promise.all([boot.state.then(function (response) { return response.clone().json(); }), ready]).then(function (results) {
+    var viewer = (results[0] && results[0].viewer) || {};
+    var viewport = document.getElementById('viewport');
+    var toolbar = document.getElementById('toolbar');
+    if (!viewport || !toolbar) return;
+    // What viewer.js's applyState will do to the page's frame, done now to measure the viewport.
+    toolbar.hidden = viewer.showsToolbar === false;
+    document.documentElement.style.setProperty('--toolbar-height', Math.max(36, viewer.toolbarHeight || 50) + 'px');
+    // As pages.js lays out a new document: fit width when scrolling continuously down, else the page.
+    var continuous = viewer.continuousScrolling == null ? true : viewer.continuousScrolling;
+    var vertical = viewer.verticalScrolling == null ? true : viewer.verticalScrolling;
+    var query = layoutQuery({
+      width: viewport.clientWidth, height: viewport.clientHeight, continuous: continuous, vertical: vertical,
+      spacing: 16, fit: continuous && vertical ? 'width' : 'page', zoom: 1,
+    });
+    boot.layout = { query: query, response: load('/api/layout?' + query) };
+  }).catch(function () {});
 })();
 
 """#.utf8)),
@@ -674,17 +716,6 @@ export function pdfRect(m, box) {
   return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])];
 }
 
-/** pdfToView of a page drawn at `zoom`: crop box origin, rotation and UserUnit (y down). */
-export function pageMatrix(page, zoom) {
-  const [x0, y0, x1, y1] = page.cropBox || [0, 0, page.width, page.height];
-  const s = zoom * (page.userUnit || 1);
-  switch (((page.rotation || 0) % 360 + 360) % 360) {
-    case 90: return [0, s, s, 0, -y0 * s, -x0 * s];
-    case 180: return [-s, 0, 0, s, x1 * s, -y0 * s];
-    case 270: return [0, -s, -s, 0, y1 * s, x1 * s];
-    default: return [s, 0, 0, -s, -x0 * s, y1 * s];
-  }
-}
 
 """#.utf8)),
     "app/icons.js": WebAsset(
@@ -752,59 +783,38 @@ export function button(name, label, onClick, { text = false, id } = {}) {
         contentType: "text/javascript; charset=utf-8",
         bytes: Array(
 #"""
-// The page layout: `GET /api/layout` (computed by PDFViewer in Swift); until the server answers it,
-// a small client-side fallback (one row or column of pages, no spreads) from `GET /api/pages`.
-import { get } from './api.js';
-import { pageMatrix } from './geometry.js';
-
-let serverLayout = true;
+// The page layout, computed by PDFViewer in Swift (`GET /api/layout`), so the browser and a native
+// viewer place pages the same way.
+import { ApiError, get } from './api.js';
 
 /**
  * The layout for a viewport of `width` × `height` CSS pixels: {contentWidth, contentHeight, zoom,
- * pages: [{index, frame: [x, y, w, h], pdfToView}]}.
+ * pages: [{index, frame: [x, y, w, h], pdfToView}]}, with each page's pdfToView made relative to
+ * its own frame (the server's maps to content coordinates).
  */
-export async function computeLayout(pages, { width, height, continuous, vertical, fit, zoom, spacing }) {
-  if (serverLayout) {
-    try {
-      const layout = await get('/api/layout', {
-        width: Math.round(width), height: Math.round(height), continuous: continuous ? 1 : 0,
-        vertical: vertical ? 1 : 0, spreads: 0, cover: 0, spacing, fit, zoom,
-      });
-      if (layout && Array.isArray(layout.pages)) return layout;
-    } catch (error) {
-      if (error.status !== 501 && error.status !== 404) console.warn('layout', error);
-    }
-    serverLayout = false;
+export async function computeLayout(pages, options) {
+  const layout = (await early(options)) || (await get('/api/layout' + '?' + query(options)));
+  for (const page of layout.pages) {
+    const [a, b, c, d, e, f] = page.pdfToView;
+    page.pdfToView = [a, b, c, d, e - page.frame[0], f - page.frame[1]];
   }
-  return fallbackLayout(pages, { width, height, vertical, fit, zoom, spacing });
+  return layout;
 }
 
-// --- Fallback (drop when /api/layout is wired) ---
-function fallbackLayout(pages, { width, height, vertical, fit, zoom, spacing }) {
-  const maxW = Math.max(1, ...pages.map((p) => p.width));
-  const maxH = Math.max(1, ...pages.map((p) => p.height));
-  const fitWidth = (width - 2 * spacing) / maxW;
-  const fitPage = Math.min(fitWidth, (height - 2 * spacing) / maxH);
-  const z = fit === 'width' ? fitWidth : fit === 'page' ? fitPage : zoom;
-  let x = spacing;
-  let y = spacing;
-  let across = 0;
-  const frames = pages.map((page) => {
-    const w = page.width * z;
-    const h = page.height * z;
-    const frame = vertical ? [0, y, w, h] : [x, 0, w, h];
-    if (vertical) y += h + spacing; else x += w + spacing;
-    across = Math.max(across, vertical ? w : h);
-    return { index: page.index, frame, pdfToView: pageMatrix(page, z) };
-  });
-  const contentWidth = vertical ? Math.max(width, across + 2 * spacing) : x;
-  const contentHeight = vertical ? y : Math.max(height, across + 2 * spacing);
-  for (const page of frames) {
-    // Centre across the scrolling direction.
-    if (vertical) page.frame[0] = (contentWidth - page.frame[2]) / 2;
-    else page.frame[1] = (contentHeight - page.frame[3]) / 2;
-  }
-  return { contentWidth, contentHeight, zoom: z, pages: frames };
+function query(options) {
+  return window.autographBoot.layoutQuery(options);
+}
+
+/** The layout boot.js asked for, when it asked for exactly this one (used once). */
+async function early(options) {
+  const started = window.autographBoot && window.autographBoot.layout;
+  if (!started || started.query !== query(options)) return null;
+  delete window.autographBoot.layout;
+  const response = await started.response.catch(() => null);
+  if (!response) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
 }
 
 """#.utf8)),
@@ -1096,6 +1106,8 @@ export class PageView {
     }
     if (anchor) this.restoreAnchor(anchor);
     this.observe();
+    // The observer reports after the next frame: ask for the tiles in view at once.
+    for (const index of this.pagesInView()) this.near.add(index);
     for (const index of this.near) this.loadTile(index);
     this.updateCurrent();
     performance.mark('autograph:laid-out');
@@ -1118,6 +1130,17 @@ export class PageView {
       }
     }, { root: this.viewport, rootMargin: margin });
     for (const element of this.elements) this.observer.observe(element);
+  }
+
+  /** The pages the layout puts in the viewport or within one viewport of it (the observer's margin). */
+  pagesInView() {
+    const v = this.viewport;
+    const axis = this.vertical ? 1 : 0;
+    const start = this.vertical ? v.scrollTop : v.scrollLeft;
+    const length = this.vertical ? v.clientHeight : v.clientWidth;
+    return this.layout.pages
+      .filter(({ frame }) => frame[axis] < start + 2 * length && frame[axis] + frame[axis + 2] > start - length)
+      .map(({ index }) => index);
   }
 
   tileScale(index) {

@@ -1,0 +1,72 @@
+import PDFSession
+
+extension SessionJSON {
+    /// An event's name (its case name) and data, as sent on `/api/events`.
+    static func event(_ event: SessionEvent) -> (name: String, data: JSONValue) {
+        switch event {
+        case .documentDidLoad(let pageCount): ("documentDidLoad", .object([("pageCount", .int(pageCount))]))
+        case .pageChanged(let index): ("pageChanged", .object([("index", .int(index))]))
+        case .fieldChanged(let field): ("fieldChanged", Self.field(field))
+        case .documentSaved: ("documentSaved", .object([]))
+        case .missingRequiredFormField(let fields): ("missingRequiredFormField", Self.fields(fields))
+        case .selectSignatureFormField(let fields): ("selectSignatureFormField", Self.fields(fields))
+        case .didSelectSignatureFormField(let field): ("didSelectSignatureFormField", Self.field(field))
+        case .signatureCaptureRequired(let field, let configuration):
+            (
+                "signatureCaptureRequired",
+                .object([
+                    ("field", field.map { .string($0) } ?? .null),
+                    ("displayText", configuration.displayText.map { .string($0) } ?? .null),
+                    ("textColor", color(configuration.textColor)),
+                    ("signatureColor", color(configuration.signatureColor)),
+                ])
+            )
+        case .savedSignatureSelectionRequired(let saved):
+            ("savedSignatureSelectionRequired", .object([("signatures", .array(saved.map(savedSignature)))]))
+        case .signatureRequiresPositioning(let pageIndex, let proposed):
+            ("signatureRequiresPositioning", .object([("page", .int(pageIndex)), ("rect", rect(proposed))]))
+        case .onConfirmationRequired(let preview):
+            (
+                "onConfirmationRequired",
+                .object([
+                    ("page", .int(preview.pageIndex)), ("url", .string("/api/preview.png")),
+                    ("digest", .string(hex(preview.digest))),
+                ])
+            )
+        case .willPrepareDocument: ("willPrepareDocument", .object([]))
+        case .documentPreparedForSignature(let digest, let reason):
+            ("documentPreparedForSignature", .object([("digest", .string(hex(digest))), ("reason", .string(reason))]))
+        case .processDidFinish(let reason, let document):
+            (
+                "processDidFinish",
+                .object([
+                    ("reason", .string(reason)), ("size", .int(document.count)), ("url", .string("/api/download")),
+                ])
+            )
+        case .processDidFail(let error): ("processDidFail", Self.error(error))
+        case .signingProcessConfirmed(let field): ("signingProcessConfirmed", .object([("field", .string(field))]))
+        case .signingProcessCancelled(let field):
+            ("signingProcessCancelled", .object([("field", field.map { .string($0) } ?? .null)]))
+        case .signingProcessFailed(let field, let code, let text):
+            (
+                "signingProcessFailed",
+                .object([
+                    ("field", field.map { .string($0) } ?? .null), ("signoCode", .int(code)),
+                    ("message", .string(text)),
+                ])
+            )
+        case .signatureFieldCreated(let field): ("signatureFieldCreated", Self.field(field))
+        case .photoPlaced(let field): ("photoPlaced", .object([("field", .string(field))]))
+        case .photoCaptureFailed(let field, let code, let text):
+            (
+                "photoCaptureFailed",
+                .object([("field", .string(field)), ("signoCode", .int(code)), ("message", .string(text))])
+            )
+        case .notesModeDidStart: ("notesModeDidStart", .object([]))
+        case .notesModeDidFailToStart(let code): ("notesModeDidFailToStart", .object([("signoCode", .int(code))]))
+        case .notesModeDidFinish(let saved): ("notesModeDidFinish", .object([("saved", .bool(saved))]))
+        case .notesModeDidFinishWithFailure(let code):
+            ("notesModeDidFinishWithFailure", .object([("signoCode", .int(code))]))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import PDFCore
+import PDFRendering
+public import PDFSession
+
+/// The session behind the API: one `SessionController`, the current document's `DocumentSession`,
+/// its events fanned out to every event stream, and one renderer per revision of the document.
+public actor WebBackend {
+    public nonisolated let controller: SessionController
+    public nonisolated let signatureConfiguration: SignatureConfiguration
+    public nonisolated let viewerConfiguration: ViewerConfiguration
+    nonisolated let hub = EventHub()
+    /// Distinguishes this run's ETags from those of an earlier run with the same revision numbers.
+    nonisolated let runID: String
+
+    /// The document open now.
+    public private(set) var session: DocumentSession?
+    private var pump: Task<Void, Never>?
+    private var renderer: DocumentRenderer?
+    /// Counts the documents rendered (a new one for every revision), for ETags.
+    private var revision = 0
+    /// The last confirmation preview (PNG) and the document it was made for.
+    private var preview: (png: [UInt8], document: ObjectIdentifier)?
+
+    public init(
+        controller: SessionController, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
+        viewerConfiguration: ViewerConfiguration = ViewerConfiguration()
+    ) {
+        self.controller = controller
+        self.signatureConfiguration = signatureConfiguration
+        self.viewerConfiguration = viewerConfiguration
+        var generator = SystemRandomNumberGenerator()
+        runID = String(generator.next() as UInt64, radix: 36)
+    }
+
+    /// Opens `pdf` (replacing the current document): a document in progress with the same id is
+    /// replaced too. Without an id, a random one.
+    @discardableResult
+    public func open(pdf: [UInt8], documentID: String? = nil) async throws(SessionError) -> DocumentSession {
+        var generator = SystemRandomNumberGenerator()
+        let id = documentID ?? "web-" + String(generator.next() as UInt64, radix: 36)
+        let opened = try await controller.open(
+            pdf: pdf, documentID: id, viewerConfiguration: viewerConfiguration,
+            signatureConfiguration: signatureConfiguration)
+        if let old = session, old !== opened { await old.close() }
+        pump?.cancel()
+        session = opened
+        preview = nil
+        pump = Task { [weak self] in
+            for await event in opened.events {
+                await self?.received(event, from: opened)
+            }
+        }
+        return opened
+    }
+
+    /// Closes the current document (it stays in the store, in progress).
+    public func close() async {
+        pump?.cancel()
+        pump = nil
+        await session?.close()
+        session = nil
+        renderer = nil
+        hub.finishAll()
+    }
+
+    private func received(_ event: SessionEvent, from source: DocumentSession) async {
+        guard source === session else { return }
+        if case .onConfirmationRequired(let confirmation) = event {
+            let document = await source.document
+            preview = (confirmation.png, ObjectIdentifier(document))
+        }
+        let (name, data) = SessionJSON.event(event)
+        hub.publish(event: name, data: data)
+    }
+
+    /// The current session, or 404.
+    func current() throws(WebError) -> DocumentSession {
+        guard let session else { throw WebError.notFound("no document is open") }
+        return session
+    }
+
+    /// The renderer of the current revision and its number (a new renderer when the document changed).
+    func currentRenderer() async throws(WebError) -> (DocumentRenderer, Int) {
+        let document = try await current().document
+        if let renderer, renderer.document === document { return (renderer, revision) }
+        let made = DocumentRenderer(document: document)
+        renderer = made
+        revision += 1
+        return (made, revision)
+    }
+
+    /// The preview of the document prepared now, waiting a little for the event carrying it.
+    func previewPNG() async throws(WebError) -> [UInt8] {
+        let session = try current()
+        for _ in 0..<100 {
+            let document = ObjectIdentifier(await session.document)
+            if let preview, preview.document == document { return preview.png }
+            let phase = await session.phase
+            guard phase == .confirming || phase == .awaitingSignature || phase == .preparing else { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        throw WebError.notFound("no confirmation preview is waiting")
+    }
+
+    /// The first chunk of a new event stream: the current phase.
+    func phaseEvent() async -> [UInt8] {
+        let phase = await session?.phase ?? .editing
+        return Array("event: phase\ndata: \(SessionJSON.phase(phase).serialized())\n\n".utf8)
+    }
+}

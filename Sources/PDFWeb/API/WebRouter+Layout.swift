@@ -1,0 +1,70 @@
+import PDFCore
+import PDFSession
+import PDFViewer
+
+/// `GET /api/layout`: where spreads and pages go for a viewport, and how PDF space maps onto each
+/// page — computed by `PDFViewer`, so the browser and a native viewer share one layout.
+extension WebRouter {
+    func layout(_ request: HTTPRequest) async throws(WebError) -> JSONValue {
+        let document = try await backend.current().document
+        let width = try Self.number(request.query["width"], "width") ?? 800
+        let height = try Self.number(request.query["height"], "height") ?? 600
+        guard width >= 1, height >= 1, width <= 100_000, height <= 100_000 else {
+            throw WebError.badRequest("width and height must be between 1 and 100000")
+        }
+        let configuration = try Self.layoutConfiguration(request.query)
+        let pages = document.pages.map {
+            PageGeometry(cropBox: $0.cropBox, rotation: $0.rotation, userUnit: $0.userUnit)
+        }
+        let zoom = try Self.number(request.query["zoom"], "zoom")
+        let fitsByZoom = request.query["fit"] == "zoom"
+        let description = LayoutDescription(
+            pages: pages, configuration: configuration, viewportSize: ViewerSize(width: width, height: height),
+            zoom: fitsByZoom ? zoom ?? 1 : nil)
+        let numbers = { (values: [Double]) -> JSONValue in .array(values.map { .double($0) }) }
+        return .object([
+            ("contentWidth", .double(description.contentWidth)), ("contentHeight", .double(description.contentHeight)),
+            ("zoom", .double(description.zoom)),
+            (
+                "spreads",
+                .array(
+                    description.spreads.map {
+                        .object([
+                            ("index", .int($0.index)), ("pages", .array($0.pages.map { .int($0) })),
+                            ("frame", numbers($0.frame)),
+                        ])
+                    })
+            ),
+            (
+                "pages",
+                .array(
+                    description.pages.map {
+                        .object([
+                            ("index", .int($0.index)), ("frame", numbers($0.frame)),
+                            ("pdfToView", numbers($0.pdfToView)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    /// The layout options of the query: `continuous`, `vertical`, `spreads`, `cover`, `spacing`, `fit`.
+    static func layoutConfiguration(_ query: [String: String]) throws(WebError) -> LayoutConfiguration {
+        func flag(_ name: String, _ fallback: Bool) -> Bool {
+            query[name].map { $0 == "1" || $0 == "true" } ?? fallback
+        }
+        let spacing = try number(query["spacing"], "spacing") ?? 16
+        guard spacing >= 0, spacing <= 1000 else { throw WebError.badRequest("spacing must be 0 … 1000") }
+        let fit: LayoutConfiguration.Fit
+        switch query["fit"] ?? "width" {
+        case "width": fit = .width
+        case "page": fit = .page
+        case "zoom": fit = .zoom(try number(query["zoom"], "zoom") ?? 1)
+        default: throw WebError.badRequest("fit must be width, page or zoom")
+        }
+        return LayoutConfiguration(
+            continuous: flag("continuous", true), direction: flag("vertical", true) ? .vertical : .horizontal,
+            spreads: flag("spreads", false) ? .double(firstPageAlone: flag("cover", false)) : .single,
+            spreadSpacing: spacing, fit: fit)
+    }
+}

@@ -1,0 +1,158 @@
+import PDFAnnotations
+import PDFCore
+import PDFSession
+
+/// The signing workflow's decisions, signature fields, notes, photos and saved signatures.
+extension WebRouter {
+    func workflow(_ step: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let body = try request.json()
+        switch step {
+        case "accept":
+            try await Self.call { () async throws(SessionError) in try await session.acceptDocument() }
+        case "refuse":
+            try await Self.call { () async throws(SessionError) in try await session.refuseDocument() }
+        case "select-field":
+            guard let name = body["name"]?.stringValue else { throw WebError.badRequest("\"name\" is missing") }
+            try await Self.call { () async throws(SessionError) in try await session.selectSignatureField(name) }
+        case "capture":
+            guard let strokes = SessionJSON.strokes(from: body["strokes"]) else {
+                throw WebError.badRequest("\"strokes\" must be lists of {\"x\", \"y\"} points")
+            }
+            try await Self.call { () async throws(SessionError) in try await session.captureSignature(strokes) }
+        case "choose-signature":
+            guard let id = body["id"]?.intValue else { throw WebError.badRequest("\"id\" is missing") }
+            try await Self.call { () async throws(SessionError) in try await session.chooseSavedSignature(id: id) }
+        case "position":
+            guard let page = body["page"]?.intValue, let rect = SessionJSON.rectangle(from: body["rect"]) else {
+                throw WebError.badRequest("\"page\" and \"rect\" [x0, y0, x1, y1] are needed")
+            }
+            try await Self.call { () async throws(SessionError) in
+                try await session.signaturePositioned(pageIndex: page, rect: rect)
+            }
+        case "confirm":
+            try await Self.call { () async throws(SessionError) in try await session.confirmSignature() }
+        case "cancel":
+            try await Self.call { () async throws(SessionError) in try await session.cancelSigning() }
+        default:  // start-signature
+            if let field = body["field"]?.stringValue {
+                try await Self.call { () async throws(SessionError) in try await session.startSignature(field: field) }
+            } else {
+                try await Self.call { () async throws(SessionError) in try await session.startSignature() }
+            }
+        }
+        return .json(SessionJSON.phase(await session.phase))
+    }
+
+    func createSignatureField(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let body = try request.json()
+        guard let name = body["name"]?.stringValue, let page = body["page"]?.intValue,
+            let rect = SessionJSON.rectangle(from: body["rect"])
+        else { throw WebError.badRequest("\"name\", \"page\" and \"rect\" [x0, y0, x1, y1] are needed") }
+        try await Self.call { () async throws(SessionError) in
+            _ = try await session.createSignatureField(name: name, pageIndex: page, rect: rect)
+        }
+        return .json(try await field(name, in: session))
+    }
+
+    // MARK: - Notes
+
+    func notes(_ step: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let body = try request.json()
+        var answer: [(String, JSONValue)] = []
+        switch step {
+        case "start":
+            await session.startNotesMode(style: try Self.style(body, InkStyle()))
+        case "stroke":
+            guard let page = body["page"]?.intValue, let strokes = SessionJSON.strokes(from: body["strokes"]) else {
+                throw WebError.badRequest("\"page\" and \"strokes\" are needed")
+            }
+            try await Self.call { () async throws(SessionError) in try await session.addNote(strokes, pageIndex: page) }
+            answer.append(("notes", .int(await session.currentNotes.count)))
+        case "undo": answer.append(("changed", .bool(await session.undoNote())))
+        case "redo": answer.append(("changed", .bool(await session.redoNote())))
+        case "style":
+            let style = try Self.style(body, InkStyle())
+            try await Self.call { () async throws(SessionError) in try await session.changeNotesStyle(style) }
+        case "cancel": await session.cancelNotesMode()
+        default: await session.saveAndFinishNotesMode()  // save
+        }
+        guard case .object(let phase) = SessionJSON.phase(await session.phase) else { return .json(.null) }
+        return .json(.object(phase + answer))
+    }
+
+    static func style(_ body: JSONValue, _ base: InkStyle) throws(WebError) -> InkStyle {
+        var style = base
+        if let width = body["width"] {
+            guard let value = width.doubleValue, value > 0, value <= 100 else {
+                throw WebError.badRequest("\"width\" must be a number of points between 0 and 100")
+            }
+            style.width = value
+        }
+        if let color = body["color"] {
+            guard let text = color.stringValue, let parsed = SessionJSON.color(from: text) else {
+                throw WebError.badRequest("\"color\" must be #rrggbb")
+            }
+            style.color = parsed
+        }
+        return style
+    }
+
+    // MARK: - Photos
+
+    func placePhoto(_ name: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        guard !request.body.isEmpty else { throw WebError.badRequest("the body must be a JPEG or PNG image") }
+        try await Self.call { () async throws(SessionError) in try await session.placePhoto(request.body, inField: name)
+        }
+        return .json(try await field(name, in: session))
+    }
+
+    func setPhotoFields(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let body = try request.json()
+        guard let names = body["names"]?.arrayValue?.compactMap(\.stringValue) else {
+            throw WebError.badRequest("\"names\" must be a list of field names")
+        }
+        let width = body["maxWidth"]?.intValue ?? 1000
+        let height = body["maxHeight"]?.intValue ?? 1000
+        try await Self.call { () async throws(SessionError) in
+            try await session.setPhotoFieldNames(names, maxWidth: width, maxHeight: height)
+        }
+        return .json(.object([("photoFields", .array(names.map { .string($0) }))]))
+    }
+
+    // MARK: - Saved signatures
+
+    func savedSignatures() throws(WebError) -> JSONValue {
+        let saved = try Self.sync { () throws(SessionError) in try backend.controller.savedSignatures() }
+        return .array(saved.map(SessionJSON.savedSignature))
+    }
+
+    func addSavedSignature(_ request: HTTPRequest) throws(WebError) -> HTTPResponse {
+        guard let strokes = SessionJSON.strokes(from: try request.json()["strokes"]) else {
+            throw WebError.badRequest("\"strokes\" must be lists of {\"x\", \"y\"} points")
+        }
+        let saved = try Self.sync { () throws(SessionError) in try backend.controller.addSavedSignature(strokes) }
+        return .json(SessionJSON.savedSignature(saved), status: 201)
+    }
+
+    func deleteSavedSignature(_ text: String) throws(WebError) -> HTTPResponse {
+        guard let id = Int(text) else { throw WebError.notFound("no saved signature \(text)") }
+        guard (try savedSignatures().arrayValue ?? []).contains(where: { $0["id"]?.intValue == id }) else {
+            throw WebError.notFound("no saved signature \(id)")
+        }
+        try Self.sync { () throws(SessionError) in try backend.controller.deleteSavedSignature(id: id) }
+        return .json(.object([("deleted", .int(id))]))
+    }
+
+    static func sync<T>(_ body: () throws(SessionError) -> T) throws(WebError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw WebError(error)
+        }
+    }
+}

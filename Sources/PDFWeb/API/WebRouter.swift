@@ -1,0 +1,183 @@
+import PDFCore
+import PDFForms
+import PDFSession
+
+/// Matches a request against the API's routes (exact paths; no file system) and answers it.
+struct WebRouter: Sendable {
+    let backend: WebBackend
+    let assets: WebAssets
+
+    func route(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let path = request.path
+        let method = request.method
+        if path == "/" || path == "/index.html" {
+            try Self.require(method, "GET", path)
+            return try assets.response(for: "index.html")
+        }
+        if path.hasPrefix("/app/") {
+            try Self.require(method, "GET", path)
+            return try assets.response(for: String(path.dropFirst(1)))
+        }
+        guard path.hasPrefix("/api/") else { throw WebError.notFound("no route \(path)") }
+        let parts = path.dropFirst(5).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let first = parts[0]
+        let second = parts.count > 1 ? parts[1] : ""
+        switch (method, parts.count, first) {
+        case ("GET", 1, "state"): return .json(await state())
+        case ("POST", 1, "documents"): return try await openDocument(request)
+        case ("GET", 1, "pages"): return .json(try await pages())
+        case ("GET", 1, "layout"): return .json(try await layout(request))
+        case ("GET", 3, "pages") where parts[2] == "tile": return try await tile(second, request)
+        case ("GET", 1, "fields"): return .json(try await fields())
+        case ("PUT", 2, "fields") where !second.isEmpty: return try await setField(second, request)
+        case ("POST", 1, "save"): return try await save()
+        case ("GET", 1, "download"): return try await download()
+        case ("GET", 1, "preview.png"):
+            return HTTPResponse(
+                contentType: "image/png", bytes: try await backend.previewPNG(),
+                headers: [("Cache-Control", "no-store")])
+        case ("POST", 1, _) where Self.workflowSteps.contains(first): return try await workflow(first, request)
+        case ("POST", 1, "signature-fields"): return try await createSignatureField(request)
+        case ("GET", 1, "search"): return .json(try await search(request))
+        case ("POST", 2, "notes") where Self.noteSteps.contains(second): return try await notes(second, request)
+        case ("POST", 2, "photo") where !second.isEmpty: return try await placePhoto(second, request)
+        case ("POST", 1, "photo-fields"): return try await setPhotoFields(request)
+        case ("GET", 1, "signatures"): return .json(try savedSignatures())
+        case ("POST", 1, "signatures"): return try addSavedSignature(request)
+        case ("DELETE", 2, "signatures"): return try deleteSavedSignature(second)
+        case ("GET", 1, "events"): return await events()
+        default:
+            if Self.knownRoutes.contains(first) {
+                throw WebError(
+                    status: 405, code: "badRequest", message: "\(method) \(path) is not a route of the API")
+            }
+            throw WebError.notFound("no route \(path)")
+        }
+    }
+
+    static let workflowSteps: Set<String> = [
+        "accept", "refuse", "select-field", "capture", "choose-signature", "position", "confirm", "cancel",
+        "start-signature",
+    ]
+    static let noteSteps: Set<String> = ["start", "stroke", "undo", "redo", "style", "cancel", "save"]
+    static let knownRoutes: Set<String> = Set([
+        "state", "documents", "pages", "layout", "fields", "save", "download", "preview.png", "signature-fields",
+        "search", "notes", "photo", "photo-fields", "signatures", "events",
+    ]).union(workflowSteps)
+
+    static func require(_ method: String, _ expected: String, _ path: String) throws(WebError) {
+        guard method == expected || (expected == "GET" && method == "HEAD") else {
+            throw WebError(status: 405, code: "badRequest", message: "\(method) is not allowed on \(path)")
+        }
+    }
+
+    /// Runs a session call, turning its error into the API's.
+    static func call<T>(_ body: () async throws(SessionError) -> T) async throws(WebError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw WebError(error)
+        }
+    }
+
+    // MARK: - Session and document
+
+    func state() async -> JSONValue {
+        let session = await backend.session
+        var members: [(String, JSONValue)] = [("documentID", session.map { .string($0.documentID) } ?? .null)]
+        members.append(("pageCount", .int(await session?.pageCount ?? 0)))
+        members.append(("phase", .string(SessionJSON.phaseName(await session?.phase ?? .editing))))
+        if let phase = await session?.phase, case .object(let details) = SessionJSON.phase(phase) {
+            members += details.dropFirst()
+        }
+        members.append(("viewer", SessionJSON.viewer(backend.viewerConfiguration)))
+        members.append(("readOnly", .bool(session?.isReadOnly ?? false)))
+        members.append(("photoFields", .array((await session?.photoFieldNames ?? []).map { .string($0) })))
+        members.append(
+            ("handwriting", .bool(backend.signatureConfiguration.appearance.handwrittenSignatureEnabled)))
+        members.append(("currentPage", .int(await session?.currentPageIndex ?? 0)))
+        return .object(members)
+    }
+
+    func openDocument(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        guard !request.body.isEmpty else { throw WebError.badRequest("the body must be the PDF's bytes") }
+        let id = request.headers["x-document-id"].flatMap { $0.isEmpty ? nil : $0 }
+        let session = try await Self.call { () async throws(SessionError) in
+            try await backend.open(pdf: request.body, documentID: id)
+        }
+        return .json(
+            .object([("documentID", .string(session.documentID)), ("pageCount", .int(await session.pageCount))]))
+    }
+
+    func pages() async throws(WebError) -> JSONValue {
+        let document = try await backend.current().document
+        return .array(
+            document.pages.map { page in
+                let size = page.displaySize
+                return .object([
+                    ("index", .int(page.index)), ("width", .double(size.width)), ("height", .double(size.height)),
+                    ("rotation", .int(page.rotation)), ("cropBox", SessionJSON.rect(page.cropBox)),
+                    ("userUnit", .double(page.userUnit)),
+                ])
+            })
+    }
+
+    func fields() async throws(WebError) -> JSONValue {
+        let session = try await backend.current()
+        let infos = await session.formFields()
+        let form = AcroForm(document: await session.document)
+        return .array(infos.map { SessionJSON.field($0, widgets: form?.field(named: $0.name)?.widgets ?? []) })
+    }
+
+    func field(_ name: String, in session: DocumentSession) async throws(WebError) -> JSONValue {
+        guard let field = AcroForm(document: await session.document)?.field(named: name) else {
+            throw WebError.notFound("no field \"\(name)\"")
+        }
+        return SessionJSON.field(FieldInfo(field), widgets: field.widgets)
+    }
+
+    func setField(_ name: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let value: FormInput
+        switch try request.json()["value"] {
+        case .string(let text): value = .text(text)
+        case .bool(let flag): value = .bool(flag)
+        case .array(let items):
+            let texts = items.compactMap(\.stringValue)
+            guard texts.count == items.count else { throw WebError.badRequest("the list must hold strings") }
+            value = .list(texts)
+        default: throw WebError.badRequest("\"value\" must be a string, a boolean or a list of strings")
+        }
+        try await Self.call { () async throws(SessionError) in try await session.setValue(value, forField: name) }
+        return .json(try await field(name, in: session))
+    }
+
+    func save() async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let saved = try await Self.call { () async throws(SessionError) in try await session.saveDocument() }
+        return .json(.object([("saved", .bool(saved))]))
+    }
+
+    func download() async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let safe = String(
+            session.documentID.unicodeScalars.map { scalar -> Character in
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+                    ? Character(scalar) : "_"
+            })
+        return HTTPResponse(
+            contentType: "application/pdf", bytes: await session.documentBytes,
+            headers: [
+                ("Content-Disposition", "attachment; filename=\"\(safe).pdf\""), ("Cache-Control", "no-store"),
+            ])
+    }
+
+    func events() async -> HTTPResponse {
+        let subscription = backend.hub.subscribe(first: await backend.phaseEvent())
+        return HTTPResponse(
+            headers: [
+                ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no"),
+            ],
+            body: .events(subscription))
+    }
+}

@@ -1,0 +1,35 @@
+/// An HTTP request as the router sees it: the whole body collected, header names in lower case.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The path, percent-decoded, without the query.
+    public var path: String
+    /// The query parameters, percent-decoded (the last of repeated names wins).
+    public var query: [String: String]
+    /// Header values by lower-case name.
+    public var headers: [String: String]
+    /// Cookies by name.
+    public var cookies: [String: String]
+    public var body: [UInt8]
+
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        cookies: [String: String] = [:], body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.cookies = cookies
+        self.body = body
+    }
+
+    /// The body as JSON (an empty body is `{}`); 400 when it is not JSON.
+    func json() throws(WebError) -> JSONValue {
+        guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return .object([]) }
+        do {
+            return try JSONValue.parse(body)
+        } catch {
+            throw WebError.badRequest("the body is not JSON: \(error.description)")
+        }
+    }
+}

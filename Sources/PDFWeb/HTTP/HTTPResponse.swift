@@ -1,0 +1,42 @@
+/// An answer: a status, headers and either bytes or a stream of Server-Sent Events.
+public struct HTTPResponse: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        /// `text/event-stream`: chunks taken from the subscription until the client goes away.
+        case events(EventSubscription)
+    }
+
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: Body
+
+    public init(status: Int = 200, headers: [(String, String)] = [], body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public init(status: Int = 200, contentType: String, bytes: [UInt8], headers: [(String, String)] = []) {
+        self.init(status: status, headers: [("Content-Type", contentType)] + headers, body: .bytes(bytes))
+    }
+
+    /// JSON, never cached.
+    public static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(
+            status: status, contentType: "application/json; charset=utf-8", bytes: value.bytes,
+            headers: [("Cache-Control", "no-store")])
+    }
+
+    /// An error as the API documents it: `{"error": {"code", "signoCode"?, "message"}}`.
+    public static func error(_ error: WebError) -> HTTPResponse {
+        var members: [(String, JSONValue)] = [("code", .string(error.code))]
+        if let signo = error.signoCode { members.append(("signoCode", .int(signo))) }
+        members.append(("message", .string(error.message)))
+        return json(.object([("error", .object(members))]), status: error.status)
+    }
+
+    /// The value of the first header named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+}

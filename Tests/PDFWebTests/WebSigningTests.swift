@@ -1,0 +1,123 @@
+import Foundation
+import PDFTestSupport
+import Testing
+
+@testable import PDFWeb
+
+/// The signing workflow over HTTP, checked by pyHanko and pdfsig, and its events over SSE.
+@Suite struct WebSigningTests {
+    @Test("accept → capture → preview → confirm over HTTP signs the document; pyHanko and pdfsig agree")
+    func acceptFlow() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada Lovelace"}"#).status == 200)
+        #expect(try await server.post("/api/accept").json["phase"]?.stringValue == "capturingSignature")
+        #expect(try await server.post("/api/capture", WebFixtures.scribble).json["phase"]?.stringValue == "confirming")
+        let preview = try await server.request("/api/preview.png")
+        #expect(preview.status == 200)
+        #expect(WebFixtures.pngSize(preview.body) != nil)
+        let finished = try await server.post("/api/confirm").json
+        #expect(finished["phase"]?.stringValue == "finished")
+        #expect(finished["reason"]?.stringValue == "accepted")
+        #expect(try await server.post("/api/confirm").status == 409)
+        // The captured signature was saved for the next time.
+        let saved = try #require(try await server.request("/api/signatures").json.arrayValue)
+        #expect(saved.count == 1)
+        #expect(saved.first?["created"]?.stringValue?.hasPrefix("D:") == true)
+
+        let download = try await server.request("/api/download")
+        let path = try WebFixtures.write(download.body, server.directory, "signed.pdf")
+        let verdicts = try SignatureOracle.pyhanko(path, trust: WebFixtures.root)
+        #expect(verdicts["Signature1"]?.hasPrefix("INTACT:TRUSTED") == true, "\(verdicts)")
+        let reports = try SignatureOracle.pdfsig(path, trust: WebFixtures.root)
+        #expect(reports.count == 1)
+        #expect(reports.allSatisfy { $0.valid && $0.trusted })
+        #expect(try Oracle.pypdfFieldValues(path)["name"] == "Ada Lovelace")
+    }
+
+    @Test("saved signatures are listed, added and deleted; a saved one can be chosen when signing")
+    func savedSignatures() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let first = try await server.post("/api/signatures", WebFixtures.scribble)
+        #expect(first.status == 201)
+        let second = try await server.post("/api/signatures", WebFixtures.scribble)
+        let ids = [first, second].compactMap { $0.json["id"]?.intValue }
+        #expect(ids.count == 2)
+        #expect(try await server.request("/api/signatures").json.arrayValue?.count == 2)
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
+        let choosing = try await server.post("/api/accept").json
+        #expect(choosing["phase"]?.stringValue == "choosingSavedSignature")
+        #expect(try await server.post("/api/choose-signature", #"{"id": 12345}"#).status == 400)
+        #expect(
+            try await server.post("/api/choose-signature", "{\"id\": \(ids[1])}").json["phase"]?.stringValue
+                == "confirming")
+        #expect(try await server.post("/api/cancel").json["phase"]?.stringValue == "editing")
+        #expect(try await server.request("DELETE", "/api/signatures/\(ids[0])").status == 200)
+        #expect(
+            try await server.request("/api/signatures").json.arrayValue?.compactMap { $0["id"]?.intValue } == [ids[1]])
+    }
+
+    @Test("notes: start, stroke, undo, redo and save make one revision with an ink annotation")
+    func notes() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        #expect(
+            try await server.post("/api/notes/start", ##"{"width": 3, "color": "#d01010"}"##).json["phase"]?.stringValue
+                == "notes")
+        let stroke = #"{"page": 0, "strokes": [[{"x": 100, "y": 300}, {"x": 200, "y": 320}, {"x": 300, "y": 310}]]}"#
+        #expect(try await server.post("/api/notes/stroke", stroke).json["notes"]?.intValue == 1)
+        #expect(try await server.post("/api/notes/undo").json["changed"] == .bool(true))
+        #expect(try await server.post("/api/notes/redo").json["changed"] == .bool(true))
+        #expect(try await server.post("/api/notes/style", #"{"color": "blue"}"#).status == 400)
+        #expect(try await server.post("/api/notes/save").json["phase"]?.stringValue == "editing")
+        let download = try await server.request("/api/download")
+        let path = try WebFixtures.write(download.body, server.directory, "notes.pdf")
+        let result = try await TestServer.runOffPool(
+            "python3",
+            [
+                "-c",
+                "import sys, pypdf; r = pypdf.PdfReader(sys.argv[1]); "
+                    + "print(sum(1 for a in r.pages[0].get('/Annots', []) if a.get_object()['/Subtype'] == '/Ink'))",
+                path,
+            ])
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+
+    @Test("the event stream sends the phase on connect, then every event as event:/data: lines, and keep-alives")
+    func events() async throws {
+        let server = try await TestServer(keepAlive: 0.5, handwriting: false)
+        defer { Task { await server.stop() } }
+        let base = server.base
+        let token = server.token
+        let reader = Task {
+            try await TestServer.runOffPool(
+                "curl", ["-s", "-N", "--max-time", "6", "-b", "autograph_token=" + token, base + "/api/events"])
+        }
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(try await server.request("POST", "/api/documents", body: WebFixtures.form()).status == 200)
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
+        #expect(try await server.post("/api/refuse").json["phase"]?.stringValue == "confirming")
+        #expect(try await server.post("/api/confirm").json["phase"]?.stringValue == "finished")
+        let output = try await reader.value.output
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "event: phase")
+        #expect(lines.dropFirst().first == #"data: {"phase":"editing"}"#)
+        let events = lines.filter { $0.hasPrefix("event: ") }.map { String($0.dropFirst(7)) }
+        let expected = [
+            "documentDidLoad", "fieldChanged", "willPrepareDocument", "onConfirmationRequired", "processDidFinish",
+        ]
+        #expect(expected.allSatisfy(events.contains), "\(events)")
+        #expect(
+            expected.compactMap { events.firstIndex(of: $0) }
+                == expected.compactMap { events.firstIndex(of: $0) }.sorted())
+        let finish = try #require(lines.first { $0.hasPrefix("data: {\"reason\":\"refused\"") })
+        let data = try JSONValue.parse(Array(finish.dropFirst(6).utf8))
+        #expect(data["url"]?.stringValue == "/api/download")
+        #expect(lines.contains(": keep-alive"))
+        // The refused document is signed with the refusal's reason.
+        let path = try WebFixtures.write(
+            try await server.request("/api/download").body, server.directory, "refused.pdf")
+        #expect(try SignatureOracle.pdfsig(path, trust: WebFixtures.root).first?.valid == true)
+    }
+}
