@@ -58,7 +58,7 @@ bench: release
 	$(SWIFT) build -c release --static-swift-stdlib --package-path Benchmarks
 	Benchmarks/.build/release/autograph-bench
 	@echo "web viewer: navigation to the first page's pixels (352-page corpus document), release build"
-	scripts/browser-tests $(AUTOGRAPH) -k test_09
+	AUTOGRAPH_BENCH=1 scripts/browser-tests $(AUTOGRAPH) -k test_09
 
 ## fidelity: page 1 (and more of multi-page files) of every corpus file against MuPDF and poppler
 fidelity: release

@@ -56,7 +56,7 @@ export async function call(method, path, body, { query, signal } = {}) {
   return data;
 }
 
-/** The answer of a request `boot.js` started early, or a new request. */
+/** The answer of a request index.html's boot script started early, or a new request. */
 export async function early(name, path) {
   const started = window.autographBoot && window.autographBoot[name];
   if (started) {

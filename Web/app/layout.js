@@ -20,7 +20,7 @@ function query(options) {
   return window.autographBoot.layoutQuery(options);
 }
 
-/** The layout boot.js asked for, when it asked for exactly this one (used once). */
+/** The layout the boot script (index.html) asked for, when it asked for exactly this one (used once). */
 async function early(options) {
   const started = window.autographBoot && window.autographBoot.layout;
   if (!started || started.query !== query(options)) return null;

@@ -65,7 +65,7 @@ export async function call(method, path, body, { query, signal } = {}) {
   return data;
 }
 
-/** The answer of a request `boot.js` started early, or a new request. */
+/** The answer of a request index.html's boot script started early, or a new request. */
 export async function early(name, path) {
   const started = window.autographBoot && window.autographBoot[name];
   if (started) {
@@ -105,60 +105,6 @@ export function events(names) {
   window.addEventListener('pageshow', (event) => { if (event.persisted) window.location.reload(); });
   return target;
 }
-
-"""#.utf8)),
-    "app/boot.js": WebAsset(
-        contentType: "text/javascript; charset=utf-8",
-        bytes: Array(
-#"""
-// Starts the first API requests while the viewer's modules load (a classic script, run at once):
-// the state, pages and fields at once, and — as soon as the state is known and the page laid out —
-// the layout the viewer will ask for first, so the first tile can be requested sooner.
-(function () {
-  'use strict';
-  var token = new URLSearchParams(location.search).get('token') || sessionStorage.getItem('autograph-token') || '';
-  var headers = token ? { Authorization: 'Bearer ' + token } : {};
-  function load(path) {
-    return fetch(path, { headers: headers, credentials: 'same-origin' });
-  }
-  // The query of `GET /api/layout`; layout.js builds its queries with this too, so that they match.
-  function layoutQuery(options) {
-    var search = new URLSearchParams();
-    search.set('width', String(Math.max(1, Math.round(options.width))));
-    search.set('height', String(Math.max(1, Math.round(options.height))));
-    search.set('continuous', options.continuous ? '1' : '0');
-    search.set('vertical', options.vertical ? '1' : '0');
-    search.set('spreads', '0');
-    search.set('cover', '0');
-    search.set('spacing', String(options.spacing));
-    search.set('fit', options.fit);
-    search.set('zoom', String(options.zoom));
-    return search.toString();
-  }
-  var boot = { state: load('/api/state'), pages: load('/api/pages'), fields: load('/api/fields'), layoutQuery: layoutQuery };
-  window.autographBoot = boot;
-  var ready = new Promise(function (resolve) {
-    if (document.readyState !== 'loading') resolve();
-    else document.addEventListener('DOMContentLoaded', resolve);
-  });
-  Promise.all([boot.state.then(function (response) { return response.clone().json(); }), ready]).then(function (results) {
-    var viewer = (results[0] && results[0].viewer) || {};
-    var viewport = document.getElementById('viewport');
-    var toolbar = document.getElementById('toolbar');
-    if (!viewport || !toolbar) return;
-    // What viewer.js's applyState will do to the page's frame, done now to measure the viewport.
-    toolbar.hidden = viewer.showsToolbar === false;
-    document.documentElement.style.setProperty('--toolbar-height', Math.max(36, viewer.toolbarHeight || 50) + 'px');
-    // As pages.js lays out a new document: fit width when scrolling continuously down, else the page.
-    var continuous = viewer.continuousScrolling == null ? true : viewer.continuousScrolling;
-    var vertical = viewer.verticalScrolling == null ? true : viewer.verticalScrolling;
-    var query = layoutQuery({
-      width: viewport.clientWidth, height: viewport.clientHeight, continuous: continuous, vertical: vertical,
-      spacing: 16, fit: continuous && vertical ? 'width' : 'page', zoom: 1,
-    });
-    boot.layout = { query: query, response: load('/api/layout?' + query) };
-  }).catch(function () {});
-})();
 
 """#.utf8)),
     "app/box.js": WebAsset(
@@ -805,7 +751,7 @@ function query(options) {
   return window.autographBoot.layoutQuery(options);
 }
 
-/** The layout boot.js asked for, when it asked for exactly this one (used once). */
+/** The layout the boot script (index.html) asked for, when it asked for exactly this one (used once). */
 async function early(options) {
   const started = window.autographBoot && window.autographBoot.layout;
   if (!started || started.query !== query(options)) return null;
@@ -2151,7 +2097,56 @@ export class Workflow {
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="referrer" content="no-referrer">
 <title>Autograph</title>
-<script src="app/boot.js"></script>
+<script>
+// Starts the first API requests while the viewer's modules load (inline in index.html, so that
+// they leave before any other file is fetched):
+// the state, pages and fields at once, and — as soon as the state is known and the page laid out —
+// the layout the viewer will ask for first, so the first tile can be requested sooner.
+(function () {
+  'use strict';
+  var token = new URLSearchParams(location.search).get('token') || sessionStorage.getItem('autograph-token') || '';
+  var headers = token ? { Authorization: 'Bearer ' + token } : {};
+  function load(path) {
+    return fetch(path, { headers: headers, credentials: 'same-origin' });
+  }
+  // The query of `GET /api/layout`; layout.js builds its queries with this too, so that they match.
+  function layoutQuery(options) {
+    var search = new URLSearchParams();
+    search.set('width', String(Math.max(1, Math.round(options.width))));
+    search.set('height', String(Math.max(1, Math.round(options.height))));
+    search.set('continuous', options.continuous ? '1' : '0');
+    search.set('vertical', options.vertical ? '1' : '0');
+    search.set('spreads', '0');
+    search.set('cover', '0');
+    search.set('spacing', String(options.spacing));
+    search.set('fit', options.fit);
+    search.set('zoom', String(options.zoom));
+    return search.toString();
+  }
+  var boot = { state: load('/api/state'), pages: load('/api/pages'), fields: load('/api/fields'), layoutQuery: layoutQuery };
+  window.autographBoot = boot;
+  // The end of <body> calls this: the viewport exists and can be measured (DOMContentLoaded would
+  // wait for the modules to run).
+  var ready = new Promise(function (resolve) { boot.bodyReady = resolve; });
+  Promise.all([boot.state.then(function (response) { return response.clone().json(); }), ready]).then(function (results) {
+    var viewer = (results[0] && results[0].viewer) || {};
+    var viewport = document.getElementById('viewport');
+    var toolbar = document.getElementById('toolbar');
+    if (!viewport || !toolbar) return;
+    // What viewer.js's applyState will do to the page's frame, done now to measure the viewport.
+    toolbar.hidden = viewer.showsToolbar === false;
+    document.documentElement.style.setProperty('--toolbar-height', Math.max(36, viewer.toolbarHeight || 50) + 'px');
+    // As pages.js lays out a new document: fit width when scrolling continuously down, else the page.
+    var continuous = viewer.continuousScrolling == null ? true : viewer.continuousScrolling;
+    var vertical = viewer.verticalScrolling == null ? true : viewer.verticalScrolling;
+    var query = layoutQuery({
+      width: viewport.clientWidth, height: viewport.clientHeight, continuous: continuous, vertical: vertical,
+      spacing: 16, fit: continuous && vertical ? 'width' : 'page', zoom: 1,
+    });
+    boot.layout = { query: query, response: load('/api/layout?' + query) };
+  }).catch(function () {});
+})();
+</script>
 <link rel="stylesheet" href="app/viewer.css">
 <link rel="modulepreload" href="app/api.js">
 <link rel="modulepreload" href="app/layout.js">
@@ -2177,6 +2172,7 @@ export class Workflow {
 </main>
 <div id="banner" class="banner" role="status" aria-live="polite" hidden></div>
 <div id="live" class="visually-hidden" aria-live="assertive"></div>
+<script>window.autographBoot && window.autographBoot.bodyReady && window.autographBoot.bodyReady();</script>
 </body>
 </html>
 
