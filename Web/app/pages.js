@@ -32,11 +32,13 @@ export class PageView {
   }
 
   /** Builds the page placeholders for `pages` (from `GET /api/pages`). */
-  async setPages(pages, { continuous, vertical }) {
+  async setPages(pages, { continuous, vertical, spreads = false, cover = true }) {
     this.pages = pages;
     this.documentKey = Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
     this.continuous = continuous;
     this.vertical = vertical;
+    this.spreads = spreads;
+    this.cover = cover;
     this.fit = continuous && vertical ? 'width' : 'page';
     this.viewport.classList.toggle('horizontal', !vertical);
     this.viewport.classList.toggle('paged', !continuous);
@@ -71,7 +73,8 @@ export class PageView {
     const rect = this.viewport.getBoundingClientRect();
     const layout = await computeLayout(this.pages, {
       width: this.viewport.clientWidth || rect.width, height: this.viewport.clientHeight || rect.height,
-      continuous: this.continuous, vertical: this.vertical, fit, zoom, spacing: SPACING,
+      continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover, fit, zoom,
+      spacing: SPACING,
     });
     performance.mark('autograph:layout');
     this.layout = layout;

@@ -77,7 +77,7 @@ class App {
     try {
       this.applyState(await state);
       performance.mark('autograph:state');
-      await this.pages.setPages(await pages, { continuous: this.continuous, vertical: this.vertical });
+      await this.pages.setPages(await pages, { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover });
       this.toolbar.setPage(0, this.pages.pages.length);
       this.fields.set(await fields);
     } catch (error) {
@@ -96,6 +96,8 @@ class App {
     const viewer = this.state.viewer || {};
     this.continuous = viewer.continuousScrolling ?? true;
     this.vertical = viewer.verticalScrolling ?? true;
+    this.spreads = viewer.twoPageSpreads === true;
+    this.cover = viewer.firstPageAlone !== false;
     const toolbar = document.getElementById('toolbar');
     toolbar.hidden = viewer.showsToolbar === false || viewer.showToolbar === false;
     document.documentElement.style.setProperty('--toolbar-height', `${Math.max(36, viewer.toolbarHeight || 50)}px`);
@@ -126,7 +128,7 @@ class App {
   /** Another document was opened: everything again. */
   async loadDocument() {
     this.applyState(await get('/api/state'));
-    await this.pages.setPages(await get('/api/pages'), { continuous: this.continuous, vertical: this.vertical });
+    await this.pages.setPages(await get('/api/pages'), { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover });
     this.pages.refreshTiles();
     this.fields.set((await get('/api/fields')) || []);
     this.toolbar.setPage(0, this.pages.pages.length);

@@ -25,6 +25,9 @@ enum ServeCommand: Command {
             .init(name: "key-file", valueName: "KEY", help: "the store's 64-byte key (else $AUTOGRAPH_STORAGE_KEY)"),
             .init(name: "web-root", valueName: "DIR", help: "serve the viewer's files from DIR (front-end work)"),
             .init(name: "name", valueName: "NAME", help: "the demo signer's name (default Ada Lovelace)"),
+            .init(name: "continuous", help: "scroll continuously (default: one page at a time, as WYSIWYS)"),
+            .init(name: "vertical", help: "scroll vertically (default: horizontally, as WYSIWYS)"),
+            .init(name: "two-page", help: "two pages side by side, the first alone as a cover"),
         ],
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite, signs with the demo
@@ -57,7 +60,12 @@ enum ServeCommand: Command {
         var signature = SignatureConfiguration(signer: try identity.signer())
         signature.appearance.handwrittenSignatureEnabled = true
         signature.attributes.signatureName = name
-        let backend = WebBackend(controller: controller, signatureConfiguration: signature)
+        var viewer = ViewerConfiguration()
+        viewer.continuousScrolling = arguments.has("continuous")
+        viewer.verticalScrolling = arguments.has("vertical")
+        viewer.twoPageSpreads = arguments.has("two-page")
+        let backend = WebBackend(
+            controller: controller, signatureConfiguration: signature, viewerConfiguration: viewer)
         if let file = arguments.positionals.first {
             try await backend.open(pdf: try readFile(file), documentID: nil)
         } else {

@@ -7,6 +7,10 @@ public struct ViewerConfiguration: Sendable, Codable, Equatable {
     public var continuousScrolling = false
     /// Vertical scrolling instead of horizontal (WYSIWYS default: horizontal).
     public var verticalScrolling = false
+    /// Two pages side by side (PSPDFKit's double-page spreads), the first alone as a cover when
+    /// `firstPageAlone`.
+    public var twoPageSpreads = false
+    public var firstPageAlone = true
     /// The colour behind the pages.
     public var backgroundColor: PDFColor = .rgb(0.9, 0.9, 0.9)
     /// signo `showToolbar` and `toolbarHeight` (points).

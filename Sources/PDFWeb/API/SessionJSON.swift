@@ -143,6 +143,7 @@ enum SessionJSON {
         .object([
             ("continuousScrolling", .bool(viewer.continuousScrolling)),
             ("verticalScrolling", .bool(viewer.verticalScrolling)),
+            ("twoPageSpreads", .bool(viewer.twoPageSpreads)), ("firstPageAlone", .bool(viewer.firstPageAlone)),
             ("backgroundColor", color(viewer.backgroundColor)), ("showsToolbar", .bool(viewer.showsToolbar)),
             ("toolbarHeight", .double(viewer.toolbarHeight)), ("showsPageNumber", .bool(viewer.showsPageNumber)),
             ("allowsRotation", .bool(viewer.allowsRotation)), ("acceptsInput", .bool(viewer.acceptsInput)),

@@ -996,11 +996,13 @@ export class PageView {
   }
 
   /** Builds the page placeholders for `pages` (from `GET /api/pages`). */
-  async setPages(pages, { continuous, vertical }) {
+  async setPages(pages, { continuous, vertical, spreads = false, cover = true }) {
     this.pages = pages;
     this.documentKey = Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
     this.continuous = continuous;
     this.vertical = vertical;
+    this.spreads = spreads;
+    this.cover = cover;
     this.fit = continuous && vertical ? 'width' : 'page';
     this.viewport.classList.toggle('horizontal', !vertical);
     this.viewport.classList.toggle('paged', !continuous);
@@ -1035,7 +1037,8 @@ export class PageView {
     const rect = this.viewport.getBoundingClientRect();
     const layout = await computeLayout(this.pages, {
       width: this.viewport.clientWidth || rect.width, height: this.viewport.clientHeight || rect.height,
-      continuous: this.continuous, vertical: this.vertical, fit, zoom, spacing: SPACING,
+      continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover, fit, zoom,
+      spacing: SPACING,
     });
     performance.mark('autograph:layout');
     this.layout = layout;
@@ -1647,7 +1650,7 @@ class App {
     try {
       this.applyState(await state);
       performance.mark('autograph:state');
-      await this.pages.setPages(await pages, { continuous: this.continuous, vertical: this.vertical });
+      await this.pages.setPages(await pages, { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover });
       this.toolbar.setPage(0, this.pages.pages.length);
       this.fields.set(await fields);
     } catch (error) {
@@ -1666,6 +1669,8 @@ class App {
     const viewer = this.state.viewer || {};
     this.continuous = viewer.continuousScrolling ?? true;
     this.vertical = viewer.verticalScrolling ?? true;
+    this.spreads = viewer.twoPageSpreads === true;
+    this.cover = viewer.firstPageAlone !== false;
     const toolbar = document.getElementById('toolbar');
     toolbar.hidden = viewer.showsToolbar === false || viewer.showToolbar === false;
     document.documentElement.style.setProperty('--toolbar-height', `${Math.max(36, viewer.toolbarHeight || 50)}px`);
@@ -1696,7 +1701,7 @@ class App {
   /** Another document was opened: everything again. */
   async loadDocument() {
     this.applyState(await get('/api/state'));
-    await this.pages.setPages(await get('/api/pages'), { continuous: this.continuous, vertical: this.vertical });
+    await this.pages.setPages(await get('/api/pages'), { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover });
     this.pages.refreshTiles();
     this.fields.set((await get('/api/fields')) || []);
     this.toolbar.setPage(0, this.pages.pages.length);
@@ -2116,8 +2121,8 @@ export class Workflow {
     search.set('height', String(Math.max(1, Math.round(options.height))));
     search.set('continuous', options.continuous ? '1' : '0');
     search.set('vertical', options.vertical ? '1' : '0');
-    search.set('spreads', '0');
-    search.set('cover', '0');
+    search.set('spreads', options.spreads ? '1' : '0');
+    search.set('cover', options.cover ? '1' : '0');
     search.set('spacing', String(options.spacing));
     search.set('fit', options.fit);
     search.set('zoom', String(options.zoom));
@@ -2141,6 +2146,7 @@ export class Workflow {
     var vertical = viewer.verticalScrolling == null ? true : viewer.verticalScrolling;
     var query = layoutQuery({
       width: viewport.clientWidth, height: viewport.clientHeight, continuous: continuous, vertical: vertical,
+      spreads: viewer.twoPageSpreads === true, cover: viewer.firstPageAlone !== false,
       spacing: 16, fit: continuous && vertical ? 'width' : 'page', zoom: 1,
     });
     boot.layout = { query: query, response: load('/api/layout?' + query) };
