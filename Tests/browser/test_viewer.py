@@ -456,5 +456,34 @@ class ViewerTests(unittest.TestCase):
         self.assertIn("Signature Field Name: Signature1", H.pdfsig(path)[1])
 
 
+    # 12 ───────────────────────────────────────────────────────────────────────────────
+    def test_12_touch_pinch_zoom(self):
+        """Two fingers moving apart on a phone-sized screen zoom in (touch through the DevTools
+        protocol, as a touch screen sends it)."""
+        d = H.new_driver(390, 844, mobile=True)
+        try:
+            H.open_document(DEMO["pdf"], "pinch")
+            H.open_viewer(d)
+            before = d.execute_script("return autograph.pages.zoom")
+
+            def touch(kind, points):
+                d.execute_cdp_cmd("Input.dispatchTouchEvent", {
+                    "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+            touch("touchStart", [(160, 420), (230, 420)])
+            for step in range(1, 11):
+                touch("touchMove", [(160 - 9 * step, 420), (230 + 9 * step, 420)])
+                time.sleep(0.03)
+            touch("touchEnd", [])
+            H.wait(d, lambda d: d.execute_script("return autograph.pages.zoom") > 1.5 * before,
+                   message="zoomed in by the pinch")
+            after = d.execute_script("return autograph.pages.zoom")
+            H.shot(d, "12-1-pinched")
+            # The fingers moved from 70 to 250 pixels apart: about 3.6 times (clamped by the layout's limits).
+            self.assertGreater(after / before, 2.0)
+        finally:
+            d.quit()
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
