@@ -163,6 +163,11 @@ final class CMap: Sendable {
     /// True when the CMap (or a parent) has any `bfchar` or `bfrange` mapping.
     var hasText: Bool { !textChars.isEmpty || !textRanges.isEmpty || (parent?.hasText ?? false) }
 
+    /// How many codes the `bfchar` and `bfrange` mappings give text (parents included).
+    var textCodeCount: Int {
+        textChars.count + textRanges.reduce(0) { $0 + Int($1.high - $1.low) + 1 } + (parent?.textCodeCount ?? 0)
+    }
+
     private func rangeText(for code: UInt32) -> String? {
         var low = 0
         var high = textRanges.count

@@ -134,8 +134,11 @@ extension LoadedFont {
             for (glyph, cid) in glyphCIDs.enumerated() where map[cid] == nil { map[cid] = UInt32(glyph) }
             parts.cffCIDToGID = map
         }
-        guard parts.collectionUnicode == nil, parts.toUnicode?.hasText != true, let characterMap,
-            !characterMap.isEmpty, glyphCount > 0
+        // The program's own mapping serves codes a `/ToUnicode` leaves out: when there is none, and
+        // when it maps fewer codes than half the program's glyphs (producers that list only a few,
+        // as poppler does from the cmap then).
+        let sparseToUnicode = parts.toUnicode.map { $0.textCodeCount * 2 < glyphCount } ?? true
+        guard parts.collectionUnicode == nil, sparseToUnicode, let characterMap, !characterMap.isEmpty, glyphCount > 0
         else { return }
         // Reverse the program's cmap: glyph → the lowest character mapped to it, private-use
         // characters only when nothing else is.
