@@ -143,7 +143,7 @@ import Testing
                 == [.emit(.signatureCaptureRequired(field: "S"))])
         #expect(
             try workflow.handle(.signatureCaptured(Self.strokes))
-                == [.saveHandwriting(Self.strokes), .askCaptureConfirmation(field: "S")])
+                == [.askCaptureConfirmation(field: "S")])
         _ = try workflow.handle(.captureConfirmed(true))
         #expect(workflow.plan?.readOnlyFields == ["name"])
         _ = try workflow.handle(.prepared(digest: [1]))

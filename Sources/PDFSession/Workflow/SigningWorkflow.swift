@@ -207,9 +207,8 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
 
         case (.capturingSignature, .signatureCaptured(let strokes)):
             plan?.handwriting = strokes
-            if case .signo(let field) = plan?.purpose {
-                return [.saveHandwriting(strokes), .askCaptureConfirmation(field: field)]
-            }
+            // signo captures for one field each time; WYSIWYS keeps the person's signature for next time.
+            if case .signo(let field) = plan?.purpose { return [.askCaptureConfirmation(field: field)] }
             return [.saveHandwriting(strokes)] + afterHandwriting()
 
         case (.capturingSignature, .captureConfirmed(let yes)):
