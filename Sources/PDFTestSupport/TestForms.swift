@@ -153,3 +153,61 @@ public enum TestForms {
         return builder.build()
     }
 }
+
+extension TestForms {
+    /// A two-page agreement for signing tests: text fields (`required` ones flagged, `photo` a
+    /// larger box for a photo) on page 1, the signature fields side by side on page 2, each page
+    /// headed by its label; PDF/A-1b metadata when `pdfA1`.
+    public static func agreement(
+        width: Double = 595, height: Double = 842, text: [String] = ["name", "comment"], required: Set<String> = [],
+        signatures: [String] = ["Signature1"], photo: String? = nil, fieldTop: Double = 700,
+        labels: (String, String) = ("Page one", "Page two"), labelY: Double = 760, pdfA1: Bool = false
+    ) -> [UInt8] {
+        var builder = PDFBuilder(version: "1.7")
+        let first = builder.reserve()
+        let second = builder.reserve()
+        var fields: [PDFObject] = []
+        var firstAnnotations: [PDFObject] = []
+        var secondAnnotations: [PDFObject] = []
+        for (index, name) in (text + (photo.map { [$0] } ?? [])).enumerated() {
+            let y = fieldTop - Double(index) * 40
+            let isPhoto = name == photo
+            var field: PDFDictionary = [
+                .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name("Tx"),
+                PDFName("T"): .string(PDFString(text: name)),
+                PDFName("Rect"): PDFRectangle(x0: 72, y0: y, x1: isPhoto ? 272 : 372, y1: y + (isPhoto ? 120 : 24))
+                    .object,
+                PDFName("P"): .reference(first), PDFName("DA"): .string(PDFString(text: "/Helv 11 Tf 0 g")), .f: 4,
+            ]
+            if required.contains(name) { field[PDFName("Ff")] = .integer(2) }
+            let reference = builder.add(.dictionary(field))
+            fields.append(.reference(reference))
+            firstAnnotations.append(.reference(reference))
+        }
+        for (index, name) in signatures.enumerated() {
+            let x = 72 + Double(index) * 240
+            let reference = builder.add(
+                .dictionary([
+                    .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
+                    PDFName("T"): .string(PDFString(text: name)),
+                    PDFName("Rect"): PDFRectangle(x0: x, y0: 120, x1: x + 220, y1: 190).object,
+                    PDFName("P"): .reference(second), .f: 4,
+                ]))
+            fields.append(.reference(reference))
+            secondAnnotations.append(.reference(reference))
+        }
+        for (page, annotations, label) in [
+            (first, firstAnnotations, labels.0), (second, secondAnnotations, labels.1),
+        ] {
+            builder.addPage(
+                width: width, height: height, content: Array("BT /F1 18 Tf 72 \(labelY) Td (\(label)) Tj ET".utf8),
+                extra: [.annots: .array(annotations)], reserved: page)
+        }
+        builder.catalogEntries[.acroForm] = PDFBuilder.acroForm(fields: fields)
+        if pdfA1 {
+            builder.catalogEntries[.metadata] = .reference(
+                builder.add(TestDocuments.pdfAMetadata(part: 1, conformance: "B")))
+        }
+        return builder.build()
+    }
+}

@@ -12,52 +12,7 @@ enum SessionFixtures {
         text: [String] = ["name", "comment"], required: Set<String> = [], signatures: [String] = ["Signature1"],
         photo: String? = nil, pdfA1: Bool = false
     ) -> [UInt8] {
-        var builder = PDFBuilder(version: "1.7")
-        let first = builder.reserve()
-        let second = builder.reserve()
-        var fields: [PDFObject] = []
-        var firstAnnotations: [PDFObject] = []
-        var secondAnnotations: [PDFObject] = []
-        for (index, name) in (text + (photo.map { [$0] } ?? [])).enumerated() {
-            let y = 700 - Double(index) * 40
-            var field: PDFDictionary = [
-                .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name("Tx"),
-                PDFName("T"): .string(PDFString(text: name)),
-                PDFName("Rect"): PDFRectangle(
-                    x0: 72, y0: y, x1: name == photo ? 272 : 372, y1: y + (name == photo ? 120 : 24)
-                ).object,
-                PDFName("P"): .reference(first), PDFName("DA"): .string(PDFString(text: "/Helv 11 Tf 0 g")), .f: 4,
-            ]
-            if required.contains(name) { field[PDFName("Ff")] = .integer(2) }
-            let reference = builder.add(.dictionary(field))
-            fields.append(.reference(reference))
-            firstAnnotations.append(.reference(reference))
-        }
-        for (index, name) in signatures.enumerated() {
-            let x = 72 + Double(index) * 240
-            let reference = builder.add(
-                .dictionary([
-                    .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
-                    PDFName("T"): .string(PDFString(text: name)),
-                    PDFName("Rect"): PDFRectangle(x0: x, y0: 120, x1: x + 220, y1: 190).object,
-                    PDFName("P"): .reference(second), .f: 4,
-                ]))
-            fields.append(.reference(reference))
-            secondAnnotations.append(.reference(reference))
-        }
-        for (page, annotations, label) in [
-            (first, firstAnnotations, "Page one"), (second, secondAnnotations, "Page two"),
-        ] {
-            builder.addPage(
-                width: 595, height: 842, content: Array("BT /F1 18 Tf 72 760 Td (\(label)) Tj ET".utf8),
-                extra: [.annots: .array(annotations)], reserved: page)
-        }
-        builder.catalogEntries[.acroForm] = PDFBuilder.acroForm(fields: fields)
-        if pdfA1 {
-            builder.catalogEntries[.metadata] = .reference(
-                builder.add(TestDocuments.pdfAMetadata(part: 1, conformance: "B")))
-        }
-        return builder.build()
+        TestForms.agreement(text: text, required: required, signatures: signatures, photo: photo, pdfA1: pdfA1)
     }
 
     static let pki = TestPaths.fixture("pki", "")

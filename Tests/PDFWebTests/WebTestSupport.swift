@@ -124,57 +124,9 @@ enum WebFixtures {
     /// Two 600×800 pages: "Page one" with text fields `name` (required) and `comment`; "Page two"
     /// with the given signature fields.
     static func form(signatures: [String] = ["Signature1"]) -> [UInt8] {
-        var builder = PDFBuilder(version: "1.7")
-        let first = builder.reserve()
-        let second = builder.reserve()
-        var fields: [PDFObject] = []
-        var firstAnnotations: [PDFObject] = []
-        var secondAnnotations: [PDFObject] = []
-        for (index, name) in ["name", "comment"].enumerated() {
-            let y = 600 - Double(index) * 40
-            var field: PDFDictionary = [
-                .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name("Tx"),
-                PDFName("T"): .string(PDFString(text: name)),
-                PDFName("Rect"): PDFRectangle(x0: 72, y0: y, x1: 372, y1: y + 24).object,
-                PDFName("P"): .reference(first), PDFName("DA"): .string(PDFString(text: "/Helv 11 Tf 0 g")), .f: 4,
-            ]
-            if name == "name" { field[PDFName("Ff")] = .integer(2) }
-            let reference = builder.add(.dictionary(field))
-            fields.append(.reference(reference))
-            firstAnnotations.append(.reference(reference))
-        }
-        for (index, name) in signatures.enumerated() {
-            let x = 72 + Double(index) * 240
-            let reference = builder.add(
-                .dictionary([
-                    .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
-                    PDFName("T"): .string(PDFString(text: name)),
-                    PDFName("Rect"): PDFRectangle(x0: x, y0: 120, x1: x + 220, y1: 190).object,
-                    PDFName("P"): .reference(second), .f: 4,
-                ]))
-            fields.append(.reference(reference))
-            secondAnnotations.append(.reference(reference))
-        }
-        for (page, annotations, label) in [
-            (first, firstAnnotations, "Page one"), (second, secondAnnotations, "Page two of the agreement"),
-        ] {
-            let contents = builder.add(
-                .stream(PDFStream(data: Array("BT /F1 18 Tf 72 700 Td (\(label)) Tj ET".utf8), compress: true)))
-            builder.set(
-                page,
-                to: .dictionary([
-                    .type: .name(.page), .parent: .reference(builder.pages),
-                    .mediaBox: PDFRectangle(x0: 0, y0: 0, x1: 600, y1: 800).object, .contents: .reference(contents),
-                    .resources: .dictionary(PDFBuilder.helveticaResources), .annots: .array(annotations),
-                ]))
-            builder.appendPage(page)
-        }
-        let helvetica = PDFBuilder.helveticaResources[PDFName("Font")]?.dictionaryValue?[PDFName("F1")] ?? .null
-        builder.catalogEntries[.acroForm] = .dictionary([
-            .fields: .array(fields), PDFName("DA"): .string(PDFString(text: "/Helv 0 Tf 0 g")),
-            PDFName("DR"): .dictionary([PDFName("Font"): .dictionary([PDFName("Helv"): helvetica])]),
-        ])
-        return builder.build()
+        TestForms.agreement(
+            width: 600, height: 800, required: ["name"], signatures: signatures, fieldTop: 600,
+            labels: ("Page one", "Page two of the agreement"), labelY: 700)
     }
 
     /// A handwritten scribble of 40 points (capture-pad pixels, y down).

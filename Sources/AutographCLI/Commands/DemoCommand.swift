@@ -26,29 +26,19 @@ enum DemoCommand: Command {
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         let directory = arguments.value("out") ?? ".build/demo"
         let name = arguments.value("name") ?? "Ada Lovelace"
-        try makeDirectory(directory)
-        let key: [UInt8]
-        if let given = try StorageKey.read(arguments) {
-            key = given
-        } else {
-            console.print("demo: no storage key given; the demo store uses a public key (it protects nothing)")
-            key = StorageKey.publicDemoKey
-        }
-        let controller = try SessionController(
-            username: "demo", storageKey: key, storePath: directory + "/store.sqlite")
-        let identity = try controller.demoIdentity(name: name)
+        let demo = try DemoStore(
+            directory: directory, name: name, arguments: arguments, console: console, command: "demo")
+        let controller = demo.controller
+        let identity = demo.identity
         let root = try identity.rootCertificate
-        try writeFile(directory + "/demo-root.pem", PEM.encode(root.derBytes, label: "CERTIFICATE"))
         console.print(
             "demo: signing as \"\(try identity.signerCertificate.subject)\" (a demo identity, not a real one)")
 
         let form = DemoForm.make()
         try writeFile(directory + "/demo-form.pdf", form)
-        var configuration = SignatureConfiguration(signer: try identity.signer())
-        configuration.appearance.handwrittenSignatureEnabled = true
+        var configuration = demo.configuration
         configuration.appearance.signatureDescription = "Signed with the Autograph demo"
         configuration.attributes.signatureLocation = "Autograph demo"
-        configuration.attributes.signatureName = name
         let session = try await controller.open(
             pdf: form, documentID: "demo-agreement", signatureConfiguration: configuration)
 

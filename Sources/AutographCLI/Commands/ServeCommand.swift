@@ -44,22 +44,10 @@ enum ServeCommand: Command {
         }
         let directory = arguments.value("store") ?? ".build/serve"
         let name = arguments.value("name") ?? "Ada Lovelace"
-        try makeDirectory(directory)
-        let key: [UInt8]
-        if let given = try StorageKey.read(arguments) {
-            key = given
-        } else {
-            console.print("serve: no storage key given; the store uses a public key (it protects nothing)")
-            key = StorageKey.publicDemoKey
-        }
-        let controller = try SessionController(
-            username: "demo", storageKey: key, storePath: directory + "/store.sqlite")
-        let identity = try controller.demoIdentity(name: name)
-        try writeFile(
-            directory + "/demo-root.pem", PEM.encode(try identity.rootCertificate.derBytes, label: "CERTIFICATE"))
-        var signature = SignatureConfiguration(signer: try identity.signer())
-        signature.appearance.handwrittenSignatureEnabled = true
-        signature.attributes.signatureName = name
+        let demo = try DemoStore(
+            directory: directory, name: name, arguments: arguments, console: console, command: "serve")
+        let controller = demo.controller
+        let signature = demo.configuration
         var viewer = ViewerConfiguration()
         viewer.continuousScrolling = arguments.has("continuous")
         viewer.verticalScrolling = arguments.has("vertical")
