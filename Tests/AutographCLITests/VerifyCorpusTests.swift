@@ -54,7 +54,7 @@ struct VerifyCorpusTests {
             guard let signedFields, !signedFields.isEmpty else { continue }
             signedFiles += 1
 
-            let json = try JSON.parse(console.output)
+            let json = try JSONValue.parse(Array(console.output.utf8))
             let statuses = try #require(json.arrayValue, "\(file.name): \(console.output)")
             #expect(!statuses.isEmpty, "\(file.name): signed fields but no status")
             for status in statuses {

@@ -63,7 +63,7 @@ enum InkCommand: Command {
             throw UsageError("--strokes STROKES.json is required")
         }
         let strokes = try AppearanceFile.strokes(
-            try JSON.parse(String(decoding: try readFile(strokesPath), as: UTF8.self)))
+            try parseJSON(try readFile(strokesPath)))
         var style = InkStyle()
         if let width = arguments.value("width") {
             guard let value = Double(width), value > 0 else { throw UsageError("--width wants a positive number") }

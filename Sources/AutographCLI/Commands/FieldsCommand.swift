@@ -25,7 +25,7 @@ enum FieldsCommand: Command {
             return report(document.warnings, console: console)
         }
         if arguments.has("json") {
-            console.print(JSON.array(form.fields.map(json)).text)
+            console.print(JSONValue.array(form.fields.map(json)).prettyText)
         } else {
             for field in form.fields {
                 var line = "\(field.name) [\(field.kind.rawValue)] = \(field.value)"
@@ -46,8 +46,8 @@ enum FieldsCommand: Command {
         return report(document.warnings, console: console)
     }
 
-    static func json(_ field: FormField) -> JSON {
-        let value: JSON
+    static func json(_ field: FormField) -> JSONValue {
+        let value: JSONValue
         switch field.value {
         case .none: value = .null
         case .text(let text): value = .string(text)
@@ -55,13 +55,13 @@ enum FieldsCommand: Command {
         case .choices(let choices): value = .array(choices.map { .string($0) })
         case .signature(let signed): value = .bool(signed)
         }
-        var object: [String: JSON] = [
+        var object: [String: JSONValue] = [
             "name": .string(field.name), "type": .string(field.kind.rawValue), "value": value,
             "readOnly": .bool(field.isReadOnly), "required": .bool(field.isRequired),
             "flags": .array(field.flags.names(for: field.kind).map { .string($0) }),
             "widgets": .array(
                 field.widgets.map { widget in
-                    .object([
+                    .object(sortingKeys: [
                         "page": widget.pageIndex.map { .int($0 + 1) } ?? .null,
                         "rect": .array(
                             [widget.rect.x0, widget.rect.y0, widget.rect.x1, widget.rect.y1].map { .double($0) }),
@@ -80,6 +80,6 @@ enum FieldsCommand: Command {
             object["options"] = .array([])
         }
         if let maxLength = field.maxLength { object["maxLength"] = .int(maxLength) }
-        return .object(object)
+        return .object(sortingKeys: object)
     }
 }

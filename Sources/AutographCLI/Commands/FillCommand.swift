@@ -12,7 +12,7 @@ enum FillCommand: Command {
         options: [
             .init(
                 name: "values", valueName: "FILE",
-                help: "the values: JSON {\"name\": \"text\" | true | [\"a\", \"b\"]} or XFDF"),
+                help: "the values: JSONValue {\"name\": \"text\" | true | [\"a\", \"b\"]} or XFDF"),
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the filled document (required)"),
             .init(name: "flatten", help: "bake the appearances into the pages and remove the fields"),
             .init(name: "font", valueName: "FONT.ttf", help: "a TrueType font for text the fields' fonts cannot draw"),

@@ -66,7 +66,7 @@ enum InfoCommand: Command {
             hasForm: form.hasForm, formFields: form.fieldCount, signatureFields: form.signatureFieldCount,
             signatures: form.signedCount, warnings: warnings.map(\.description))
         if arguments.has("json") {
-            console.print(report.json.text)
+            console.print(report.json.prettyText)
         } else {
             console.print(text(report))
         }
@@ -127,8 +127,8 @@ enum InfoCommand: Command {
 extension InfoCommand.Report {
     /// The report as JSON; keys are documented in README.md (`pages`, `encrypted`, `revisions`,
     /// `formFields`, `signatures`, `warnings` …).
-    var json: JSON {
-        var object: [String: JSON] = [
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
             "file": .string(file), "fileSize": .int(fileSize), "version": .string(version), "pages": .int(pages),
             "pageSizes": .array(pageSizes.map { .array($0.map { .double($0) }) }), "encrypted": .bool(encrypted),
             "revisions": .int(revisions), "revisionEnds": .array(revisionEnds.map { .int($0) }),
@@ -137,14 +137,14 @@ extension InfoCommand.Report {
             "warnings": .array(warnings.map { .string($0) }),
         ]
         if let encryption {
-            object["encryption"] = .object([
+            object["encryption"] = .object(sortingKeys: [
                 "handler": .string(encryption.handler), "version": .int(encryption.version),
                 "revision": .int(encryption.revision), "keyLength": .int(encryption.keyLength),
                 "method": .string(encryption.method), "encryptsMetadata": .bool(encryption.encryptsMetadata),
                 "openedWithOwnerPassword": .bool(encryption.openedWithOwnerPassword),
             ])
         }
-        return .object(object)
+        return .object(sortingKeys: object)
     }
 }
 

@@ -42,7 +42,7 @@ enum PrepareCommand: Command {
         let prepared = try preparer.prepare(
             contentsSize: request.contentsSize ?? estimator.estimatedSize, signerName: estimator.signerName)
         try prepared.write(to: output)
-        try writeFile(statePath, PreparedState.json(prepared.signature).text + "\n")
+        try writeFile(statePath, PreparedState.json(prepared.signature).prettyText + "\n")
         console.print("digest (\(prepared.signature.digestAlgorithm.rawValue), hex): \(prepared.signature.digestHex)")
         console.print("digest (base64): \(Base64.encode(prepared.signature.digest))")
         console.print("wrote \(output) and \(statePath); \(prepared.signature.capacity) bytes reserved for the CMS")
@@ -81,19 +81,19 @@ enum EmbedCommand: Command {
 
 /// The prepared state as JSON, written by `prepare` and read by `embed`.
 enum PreparedState {
-    static func json(_ state: PreparedSignature) -> JSON {
-        var object: [String: JSON] = [
+    static func json(_ state: PreparedSignature) -> JSONValue {
+        var object: [String: JSONValue] = [
             "fieldName": .string(state.fieldName), "byteRange": .array(state.byteRange.map { .int($0) }),
             "contentsOffset": .int(state.contentsOffset), "contentsHexLength": .int(state.contentsHexLength),
             "digestAlgorithm": .string(state.digestAlgorithm.rawValue), "digest": .string(state.digestHex),
             "fileSize": .int(state.fileSize), "subFilter": .string(state.subFilter.rawValue),
         ]
         if let documentID = state.documentID { object["documentID"] = .string(documentID) }
-        return .object(object)
+        return .object(sortingKeys: object)
     }
 
     static func parse(_ text: String) throws -> PreparedSignature {
-        let json = try JSON.parse(text)
+        let json = try parseJSON(Array(text.utf8))
         guard let fieldName = json["fieldName"]?.stringValue,
             let byteRange = json["byteRange"]?.arrayValue?.compactMap(\.intValue), byteRange.count == 4,
             let contentsOffset = json["contentsOffset"]?.intValue,

@@ -60,18 +60,18 @@ enum SearchCommand: Command {
         for warning in document.warnings { console.error("warning: \(warning.description)") }
         if arguments.has("json") {
             console.print(
-                JSON.object([
+                JSONValue.object(sortingKeys: [
                     "query": .string(query), "results": .array(results.map(json)), "count": .int(results.count),
-                ]).text)
+                ]).prettyText)
         } else {
             console.print("\(results.count) \(results.count == 1 ? "hit" : "hits")")
         }
         return results.isEmpty ? .failure : .success
     }
 
-    static func json(_ result: SearchResult) -> JSON {
-        func number(_ value: Double) -> JSON { .double((value * 100).rounded() / 100) }
-        return .object([
+    static func json(_ result: SearchResult) -> JSONValue {
+        func number(_ value: Double) -> JSONValue { .double((value * 100).rounded() / 100) }
+        return .object(sortingKeys: [
             "page": .int(result.pageIndex + 1),
             "quads": .array(
                 result.quads.map { quad in .array(quad.points.flatMap { [number($0.x), number($0.y)] }) }),

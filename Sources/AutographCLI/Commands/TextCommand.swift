@@ -35,20 +35,20 @@ enum TextCommand: Command {
         let extractor = TextExtractor(document: document)
         var warnings = 0
         var text = ""
-        var jsonPages: [JSON] = []
+        var jsonPages: [JSONValue] = []
         for page in pages {
             let pageText = extractor.text(pageAt: page - 1)
             for warning in pageText.warnings { console.error("warning: page \(page): \(warning)") }
             warnings += pageText.warnings.count
             if arguments.has("json") {
-                jsonPages.append(.object(["page": .int(page), "words": .array(pageText.words.map(json))]))
+                jsonPages.append(.object(sortingKeys: ["page": .int(page), "words": .array(pageText.words.map(json))]))
             } else {
                 let body = arguments.has("layout") ? pageText.layoutText() : pageText.plainText
                 text += body + (body.isEmpty ? "" : "\n") + "\u{0C}"
             }
         }
         if arguments.has("json") {
-            console.print(JSON.object(["pages": .array(jsonPages)]).text)
+            console.print(JSONValue.object(sortingKeys: ["pages": .array(jsonPages)]).prettyText)
         } else {
             console.print(text)
         }
@@ -56,9 +56,9 @@ enum TextCommand: Command {
         return warnings > 0 ? .successWithWarnings : status
     }
 
-    static func json(_ word: TextWord) -> JSON {
-        func number(_ value: Double) -> JSON { .double((value * 100).rounded() / 100) }
-        return .object([
+    static func json(_ word: TextWord) -> JSONValue {
+        func number(_ value: Double) -> JSONValue { .double((value * 100).rounded() / 100) }
+        return .object(sortingKeys: [
             "text": .string(word.text),
             "quads": .array(word.quads.map { quad in .array(quad.points.flatMap { [number($0.x), number($0.y)] }) }),
             "hidden": .bool(word.isHidden),

@@ -53,7 +53,7 @@ enum VerifyCommand: Command {
         let document = try openDocument(arguments)
         let statuses = SignatureValidator(document: document, trustRoots: roots).validate()
         if arguments.has("json") {
-            console.print(JSON.array(statuses.map(\.json)).text)
+            console.print(JSONValue.array(statuses.map(\.json)).prettyText)
         } else if statuses.isEmpty {
             console.print("no signatures")
         } else {
@@ -138,15 +138,15 @@ enum VerifyCommand: Command {
 
 extension SignatureStatus {
     /// The JSON object of `autograph verify --json` (keys in the command's help).
-    var json: JSON {
-        let signer: JSON =
+    var json: JSONValue {
+        let signer: JSONValue =
             signerCertificate.map { certificate in
-                .object([
+                .object(sortingKeys: [
                     "subject": .string(certificate.subject), "issuer": .string(certificate.issuer),
                     "serial": .string(certificate.serialNumber),
                 ])
             } ?? .null
-        return .object([
+        return .object(sortingKeys: [
             "field": .string(fieldName), "signer": signer, "intact": .bool(digestIntact),
             "valid": .bool(signatureValid),
             "trusted": .bool(trust.isTrusted), "trustReason": trustReason.map { .string($0) } ?? .null,

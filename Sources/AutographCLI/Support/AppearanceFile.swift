@@ -12,7 +12,7 @@ import PDFSigning
 /// ```
 enum AppearanceFile {
     static func read(_ path: String, utcOffsetMinutes: Int = 0) throws -> (SignatureAppearance, BiometricCapture?) {
-        let json = try JSON.parse(String(decoding: try readFile(path), as: UTF8.self))
+        let json = try parseJSON(try readFile(path))
         var appearance = SignatureAppearance()
         var capture: BiometricCapture? = nil
         if let handwriting = json["handwriting"] {
@@ -22,7 +22,7 @@ enum AppearanceFile {
             appearance.mark = .handwriting(strokes, yAxisDown: yAxisDown)
             var device: [String: String] = [:]
             if case .object(let members)? = json["device"] {
-                for (key, value) in members { device[key] = value.stringValue ?? value.text }
+                for (key, value) in members { device[key] = value.stringValue ?? value.serialized() }
             }
             capture = BiometricCapture(strokes: strokes, device: device)
         } else if let name = json["name"]?.stringValue {
@@ -53,7 +53,7 @@ enum AppearanceFile {
     }
 
     /// `[[[x, y], …], …]` or `[[[x, y, t, pressure], …], …]`.
-    static func strokes(_ json: JSON) throws -> [InkStroke] {
+    static func strokes(_ json: JSONValue) throws -> [InkStroke] {
         guard let list = json.arrayValue else { throw UsageError("strokes are an array of strokes") }
         return try list.map { stroke in
             guard let points = stroke.arrayValue else { throw UsageError("a stroke is an array of points") }
@@ -79,15 +79,5 @@ enum AppearanceFile {
 
     static func font(_ text: String) -> SignatureAppearance.FontChoice {
         text.hasSuffix(".ttf") || text.hasSuffix(".otf") || text.hasSuffix(".ttc") ? .file(text) : .standard(text)
-    }
-}
-
-extension JSON {
-    var doubleValue: Double? {
-        switch self {
-        case .int(let value): Double(value)
-        case .double(let value): value
-        default: nil
-        }
     }
 }

@@ -1,3 +1,4 @@
+import PDFCore
 import PDFSession
 
 extension SessionJSON {

@@ -1,3 +1,5 @@
+import PDFCore
+
 /// An HTTP request as the router sees it: the whole body collected, header names in lower case.
 public struct HTTPRequest: Sendable {
     public var method: String

@@ -1,3 +1,5 @@
+public import PDFCore
+
 /// An answer: a status, headers and either bytes or a stream of Server-Sent Events.
 public struct HTTPResponse: Sendable {
     public enum Body: Sendable {

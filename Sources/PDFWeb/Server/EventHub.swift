@@ -1,4 +1,5 @@
 import Dispatch
+import PDFCore
 import Synchronization
 
 /// One client's Server-Sent Events: chunks queued by the hub, taken by the connection's thread.

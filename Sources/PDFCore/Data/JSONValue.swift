@@ -1,4 +1,5 @@
-/// A JSON value (RFC 8259), small enough for the web API's requests and answers without Foundation.
+/// A JSON value (RFC 8259) without Foundation: the web API's requests and answers, the command-line
+/// tool's `--json` output, form values as JSON.
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -67,6 +68,58 @@ public enum JSONValue: Hashable, Sendable {
 // MARK: - Writing
 
 extension JSONValue {
+    /// An object with the keys of `members` sorted (stable output from a dictionary).
+    public static func object(sortingKeys members: [String: JSONValue]) -> JSONValue {
+        .object(members.keys.sorted().map { ($0, members[$0]!) })
+    }
+
+    /// The members of an object, in order; nil for other values.
+    public var objectMembers: [(String, JSONValue)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// `text` as a JSON string literal.
+    public static func quoted(_ text: String) -> String {
+        var output = ""
+        writeString(text, to: &output)
+        return output
+    }
+
+    /// The value as indented JSON text (two spaces a level; empty arrays and objects on one line).
+    public var prettyText: String {
+        var output = ""
+        writePretty(to: &output, indent: 0)
+        return output
+    }
+
+    private func writePretty(to output: inout String, indent: Int) {
+        let padding = String(repeating: "  ", count: indent)
+        let inner = padding + "  "
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            output += "[\n"
+            for (index, item) in items.enumerated() {
+                output += inner
+                item.writePretty(to: &output, indent: indent + 1)
+                output += index == items.count - 1 ? "\n" : ",\n"
+            }
+            output += padding + "]"
+        case .object(let members) where !members.isEmpty:
+            output += "{\n"
+            for (index, (key, value)) in members.enumerated() {
+                output += inner
+                Self.writeString(key, to: &output)
+                output += ": "
+                value.writePretty(to: &output, indent: indent + 1)
+                output += index == members.count - 1 ? "\n" : ",\n"
+            }
+            output += padding + "}"
+        default:
+            write(to: &output)
+        }
+    }
+
     /// The value as compact JSON text.
     public func serialized() -> String {
         var output = ""
