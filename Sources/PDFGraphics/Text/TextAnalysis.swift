@@ -159,26 +159,29 @@ struct TextAnalysis {
     /// Drops a fragment that repeats the text of an earlier one at nearly the same place (fake
     /// bold, drop shadows): within 0.1 em along the baseline and 0.2 em across.
     func removeDuplicates(_ fragments: [Fragment]) -> [Fragment] {
+        // Fragments by the cell (one font size square) their first glyph starts in; the text is
+        // compared only for those in the 3 × 3 cells around (hashing two integers, not the text).
         struct Cell: Hashable {
-            var text: String
             var x: Int
             var y: Int
         }
         var seen: [Cell: [Int]] = [:]
         var kept: [Fragment] = []
+        var keptTexts: [String] = []
         kept.reserveCapacity(fragments.count)
+        keptTexts.reserveCapacity(fragments.count)
         for fragment in fragments {
             let text = self.text(of: fragment.members)
-            let first = glyphs[fragment.members[0]]
+            let first = glyphs[fragment.members[0]].start
             let size = max(fragment.fontSize, 1e-6)
-            let (cx, cy) = (Int((first.start.x / size).rounded(.down)), Int((first.start.y / size).rounded(.down)))
+            let (cx, cy) = (Int((first.x / size).rounded(.down)), Int((first.y / size).rounded(.down)))
             var duplicate = false
             search: for dx in -1...1 {
                 for dy in -1...1 {
-                    for other in seen[Cell(text: text, x: cx + dx, y: cy + dy)] ?? [] {
+                    for other in seen[Cell(x: cx + dx, y: cy + dy)] ?? [] where keptTexts[other] == text {
                         let earlier = kept[other]
                         let start = glyphs[earlier.members[0]].start
-                        let delta = Point(first.start.x - start.x, first.start.y - start.y)
+                        let delta = Point(first.x - start.x, first.y - start.y)
                         let u = earlier.direction
                         if projection(u, fragment.direction) > 0.999, abs(projection(delta, u)) < 0.1 * size,
                             abs(projection(delta, Point(-u.y, u.x))) < 0.2 * size,
@@ -192,9 +195,10 @@ struct TextAnalysis {
             }
             if duplicate { continue }
             if cx.magnitude < 1 << 40, cy.magnitude < 1 << 40 {
-                seen[Cell(text: text, x: cx, y: cy), default: []].append(kept.count)
+                seen[Cell(x: cx, y: cy), default: []].append(kept.count)
             }
             kept.append(fragment)
+            keptTexts.append(text)
         }
         return kept
     }

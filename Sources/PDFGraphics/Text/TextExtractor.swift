@@ -174,11 +174,16 @@ struct ShownGlyph {
         self.text = text
         isHidden = hidden
         isVertical = vertical
-        isSpace = text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+        // Unicode property lookups cost more than the rest of a glyph: ASCII and Latin-1 answer
+        // without them (no mark precedes U+0300).
+        isSpace = text.unicodeScalars.allSatisfy {
+            $0.value < 0x80 ? $0.value == 0x20 || (0x09...0x0D).contains($0.value) : $0.properties.isWhitespace
+        }
         isMark = text.unicodeScalars.allSatisfy {
+            guard $0.value >= 0x300 else { return false }
             switch $0.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark, .spacingMark: true
-            default: false
+            case .nonspacingMark, .enclosingMark, .spacingMark: return true
+            default: return false
             }
         }
         if vertical {

@@ -23,7 +23,10 @@ enum Bidi {
             for scalar in text.unicodeScalars {
                 if isRightToLeft(scalar) {
                     balance -= 1
-                } else if scalar.properties.isAlphabetic {
+                } else if scalar.value < 0x80
+                    ? (0x41...0x5A).contains(scalar.value) || (0x61...0x7A).contains(scalar.value)
+                    : scalar.properties.isAlphabetic
+                {
                     balance += 1
                 }
             }
