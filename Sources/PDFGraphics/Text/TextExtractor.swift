@@ -42,8 +42,8 @@ public struct TextExtractor: Sendable {
         let crop =
             pages.indices.contains(index)
             ? Rect(options.limitToCropBox ? pages[index].cropBox : pages[index].mediaBox) : nil
-        let glyphs = TextExtractor.glyphs(of: list, crop: crop, options: options)
-        var analysis = TextAnalysis(glyphs: glyphs)
+        // The glyphs move into the analysis, which edits them in place (no copy of the array).
+        var analysis = TextAnalysis(glyphs: TextExtractor.glyphs(of: list, crop: crop, options: options))
         let blocks = analysis.run()
         return PageText(pageIndex: index, glyphs: analysis.output, blocks: blocks, warnings: list.warnings)
     }
@@ -53,6 +53,10 @@ public struct TextExtractor: Sendable {
     /// out (as `pdftotext` does with the media box).
     static func glyphs(of list: DisplayList, crop: Rect?, options: TextOptions) -> [ShownGlyph] {
         var glyphs: [ShownGlyph] = []
+        glyphs.reserveCapacity(list.items.reduce(0) { count, item in
+            if case .glyphs(let run, _) = item { return count + run.glyphs.count }
+            return count
+        })
         // Glyph runs drawn by Type 3 glyph procedures follow their run, in the space the font
         // matrix and the glyph's matrix give: they are pictures, not text (pdftotext skips them too).
         var procedureSpaces: Set<Matrix> = []

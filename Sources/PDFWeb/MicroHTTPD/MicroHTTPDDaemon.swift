@@ -30,7 +30,16 @@ final class MicroHTTPDDaemon: Sendable {
 
     /// Listens on `host` (an IPv4 or IPv6 literal, or `localhost`) and `port` (0: any free port);
     /// returns the port bound. The socket is made here (so the port bound is known) and handed to MHD.
+    /// The library's functions: every call comes after `start` opened it.
+    private var library: MicroHTTPDLibrary {
+        switch MicroHTTPDLibrary.shared {
+        case .success(let library): library
+        case .failure(let error): fatalError("libmicrohttpd is used before a server started: \(error.message)")
+        }
+    }
+
     func start(host: String, port: Int) throws(WebError) -> Int {
+        if case .failure(let error) = MicroHTTPDLibrary.shared { throw error }
         guard (0...65535).contains(port) else { throw WebError.badRequest("port \(port) is out of range") }
         let literal = host == "localhost" ? "127.0.0.1" : String(host.filter { $0 != "[" && $0 != "]" })
         let (socket, bound) = try Self.listen(literal, port)
@@ -46,7 +55,9 @@ final class MicroHTTPDDaemon: Sendable {
             MHD_OPTION.END.rawValue,
         ]
         let started = withVaList(arguments) { list in
-            MHD_start_daemon_va(flags, UInt16(bound), nil, nil, accessHandler, context, list)
+            library.startDaemon(
+                flags, UInt16(bound), nil, nil, accessHandler, context,
+                unsafeBitCast(list, to: UnsafeMutableRawPointer.self))
         }
         guard let started else {
             close(socket)
@@ -118,7 +129,7 @@ final class MicroHTTPDDaemon: Sendable {
             return value
         }
         guard let running = OpaquePointer(bitPattern: address) else { return }
-        MHD_stop_daemon(running)
+        library.stopDaemon(running)
     }
 
     // MARK: - Requests
@@ -193,28 +204,28 @@ final class MicroHTTPDDaemon: Sendable {
         switch response.body {
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(
+                library.createResponseFromBuffer(
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
         case .events(let subscription):
             let stream = EventStreamState(subscription: subscription, keepAlive: keepAliveInterval)
-            made = MHD_create_response_from_callback(
+            made = library.createResponseFromCallback(
                 UInt64.max, 4096, eventReader, Unmanaged.passRetained(stream).toOpaque(), eventFree)
         }
         guard let made else { return .NO }
-        defer { MHD_destroy_response(made) }
-        for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
-        return MHD_queue_response(connection, UInt32(response.status), made)
+        defer { library.destroyResponse(made) }
+        for (name, value) in response.headers { library.addResponseHeader(made, name, value) }
+        return library.queueResponse(connection, UInt32(response.status), made)
     }
 
     private func lookup(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
-        MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
+        library.lookupConnectionValue(connection, kind, key).map { String(cString: $0) }
     }
 
     private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
         let collector = ValueCollector(lowercased: lowercased)
         let pointer = Unmanaged.passUnretained(collector).toOpaque()
-        _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
+        _ = library.getConnectionValues(connection, kind, collectValue, pointer)
         return collector.values
     }
 }
