@@ -53,10 +53,11 @@ public struct TextExtractor: Sendable {
     /// out (as `pdftotext` does with the media box).
     static func glyphs(of list: DisplayList, crop: Rect?, options: TextOptions) -> [ShownGlyph] {
         var glyphs: [ShownGlyph] = []
-        glyphs.reserveCapacity(list.items.reduce(0) { count, item in
-            if case .glyphs(let run, _) = item { return count + run.glyphs.count }
-            return count
-        })
+        glyphs.reserveCapacity(
+            list.items.reduce(0) { count, item in
+                if case .glyphs(let run, _) = item { return count + run.glyphs.count }
+                return count
+            })
         // Glyph runs drawn by Type 3 glyph procedures follow their run, in the space the font
         // matrix and the glyph's matrix give: they are pictures, not text (pdftotext skips them too).
         var procedureSpaces: Set<Matrix> = []
