@@ -159,8 +159,16 @@ extension DocumentSession {
             throw SessionError(error)
         }
         let revisionStart = bytes.count - (revisionSizes.last ?? 0)
+        // The state stored with the signed revision no longer waits for a CMS; if the store
+        // refuses the write, the session still does.
+        let before = snapshot
         snapshot.prepared = nil
         snapshot.revisionsBeforeSigning = nil
-        try replaceLastRevision(with: Array(signed[revisionStart...]))
+        do {
+            try replaceLastRevision(with: Array(signed[revisionStart...]))
+        } catch {
+            snapshot = before
+            throw error
+        }
     }
 }
