@@ -47,6 +47,10 @@ import Testing
             }
         }
         #expect(try await server.request("/api/layout?fit=sideways").status == 400)
+        // The page in view reaches the session (and a bad one is refused).
+        #expect(try await server.post("/api/page", #"{"page": 1}"#).status == 200)
+        #expect(try await server.request("/api/state").json["currentPage"]?.intValue == 1)
+        #expect(try await server.post("/api/page", #"{"page": 7}"#).status == 400)
     }
 
     @Test("a tile is a PNG of the size its scale and region ask for, with an ETag answered by 304")

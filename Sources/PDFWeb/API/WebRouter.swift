@@ -31,6 +31,7 @@ struct WebRouter: Sendable {
         case ("GET", 1, "fields"): return .json(try await fields())
         case ("PUT", 2, "fields") where !second.isEmpty: return try await setField(second, request)
         case ("POST", 1, "save"): return try await save()
+        case ("POST", 1, "page"): return try await setPage(request)
         case ("GET", 1, "download"): return try await download()
         case ("GET", 1, "preview.png"):
             return HTTPResponse(
@@ -61,7 +62,8 @@ struct WebRouter: Sendable {
     ]
     static let noteSteps: Set<String> = ["start", "stroke", "undo", "redo", "style", "cancel", "save"]
     static let knownRoutes: Set<String> = Set([
-        "state", "documents", "pages", "layout", "fields", "save", "download", "preview.png", "signature-fields",
+        "state", "documents", "pages", "page", "layout", "fields", "save", "download", "preview.png",
+        "signature-fields",
         "search", "notes", "photo", "photo-fields", "signatures", "events",
     ]).union(workflowSteps)
 
@@ -156,6 +158,15 @@ struct WebRouter: Sendable {
         let session = try await backend.current()
         let saved = try await Self.call { () async throws(SessionError) in try await session.saveDocument() }
         return .json(.object([("saved", .bool(saved))]))
+    }
+
+    /// `POST /api/page {"page": N}`: the page the person looks at (WYSIWYS `pageIndex`), so that
+    /// `pageChanged` is emitted and a signature to position is proposed there.
+    func setPage(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        guard let page = try request.json()["page"]?.intValue else { throw WebError.badRequest("page is required") }
+        try await Self.call { () async throws(SessionError) in try await session.setCurrentPage(page) }
+        return .json(.object([("page", .int(page))]))
     }
 
     func download() async throws(WebError) -> HTTPResponse {

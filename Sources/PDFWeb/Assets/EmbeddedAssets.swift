@@ -1603,7 +1603,12 @@ class App {
     this.viewport = document.getElementById('viewport');
     this.state = {};
     this.pages = new PageView(this.viewport, document.getElementById('content'), {
-      onPageChange: (index) => this.toolbar?.setPage(index, this.pages.pages.length),
+      onPageChange: (index) => {
+        this.toolbar?.setPage(index, this.pages.pages.length);
+        // The session knows the page in view (a signature to position is proposed there).
+        clearTimeout(this.pageReport);
+        this.pageReport = setTimeout(() => post('/api/page', { page: index }).catch(() => {}), 250);
+      },
       onFirstTile: (index) => {
         if (metrics.firstTile === null) metrics.firstTile = performance.now();
         if (index === 0 && metrics.firstPage === null) metrics.firstPage = performance.now();
