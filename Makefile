@@ -40,7 +40,6 @@ test:
 	$(SWIFT) test --skip-build --filter PDFWebTests
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/debug/autograph --out $(BUILD_DIR)/fidelity-subset \
 	  --files "$(FIDELITY_SUBSET)" --min-share 1.0
-	python3 scripts/embed-web-assets.py --check
 	scripts/browser-tests $(BUILD_DIR)/debug/autograph
 
 build:

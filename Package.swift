@@ -65,6 +65,9 @@ let package = Package(
             swiftSettings: upcoming),
         // Layouts, spreads, viewport, coordinate conversion, hit testing, modes; no C (ARCHITECTURE.md).
         .target(name: "PDFViewer", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        // Writes the Swift source embedding Web/ in PDFWeb, at build time (a tool, never shipped).
+        .executableTarget(name: "EmbedWebAssets", path: "Sources/EmbedWebAssets"),
+        .plugin(name: "EmbedWebAssetsPlugin", capability: .buildTool(), dependencies: ["EmbedWebAssets"]),
         // `autograph serve`: HTTP on libmicrohttpd, the JSON API over the session, the web viewer's files.
         .target(
             name: "PDFWeb",
@@ -72,7 +75,7 @@ let package = Package(
                 "PDFSession", "PDFViewer", "PDFRendering", "PDFGraphics", "PDFSigning", "PDFForms", "PDFAnnotations",
                 "PDFCore", "CMicroHTTPD",
             ],
-            swiftSettings: upcoming),
+            swiftSettings: upcoming, plugins: ["EmbedWebAssetsPlugin"]),
         .target(
             name: "AutographCLI",
             dependencies: [

@@ -1,4 +1,5 @@
-/// A file of the web viewer, embedded in the binary (see `scripts/embed-web-assets.py`).
+/// A file of the web viewer, embedded in the binary at build time (the EmbedWebAssets plugin writes
+/// `embeddedWebAssets` from Web/).
 public struct WebAsset: Sendable {
     public let contentType: String
     public let bytes: [UInt8]

@@ -214,7 +214,7 @@ final class MicroHTTPDDaemon: Sendable {
         }
         guard let made else { return .NO }
         defer { library.destroyResponse(made) }
-        for (name, value) in response.headers { library.addResponseHeader(made, name, value) }
+        for (name, value) in response.headers { _ = library.addResponseHeader(made, name, value) }
         return library.queueResponse(connection, UInt32(response.status), made)
     }
 
