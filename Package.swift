@@ -102,7 +102,7 @@ let package = Package(
             name: "PDFAnnotationsTests", dependencies: ["PDFAnnotations", "PDFCore", "PDFForms", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
-            name: "PDFGraphicsTests", dependencies: ["PDFGraphics", "PDFCore", "PDFTestSupport"],
+            name: "PDFGraphicsTests", dependencies: ["PDFGraphics", "PDFCore", "PDFForms", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFRenderingTests", dependencies: ["PDFRendering", "PDFGraphics", "PDFCore", "PDFTestSupport"],

@@ -1,5 +1,6 @@
 import Foundation
 import PDFCore
+import PDFForms
 import PDFTestSupport
 import Testing
 
@@ -200,10 +201,12 @@ struct TextExtractionCorpusTests {
         return result
     }
 
+    /// The document as `autograph text` reads it: with the appearances a `/NeedAppearances`
+    /// form is shown with (poppler's text has their values too).
     static func open(_ file: CorpusFile) throws -> PDFDocument {
         var options = ParseOptions()
         options.password = file.password
-        return try PDFDocument(contentsOfFile: file.path, options: options)
+        return try PDFDocument(contentsOfFile: file.path, options: options).withShownFieldAppearances()
     }
 
     @Test("words per page agree with pdftotext (F1) and word quads overlap pdftotext -bbox boxes")

@@ -9,8 +9,9 @@ import PDFRendering
 /// keeps two files in flight; the same code with one in flight is the 1-task pass). There is no
 /// warm-up pass: one was tried, and it used the same CPU time as the 1-task pass after it (the only
 /// state kept across documents is the few substitute font files, loaded once). Per file, and timed: `PDFDocument(contentsOfFile:options:)`,
-/// `DocumentRenderer(document:)`, `render(pageAt: 0, options:)`, `pngData()` — what `autograph
-/// render` does between starting and writing its file. Output, one line per event, flushed at once:
+/// `DocumentRenderer(document:)`, `render(pageAt: 0, options:)`, `pngData(maxThreads: 1)` — what `autograph
+/// render` does between starting and writing its file, except that it deflates a large page's PNG on
+/// every core while here a task deflates on one thread (the tasks use the cores). Output, one line per event, flushed at once:
 ///
 ///     V \t DESCRIPTION
 ///     S \t PASS \t INDEX                                   a file is started
@@ -91,7 +92,8 @@ enum RenderWorker {
             var options = RenderOptions()
             options.dpi = dpi
             let (image, warnings) = renderer.render(pageAt: 0, options: options)
-            let png = image.pngData()
+            // One thread per task: the tasks are what spread over the cores here.
+            let png = image.pngData(maxThreads: 1)
             let seconds = monotonicSeconds() - start
             guard !png.isEmpty else { throw BenchError("no PNG (\(image.width)×\(image.height) image)") }
             emit("R\t\(pass)\t\(task.index)\t\(seconds)\t\(png.count)\t\(warnings.count)")

@@ -1,4 +1,5 @@
 import PDFCore
+import PDFForms
 import PDFGraphics
 
 /// `autograph search`: the hits of a query with their page, highlight quads and context.
@@ -30,7 +31,7 @@ enum SearchCommand: Command {
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         let document: PDFDocument
         do {
-            document = try openDocument(arguments)
+            document = try openDocument(arguments).withShownFieldAppearances()
         } catch let error as PDFError {
             // grep's convention: 1 means "nothing found", so an unreadable file is 2.
             throw UsageError(error.description)
@@ -48,8 +49,8 @@ enum SearchCommand: Command {
         options.diacriticSensitive = arguments.has("diacritics")
         let search = TextSearch(document: document)
         var results: [SearchResult] = []
-        for page in pages {
-            let text = search.extractor.text(pageAt: page)
+        let extractor = search.extractor
+        await PagesInOrder.forEach(pages, work: { extractor.text(pageAt: $0) }) { page, text in
             for warning in text.warnings { console.error("warning: page \(page + 1): \(warning)") }
             let hits = search.results(in: text, for: query, options: options)
             if !arguments.has("json") {

@@ -1,4 +1,5 @@
 import PDFCore
+import PDFForms
 import PDFGraphics
 
 /// `autograph text`: the text of pages, as plain text, laid out, or as words with quads.
@@ -25,7 +26,7 @@ enum TextCommand: Command {
         if arguments.has("layout") && arguments.has("json") {
             throw UsageError("--layout and --json cannot be combined")
         }
-        let document = try openDocument(arguments)
+        let document = try openDocument(arguments).withShownFieldAppearances()
         let pages: [Int]
         if arguments.value("page") != nil {
             pages = try RenderCommand.pageRange(arguments, count: document.pageCount)
@@ -36,8 +37,7 @@ enum TextCommand: Command {
         var warnings = 0
         var text = ""
         var jsonPages: [JSONValue] = []
-        for page in pages {
-            let pageText = extractor.text(pageAt: page - 1)
+        await PagesInOrder.forEach(pages, work: { extractor.text(pageAt: $0 - 1) }) { page, pageText in
             for warning in pageText.warnings { console.error("warning: page \(page): \(warning)") }
             warnings += pageText.warnings.count
             if arguments.has("json") {

@@ -11,6 +11,8 @@
 int cshim_inflate_init(z_streamp stream);
 int cshim_inflate_init2(z_streamp stream, int window_bits);
 int cshim_deflate_init(z_streamp stream, int level);
+/* Raw deflate (no zlib header or checksum): pieces compressed apart are then joined. */
+int cshim_deflate_init_raw(z_streamp stream, int level);
 
 /* memmem is a GNU extension that Swift's Glibc module does not export. */
 const void *cshim_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);

@@ -7,15 +7,13 @@
 /// through the glyph names of each font's encoding. `scripts/gen-standard-fonts.py` checks that the
 /// derived width of every code is Adobe's AFM width of that code.
 extension StandardFontData {
-    /// The width of each glyph name, per font in ``metrics`` order.
-    static let glyphWidths: [[String: UInt16]] = (glyphWidthTexts1 + glyphWidthTexts2).map { text in
-        var widths: [String: UInt16] = [:]
-        GeneratedTableText.forEachEntry(in: text) { name, value in
-            if let width = GeneratedTableText.decimal(value), let width = UInt16(exactly: width) {
-                widths[name] = width
-            }
-        }
-        return widths
+    /// The width of each glyph name, per font in ``metrics`` order, looked up in place.
+    static let glyphWidths: [SortedTableText] = (glyphWidthTexts1 + glyphWidthTexts2).map { SortedTableText([$0]) }
+
+    /// The width of `glyphName` in the font at `index` of ``metrics``, or nil without such a glyph.
+    static func width(ofGlyph glyphName: String, font index: Int) -> UInt16? {
+        glyphWidths[index].withValue(for: glyphName) { GeneratedTableText.decimal($0).flatMap { UInt16(exactly: $0) } }
+            ?? nil
     }
 
     /// Advance widths by character code: 256 per font, in the order of ``metrics``; 0 where the code
@@ -33,9 +31,8 @@ extension StandardFontData {
                 case .zapfDingbats: zapfDingbats
                 default: winAnsi
                 }
-            let table = glyphWidths[font.dataIndex]
             for (code, name) in names.enumerated() {
-                widths[font.dataIndex * 256 + code] = name.flatMap { table[$0] } ?? 0
+                widths[font.dataIndex * 256 + code] = name.flatMap { width(ofGlyph: $0, font: font.dataIndex) } ?? 0
             }
         }
         return widths
@@ -54,6 +51,6 @@ extension StandardFont {
     /// glyph. Besides the glyphs of the font's encoding, the text fonts know the other glyphs of Latin
     /// text and punctuation (`Scedilla`, `Lslash`, `fi`, …) and `.notdef`.
     package func width(ofGlyph glyphName: String) -> Double? {
-        StandardFontData.glyphWidths[name.dataIndex][glyphName].map(Double.init)
+        StandardFontData.width(ofGlyph: glyphName, font: name.dataIndex).map(Double.init)
     }
 }

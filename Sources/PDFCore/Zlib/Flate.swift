@@ -86,8 +86,10 @@ package enum Flate {
         package private(set) var output: [UInt8] = []
         private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
-        package init(level: Int32 = 6) {
-            isOpen = cshim_deflate_init(&stream, level) == Z_OK
+        /// - Parameter raw: raw deflate, without the zlib header and checksum: a piece of a longer
+        ///   stream (see ``finish(last:)``), compressed apart from the others.
+        package init(level: Int32 = 6, raw: Bool = false) {
+            isOpen = (raw ? cshim_deflate_init_raw(&stream, level) : cshim_deflate_init(&stream, level)) == Z_OK
         }
 
         deinit { if isOpen { deflateEnd(&stream) } }
@@ -98,9 +100,13 @@ package enum Flate {
         }
 
         /// Ends the stream; ``output`` is then the whole zlib stream (empty if zlib failed).
-        package func finish() -> [UInt8] {
+        ///
+        /// - Parameter last: false ends a raw piece that others follow: its blocks end on a byte
+        ///   boundary (a sync flush) and none is marked final, so the next piece's blocks can be
+        ///   appended to it as they are.
+        package func finish(last: Bool = true) -> [UInt8] {
             var none: UInt8 = 0
-            run(&none, count: 0, flush: Z_FINISH)
+            run(&none, count: 0, flush: last ? Z_FINISH : Z_SYNC_FLUSH)
             if isOpen { deflateEnd(&stream) }
             isOpen = false
             return output
@@ -125,8 +131,19 @@ package enum Flate {
                     return
                 }
                 if flush == Z_FINISH, status == Z_STREAM_END { return }
-            } while stream.avail_out == 0 || (flush == Z_FINISH)
+            } while stream.avail_out == 0 || flush == Z_FINISH
         }
+    }
+
+    /// The Adler-32 checksum of `bytes` (a zlib stream's trailer), continuing `adler` (1 to start).
+    package static func adler32(_ bytes: UnsafeRawBufferPointer, continuing adler: UInt32 = 1) -> UInt32 {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return adler }
+        return UInt32(CZlib.adler32(UInt(adler), base.assumingMemoryBound(to: Bytef.self), UInt32(bytes.count)))
+    }
+
+    /// The Adler-32 of two pieces joined, from each one's checksum and the second one's length.
+    package static func adler32(combining first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+        UInt32(CZlib.adler32_combine(UInt(first), UInt(second), secondLength))
     }
 
     /// The CRC-32 of `bytes` (ISO 3309, as PNG chunks and ZIP entries use), continuing `crc`.

@@ -165,9 +165,13 @@ enum CMapParser {
         static func text(_ token: Lexer.Token) -> String? {
             switch token {
             case .string(let string):
+                let bytes = string.bytes
+                // Most entries are one character of the Basic Multilingual Plane.
+                if bytes.count == 2, let scalar = Unicode.Scalar(UInt16(bytes[0]) << 8 | UInt16(bytes[1])) {
+                    return String(Character(scalar))
+                }
                 var units: [UInt16] = []
                 var index = 0
-                let bytes = string.bytes
                 while index + 1 < bytes.count {
                     units.append(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
                     index += 2

@@ -143,14 +143,12 @@ extension LoadedFont {
         // Reverse the program's cmap: glyph → the lowest character mapped to it, private-use
         // characters only when nothing else is.
         var textOfGlyph: [UInt32: String] = [:]
-        for value in UInt32(0x20)...UInt32(0x2FFFF) where !(0xD800...0xDFFF).contains(value) {
-            guard let scalar = Unicode.Scalar(value) else { continue }
-            let glyph = UInt32(characterMap.glyph(for: scalar))
-            guard glyph > 0 else { continue }
+        characterMap.forEachMapping(in: 0x20...0x2FFFF) { scalar, glyphIndex in
+            let glyph = UInt32(glyphIndex)
             if let existing = textOfGlyph[glyph] {
                 let existingIsPrivate =
                     existing.unicodeScalars.first.map { (0xE000...0xF8FF).contains($0.value) } ?? false
-                guard existingIsPrivate, !(0xE000...0xF8FF).contains(value) else { continue }
+                guard existingIsPrivate, !(0xE000...0xF8FF).contains(scalar.value) else { return }
             }
             textOfGlyph[glyph] = String(scalar)
         }

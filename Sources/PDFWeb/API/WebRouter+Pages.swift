@@ -31,7 +31,7 @@ extension WebRouter {
         }
         let tileOptions = options
         let png = await TileWorkers.shared.run {
-            renderer.render(pageAt: index, options: tileOptions).image.pngData(compressionLevel: 1)
+            renderer.render(pageAt: index, options: tileOptions).image.pngData(compressionLevel: 1, maxThreads: 1)
         }
         return HTTPResponse(contentType: "image/png", bytes: png, headers: caching)
     }

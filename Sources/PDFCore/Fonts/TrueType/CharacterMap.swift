@@ -32,6 +32,21 @@ package struct CharacterMap: Sendable {
         return glyph < glyphCount ? glyph : 0
     }
 
+    /// Calls `body` with each character of `range` that has a glyph other than `.notdef`, and the
+    /// glyph, in character order: a walk over the map's runs, not a lookup per character.
+    package func forEachMapping(in range: ClosedRange<UInt32>, _ body: (Unicode.Scalar, Int) -> Void) {
+        for run in runs {
+            let first = max(run.first, range.lowerBound)
+            let last = min(run.last, range.upperBound)
+            guard first <= last else { continue }
+            for value in first...last {
+                let glyph = Int(run.glyph) + Int(value - run.first)
+                guard glyph > 0, glyph < glyphCount, let scalar = Unicode.Scalar(value) else { continue }
+                body(scalar, glyph)
+            }
+        }
+    }
+
     /// A map with no characters.
     init() {
         runs = []
