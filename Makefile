@@ -57,6 +57,8 @@ release:
 ## bench: Autograph beside qpdf/pikepdf on the corpus and on a generated 1 GB file, as ratios
 bench: release
 	scripts/install-deps bench
+	# SwiftPM does not see files added to the root package from the nested one's cached build plan.
+	rm -f Benchmarks/.build/*/release/description.json
 	$(STATIC_PKG_CONFIG) $(SWIFT) build -c release --static-swift-stdlib --package-path Benchmarks
 	Benchmarks/.build/release/autograph-bench
 	@echo "web viewer: navigation to the first page's pixels (352-page corpus document), release build"

@@ -37,13 +37,19 @@ enum RenderCommand: Command {
             document: document, annotations: arguments.has("print") ? .print : .display,
             colorManagement: arguments.has("color-management"))
         var warnings = 0
-        for page in pages {
-            let (image, pageWarnings) = renderer.render(pageAt: page - 1, options: options)
+        // Several pages are rendered on every core, one page's PNG deflated on all of them.
+        let threads = pages.count == 1 ? 0 : 1
+        let renderOptions = options
+        try await PagesInOrder.forEach(pages) { page in
+            let (image, pageWarnings) = renderer.render(pageAt: page - 1, options: renderOptions)
+            return (image.width, image.height, image.pngData(maxThreads: threads), pageWarnings)
+        } body: { page, rendered in
+            let (width, height, png, pageWarnings) = rendered
             let path = pages.count == 1 ? output : numbered(output, page)
-            try writeFile(path, image.pngData())
+            try writeFile(path, png)
             for warning in pageWarnings { console.error("warning: page \(page): \(warning)") }
             warnings += pageWarnings.count
-            if pages.count > 1 { console.error("page \(page): \(image.width)×\(image.height) → \(path)") }
+            if pages.count > 1 { console.error("page \(page): \(width)×\(height) → \(path)") }
         }
         let status = report(document.warnings, console: console)
         return warnings > 0 ? .successWithWarnings : status
@@ -108,12 +114,14 @@ enum ThumbnailsCommand: Command {
         let document = try openDocument(arguments)
         try makeDirectory(directory)
         let renderer = DocumentRenderer(document: document)
-        for (index, page) in document.pages.enumerated() {
-            let (width, height) = page.displaySize
+        let pages = document.pages
+        try await PagesInOrder.forEach(Array(1...max(1, pages.count)).filter { $0 <= pages.count }) { number in
+            let (width, height) = pages[number - 1].displaySize
             var options = RenderOptions()
             options.dpi = 72 * Double(size) / max(width, height, 1)
-            let image = renderer.render(pageAt: index, options: options).image
-            try writeFile(directory + "/page-\(index + 1).jpg", image.jpegData(quality: 80))
+            return renderer.render(pageAt: number - 1, options: options).image.jpegData(quality: 80)
+        } body: { number, jpeg in
+            try writeFile(directory + "/page-\(number).jpg", jpeg)
         }
         console.print("wrote \(document.pageCount) thumbnails to \(directory)")
         return report(document.warnings, console: console)

@@ -50,7 +50,7 @@ enum SearchCommand: Command {
         let search = TextSearch(document: document)
         var results: [SearchResult] = []
         let extractor = search.extractor
-        await PagesInOrder.forEach(pages, work: { extractor.text(pageAt: $0) }) { page, text in
+        try await PagesInOrder.forEach(pages, work: { extractor.text(pageAt: $0) }) { page, text in
             for warning in text.warnings { console.error("warning: page \(page + 1): \(warning)") }
             let hits = search.results(in: text, for: query, options: options)
             if !arguments.has("json") {

@@ -37,7 +37,7 @@ enum TextCommand: Command {
         var warnings = 0
         var text = ""
         var jsonPages: [JSONValue] = []
-        await PagesInOrder.forEach(pages, work: { extractor.text(pageAt: $0 - 1) }) { page, pageText in
+        try await PagesInOrder.forEach(pages, work: { extractor.text(pageAt: $0 - 1) }) { page, pageText in
             for warning in pageText.warnings { console.error("warning: page \(page): \(warning)") }
             warnings += pageText.warnings.count
             if arguments.has("json") {

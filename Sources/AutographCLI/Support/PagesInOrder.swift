@@ -9,14 +9,16 @@ enum PagesInOrder {
 
     /// Runs `work` for each of `pages` on up to ``width`` tasks at once and gives each result to
     /// `body` in the order of `pages`, as soon as it and those before it are done: output starts
-    /// with the first page and no more than a few pages wait in memory.
+    /// with the first page and no more than a few pages wait in memory. When `body` throws, the
+    /// pages not yet handed over are abandoned and the error is rethrown.
     static func forEach<Result: Sendable>(
-        _ pages: [Int], work: @escaping @Sendable (Int) -> Result, body: (Int, Result) -> Void
-    ) async {
+        _ pages: [Int], work: @escaping @Sendable (Int) -> Result, body: (Int, Result) throws -> Void
+    ) async throws {
         guard pages.count > 1, width > 1 else {
-            for page in pages { body(page, work(page)) }
+            for page in pages { try body(page, work(page)) }
             return
         }
+        var failure: (any Error)? = nil
         await withTaskGroup(of: (Int, Result).self) { group in
             var next = 0
             func start() {
@@ -32,11 +34,18 @@ enum PagesInOrder {
             while let (position, result) = await group.next() {
                 waiting[position] = result
                 while let ready = waiting.removeValue(forKey: emitted) {
-                    body(pages[emitted], ready)
+                    do {
+                        try body(pages[emitted], ready)
+                    } catch {
+                        failure = error
+                        group.cancelAll()
+                        return
+                    }
                     emitted += 1
                     start()
                 }
             }
         }
+        if let failure { throw failure }
     }
 }

@@ -10,19 +10,27 @@ package enum GeneratedTableText {
     ) {
         var text = text
         text.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A { index += 1 }
-                let start = index
-                var equals: Int? = nil
-                while index < bytes.count, bytes[index] != 0x20, bytes[index] != 0x0A {
-                    if equals == nil, bytes[index] == 0x3D { equals = index }
-                    index += 1
-                }
-                guard let equals, equals > start else { continue }
+            forEachEntry(in: bytes) { start, equals, end in
                 let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<equals]), as: UTF8.self)
-                body(key, UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<index]))
+                body(key, UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]))
             }
+        }
+    }
+
+    /// Calls `body` with where each entry starts, where its `=` is and where it ends, in order.
+    static func forEachEntry(
+        in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ start: Int, _ equals: Int, _ end: Int) -> Void
+    ) {
+        var index = 0
+        while index < bytes.count {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A { index += 1 }
+            let start = index
+            var equals: Int? = nil
+            while index < bytes.count, bytes[index] != 0x20, bytes[index] != 0x0A {
+                if equals == nil, bytes[index] == 0x3D { equals = index }
+                index += 1
+            }
+            if let equals, equals > start { body(start, equals, index) }
         }
     }
 
@@ -95,16 +103,10 @@ package struct SortedTableText: Sendable {
             bytes.append(0x0A)
         }
         var entries: [(start: Int32, equals: Int32)] = []
-        var index = 0
-        while index < bytes.count {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A { index += 1 }
-            let start = index
-            var equals: Int? = nil
-            while index < bytes.count, bytes[index] != 0x20, bytes[index] != 0x0A {
-                if equals == nil, bytes[index] == 0x3D { equals = index }
-                index += 1
+        bytes.withUnsafeBufferPointer { buffer in
+            GeneratedTableText.forEachEntry(in: buffer) { start, equals, _ in
+                entries.append((Int32(start), Int32(equals)))
             }
-            if let equals, equals > start { entries.append((Int32(start), Int32(equals))) }
         }
         // Generated tables are sorted, though a part appended to another may not continue the order.
         // A stable sort keeps later parts after earlier ones for equal keys.
