@@ -10,9 +10,27 @@ public struct DisplayList: Sendable {
     /// rest of the page was still drawn.
     public var warnings: [String] = []
 
-    public init(items: [DisplayItem] = [], warnings: [String] = []) {
+    /// Spans of items whose shown text is replaced by `/ActualText` (ISO 32000-2 §14.9.4), in
+    /// order and apart: where spans nest, the outermost.
+    public var actualTexts: [ActualText] = []
+
+    public init(items: [DisplayItem] = [], warnings: [String] = [], actualTexts: [ActualText] = []) {
         self.items = items
         self.warnings = warnings
+        self.actualTexts = actualTexts
+    }
+}
+
+/// Marked content with `/ActualText`: the glyphs drawn by `items` stand for `text` (a ligature
+/// for its letters, a word drawn in pieces or in visual order for the word).
+public struct ActualText: Sendable {
+    public var text: String
+    /// Indices into ``DisplayList/items``.
+    public var items: Range<Int>
+
+    public init(text: String, items: Range<Int>) {
+        self.text = text
+        self.items = items
     }
 }
 

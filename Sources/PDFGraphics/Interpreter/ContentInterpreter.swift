@@ -38,8 +38,11 @@ final class ContentInterpreter {
     /// Nesting of forms, patterns, glyphs and masks.
     var depth: Int
     /// Marked-content levels; hidden levels (optional content turned off) suppress drawing.
-    var markedContent: [Bool] = []
+    var markedContent: [MarkedContent] = []
     var hiddenLevels = 0
+    /// Open levels that carry `/ActualText`, and the spans closed so far (outermost only).
+    var actualTextLevels = 0
+    var actualTexts: [ActualText] = []
     /// Set while running a Type 3 glyph described with `d1` (its colour operators are ignored).
     var uncoloredGlyph = false
     /// The colour of an uncoloured tiling pattern's cell (PaintType 2): every paint becomes it.
@@ -57,7 +60,7 @@ final class ContentInterpreter {
         self.page = page
     }
 
-    func finish() -> DisplayList { DisplayList(items: items, warnings: warnings) }
+    func finish() -> DisplayList { DisplayList(items: items, warnings: warnings, actualTexts: actualTexts) }
 
     func warn(_ message: String) {
         if warnings.count < 200, warned.insert(message).inserted { warnings.append(message) }
@@ -304,7 +307,7 @@ final class ContentInterpreter {
         case "BI":
             if let image = operation.inlineImage { drawInlineImage(image.dictionary, data: image.data) }
         // Marked content and optional content (§14.6, §8.11).
-        case "BMC": markedContent.append(false)
+        case "BMC": markedContent.append(MarkedContent())
         case "BDC": beginMarkedContent(operands)
         case "EMC": endMarkedContent()
         case "MP", "DP", "BX", "EX": break

@@ -74,25 +74,53 @@ final class OptionalContent: Sendable {
     }
 }
 
+/// One open level of marked content (`BMC` or `BDC` … `EMC`).
+struct MarkedContent {
+    /// Optional content turned off: nothing inside is drawn.
+    var hides = false
+    /// `/ActualText` (§14.9.4): the text that replaces what is shown inside, for extraction.
+    var actualText: String? = nil
+    /// The display list's length when the level began.
+    var start = 0
+}
+
 extension ContentInterpreter {
-    /// `BDC`: marked content; `/OC` with a hidden group hides what follows up to its `EMC`.
+    /// `BDC`: marked content with properties. `/OC` with a hidden group hides what follows up to
+    /// its `EMC`; an `/ActualText` entry (any tag) replaces the text shown up to its `EMC`.
     func beginMarkedContent(_ operands: [PDFObject]) {
-        var hides = false
-        if operands.count >= 2, operands[0].nameValue?.string == "OC" {
+        var level = MarkedContent(start: items.count)
+        if operands.count >= 2 {
             var properties: PDFObject? = nil
             switch operands[1] {
             case .name(let name): properties = resource("Properties", name)
             case .dictionary: properties = operands[1]
             default: break
             }
-            if let properties, !graphics.optionalContent.isVisible(properties) { hides = true }
+            if operands[0].nameValue?.string == "OC", let properties,
+                !graphics.optionalContent.isVisible(properties)
+            {
+                level.hides = true
+            }
+            if let dictionary = properties.flatMap({ document.resolve($0).dictionaryValue }),
+                let text = dictionary[PDFName("ActualText")].flatMap({ document.resolve($0).stringValue })
+            {
+                level.actualText = text.text
+            }
         }
-        markedContent.append(hides)
-        if hides { hiddenLevels += 1 }
+        markedContent.append(level)
+        if level.hides { hiddenLevels += 1 }
+        if level.actualText != nil { actualTextLevels += 1 }
     }
 
     func endMarkedContent() {
-        guard let hides = markedContent.popLast() else { return }
-        if hides { hiddenLevels -= 1 }
+        guard let level = markedContent.popLast() else { return }
+        if level.hides { hiddenLevels -= 1 }
+        if let text = level.actualText {
+            actualTextLevels -= 1
+            // An outer replacement covers the inner ones.
+            if actualTextLevels == 0, items.count > level.start {
+                actualTexts.append(ActualText(text: text, items: level.start..<items.count))
+            }
+        }
     }
 }

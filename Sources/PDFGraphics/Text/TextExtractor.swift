@@ -61,7 +61,24 @@ public struct TextExtractor: Sendable {
         // Glyph runs drawn by Type 3 glyph procedures follow their run, in the space the font
         // matrix and the glyph's matrix give: they are pictures, not text (pdftotext skips them too).
         var procedureSpaces: Set<Matrix> = []
-        for item in list.items {
+        // `/ActualText` spans: the glyphs inside give the place, the span's text the text.
+        var spans = list.actualTexts[...]
+        var covered: [ShownGlyph] = []
+        func append(_ shown: ShownGlyph) {
+            guard crop.map({ shown.touches($0) }) ?? true else { return }
+            var shown = shown
+            shown.index = glyphs.count
+            glyphs.append(shown)
+        }
+        func closeSpan() {
+            if let span = spans.popFirst() {
+                ShownGlyph.replacing(covered, by: span.text, options: options).forEach(append)
+            }
+            covered.removeAll()
+        }
+        for (position, item) in list.items.enumerated() {
+            while let span = spans.first, position >= span.items.upperBound { closeSpan() }
+            let inSpan = spans.first?.items.contains(position) ?? false
             guard case .glyphs(let run, _) = item else { continue }
             if procedureSpaces.contains(run.ctm) {
                 if run.font.isType3 { procedureSpaces.formUnion(procedureMatrices(run)) }
@@ -73,17 +90,17 @@ public struct TextExtractor: Sendable {
             let metrics = FontExtent(run.font)
             let simple = run.font.kind != .cidType0 && run.font.kind != .cidType2
             for glyph in run.glyphs {
-                guard let raw = glyph.unicode ?? (simple ? ShownGlyph.fallback(glyph.code) : nil),
-                    let text = ShownGlyph.clean(raw, decomposeLigatures: options.decomposeLigatures)
-                else { continue }
+                let raw = glyph.unicode ?? (simple ? ShownGlyph.fallback(glyph.code) : nil)
+                let text = raw.flatMap { ShownGlyph.clean($0, decomposeLigatures: options.decomposeLigatures) }
+                // Inside a span every glyph counts for the place, text or not.
+                guard inSpan || text != nil else { continue }
                 var shown = ShownGlyph(
-                    glyph, text: text, vertical: run.font.isVertical, extent: metrics, hidden: hidden)
+                    glyph, text: text ?? "", vertical: run.font.isVertical, extent: metrics, hidden: hidden)
                 shown.fontSize *= metrics.sizeScale
-                if let crop, !shown.touches(crop) { continue }
-                shown.index = glyphs.count
-                glyphs.append(shown)
+                if inSpan { covered.append(shown) } else { append(shown) }
             }
         }
+        while !spans.isEmpty { closeSpan() }
         return glyphs
     }
 }
@@ -179,18 +196,7 @@ struct ShownGlyph {
         self.text = text
         isHidden = hidden
         isVertical = vertical
-        // Unicode property lookups cost more than the rest of a glyph: ASCII and Latin-1 answer
-        // without them (no mark precedes U+0300).
-        isSpace = text.unicodeScalars.allSatisfy {
-            $0.value < 0x80 ? $0.value == 0x20 || (0x09...0x0D).contains($0.value) : $0.properties.isWhitespace
-        }
-        isMark = text.unicodeScalars.allSatisfy {
-            guard $0.value >= 0x300 else { return false }
-            switch $0.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark, .spacingMark: return true
-            default: return false
-            }
-        }
+        (isSpace, isMark) = ShownGlyph.kind(of: text)
         if vertical {
             // The em square is placed with its vertical origin (width/2, 0.88) on the pen (§9.7.4.3).
             let width = glyph.advance > 0 ? glyph.advance : 1
@@ -215,6 +221,65 @@ struct ShownGlyph {
             let length = (axis.x * axis.x + axis.y * axis.y).squareRoot()
             fontSize = length > 0 ? abs(m.determinant) / length : (m.c * m.c + m.d * m.d).squareRoot()
         }
+    }
+
+    /// The glyphs that stand for `text` where the `covered` glyphs were drawn (§14.9.4): its
+    /// characters spread evenly over their extent along the writing direction of the first one, as
+    /// poppler places them, right to left for right-to-left text (so that reading order gives the
+    /// text back in its logical order). Nothing when no glyph was drawn or the text is empty.
+    static func replacing(_ covered: [ShownGlyph], by text: String, options: TextOptions) -> [ShownGlyph] {
+        guard let first = covered.first,
+            let text = clean(text, decomposeLigatures: options.decomposeLigatures)
+        else { return [] }
+        let characters = Array(text)
+        let axis = first.direction
+        func along(_ point: Point) -> Double { point.x * axis.x + point.y * axis.y }
+        let positions = covered.flatMap { [along($0.start), along($0.end)] }
+        guard let low = positions.min(), let high = positions.max() else { return [] }
+        // The line the first glyph stands on, and its box around its segment.
+        let origin = Point(first.start.x - axis.x * along(first.start), first.start.y - axis.y * along(first.start))
+        func point(_ t: Double) -> Point { Point(origin.x + axis.x * t, origin.y + axis.y * t) }
+        func offset(_ corner: Point, _ from: Point) -> Point { Point(corner.x - from.x, corner.y - from.y) }
+        let (startLow, startHigh) = (
+            offset(first.quad.lowerLeft, first.start), offset(first.quad.upperLeft, first.start)
+        )
+        let (endLow, endHigh) = (offset(first.quad.lowerRight, first.end), offset(first.quad.upperRight, first.end))
+        let step = (high - low) / Double(characters.count)
+        let rightToLeft = !first.isVertical && Bidi.direction([text]) < 0
+        return characters.enumerated().map { index, character in
+            let slot = rightToLeft ? characters.count - 1 - index : index
+            let start = point(low + step * Double(slot))
+            let end = point(low + step * Double(slot + 1))
+            var glyph = first
+            glyph.text = String(character)
+            (glyph.isSpace, glyph.isMark) = ShownGlyph.kind(of: glyph.text)
+            glyph.start = start
+            glyph.end = end
+            glyph.quad = TextQuad(
+                lowerLeft: Point(start.x + startLow.x, start.y + startLow.y),
+                lowerRight: Point(end.x + endLow.x, end.y + endLow.y),
+                upperRight: Point(end.x + endHigh.x, end.y + endHigh.y),
+                upperLeft: Point(start.x + startHigh.x, start.y + startHigh.y))
+            return glyph
+        }
+    }
+
+    /// Whether `text` is white space, and whether it is combining marks only (Arabic and Hebrew
+    /// vowels, accents drawn on their own).
+    static func kind(of text: String) -> (isSpace: Bool, isMark: Bool) {
+        // Unicode property lookups cost more than the rest of a glyph: ASCII and Latin-1 answer
+        // without them (no mark precedes U+0300).
+        let isSpace = text.unicodeScalars.allSatisfy {
+            $0.value < 0x80 ? $0.value == 0x20 || (0x09...0x0D).contains($0.value) : $0.properties.isWhitespace
+        }
+        let isMark = text.unicodeScalars.allSatisfy {
+            guard $0.value >= 0x300 else { return false }
+            switch $0.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark: return true
+            default: return false
+            }
+        }
+        return (isSpace, isMark)
     }
 
     static func unit(_ vector: Point) -> Point? {

@@ -1,0 +1,55 @@
+import Foundation
+import PDFCore
+import PDFTestSupport
+import Testing
+
+@testable import PDFGraphics
+
+/// `/ActualText` (ISO 32000-2 §14.9.4): the text of marked content replaces what its glyphs say.
+@Suite("ActualText")
+struct ActualTextTests {
+    @Test("a span's text replaces its glyphs' text, over their extent, as pdftotext reads it")
+    func replacesText() throws {
+        // "O f - c e" is drawn with the hyphen standing for "fi" (as a ligature glyph would), then
+        // seven X standing for a word.
+        let bytes = TextFixture.page(
+            """
+            BT /F1 12 Tf 72 700 Td (Of) Tj /Span << /ActualText (fi) >> BDC (\\255) Tj EMC (ce) Tj \
+            ( ) Tj /Span << /ActualText (hello) >> BDC (XXXXXXX) Tj EMC ET
+            """)
+        let page = try TextFixture.ours(bytes)
+        #expect(page.words.map(\.text) == ["Office", "hello"])
+        // The replacement lies where the seven X were drawn.
+        let hello = try #require(page.words.last?.quads.first)
+        let helvetica = StandardFont(.helvetica)
+        let x0 = 72 + [0x4F, 0x66, 0xAD, 0x63, 0x65, 0x20].reduce(0.0) { $0 + helvetica.width(of: $1) } * 12 / 1000
+        let x1 = x0 + 7 * helvetica.width(of: 0x58) * 12 / 1000
+        #expect(abs(hello.lowerLeft.x - x0) < 0.5 && abs(hello.lowerRight.x - x1) < 0.5)
+        if Oracle.which("pdftotext") != nil {
+            #expect(comparableWords(try TextFixture.pdftotext(bytes)) == ["Office", "hello"])
+        }
+    }
+
+    @Test("an empty ActualText removes the text; nested spans give the outer one's text")
+    func emptyAndNested() throws {
+        let bytes = TextFixture.page(
+            """
+            BT /F1 12 Tf 72 700 Td (today) Tj /Span << /ActualText () >> BDC (-) Tj EMC \
+            0 -20 Td /Span << /ActualText (outer) >> BDC (a) Tj /Span << /ActualText (inner) >> BDC (b) Tj EMC \
+            (c) Tj EMC ET
+            """)
+        #expect(try TextFixture.ours(bytes).words.map(\.text) == ["today", "outer"])
+    }
+
+    @Test("right-to-left ActualText reads in its logical order; a marked content dictionary in /Properties counts")
+    func rightToLeft() throws {
+        // שלום (UTF-16BE) replacing four placeholder glyphs, through a named property list.
+        let bytes = TextFixture.page(
+            "BT /F1 12 Tf 72 700 Td /Span /P1 BDC (XXXX) Tj EMC ET",
+            fonts: "/F1 5 0 R >> /Properties << /P1 6 0 R",
+            objects: [TextFixture.helvetica, "<< /ActualText <FEFF05E905DC05D505DD> >>"])
+        let page = try TextFixture.ours(bytes)
+        #expect(page.plainText == "שלום")
+        #expect(page.words.count == 1)
+    }
+}
