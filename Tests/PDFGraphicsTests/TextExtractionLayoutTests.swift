@@ -37,6 +37,17 @@ struct TextExtractionLayoutTests {
         #expect(abs(word.quads[0].lowerRight.x - word.quads[0].lowerLeft.x - width) < 0.01)
     }
 
+    @Test("letter-spaced glyphs make one word; dots far apart (a leader) stay apart, as in pdftotext")
+    func spacedGlyphs() throws {
+        // Each glyph shown on its own: "SPACED" 0.3 em apart, then five dots 1.5 em apart.
+        var content = "BT /F1 10 Tf "
+        for (index, letter) in "SPACED".enumerated() { content += "1 0 0 1 \(72 + index * 10) 700 Tm (\(letter)) Tj " }
+        for index in 0..<5 { content += "1 0 0 1 \(72 + index * 18) 660 Tm (.) Tj " }
+        let bytes = TextFixture.page(content + "ET")
+        #expect(try TextFixture.ours(bytes).words.map(\.text) == ["SPACED", ".", ".", ".", ".", "."])
+        try expectQuadsMatch(bytes)
+    }
+
     @Test("on a page with /Rotate 90, text and quads agree with pdftotext")
     func rotatedPage() throws {
         // Text that reads upright once the page is turned: drawn upwards in user space.

@@ -263,8 +263,9 @@ struct TextAnalysis {
     }
 
     /// Splits a baseline cluster at gaps wider than 1.5 em (columns), then joins its fragments into
-    /// words: fragments closer than 0.03 em (or, when every fragment is one glyph, closer than 1.3
-    /// times the smallest gap) make one word, as in `pdftotext`.
+    /// words: fragments closer than 0.03 em (or, when every fragment is one glyph and the smallest
+    /// gap is under half an em, closer than 1.3 times the smallest gap: letter-spaced text, not
+    /// leaders of dots far apart) make one word, as in `pdftotext`.
     func makeLines(_ cluster: [Int], _ frags: [Fragment], u: Point, v: Point) -> [LineBuild] {
         let ordered = cluster.sorted { frags[$0].x0 < frags[$1].x0 }
         // Text overprinted on another baseline of the cluster (overlapping titles, shadows at an
@@ -311,7 +312,7 @@ struct TextAnalysis {
             if piece.count > 1, piece.allSatisfy({ frags[$0].members.count == 1 }) {
                 var smallest = Double.infinity
                 for (a, b) in zip(piece, piece.dropFirst()) { smallest = min(smallest, frags[b].x0 - frags[a].x1) }
-                if smallest > 0 { space = 1.3 * smallest }
+                if smallest > 0, smallest < 0.5 * size { space = 1.3 * smallest }
             }
             var words: [[Int]] = []
             var wordEnd = -Double.infinity
