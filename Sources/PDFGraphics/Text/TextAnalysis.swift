@@ -344,7 +344,8 @@ struct TextAnalysis {
     }
 
     /// Lines into blocks: a line joins the block above it when their extents overlap along the
-    /// baseline, their font sizes agree within 10 % and the baselines are at most 1.5 em apart.
+    /// baseline, their font sizes agree within 10 % and the baselines are at most 2.2 em apart
+    /// (double-spaced paragraphs stay one block, as in `pdftotext`).
     func makeBlocks(_ lines: [LineBuild]) -> [[Int]] {
         struct Open {
             var block: Int
@@ -358,13 +359,13 @@ struct TextAnalysis {
         var open: [Open] = []
         for index in order {
             let line = lines[index]
-            open.removeAll { $0.base - line.base > 1.7 * $0.size }
+            open.removeAll { $0.base - line.base > 2.4 * $0.size }
             var best: Int?
             var bestGap = Double.infinity
             for (position, candidate) in open.enumerated() {
                 let gap = candidate.base - line.base
                 let size = max(candidate.size, line.fontSize)
-                guard gap > 0.3 * size, gap <= 1.5 * size,
+                guard gap > 0.3 * size, gap <= 2.2 * size,
                     abs(candidate.size - line.fontSize) <= 0.1 * size,
                     min(candidate.x1, line.x1) > max(candidate.x0, line.x0)
                 else { continue }
