@@ -53,3 +53,26 @@ struct ActualTextTests {
         #expect(page.words.count == 1)
     }
 }
+
+extension ActualTextTests {
+    /// pyHanko's arabic-box.pdf draws a vowelled Arabic word with HarfBuzz's output: letters right
+    /// to left, each mark at an origin apart from its letter, and an `/ActualText` with the word.
+    /// Read from the glyphs alone, the word must be the producer's own `/ActualText` (after NFKC:
+    /// the glyphs map to presentation forms).
+    @Test("marks read from the glyphs of a shaped Arabic word sit after their letters, as its /ActualText says")
+    func marksFollowTheirLetters() throws {
+        guard let root = TestPaths.corpus else {
+            print("notice: the corpus is absent; the Arabic marks test is skipped")
+            return
+        }
+        let document = try PDFDocument(contentsOfFile: root + "/pyhanko/layout-tests/arabic-box.pdf")
+        var glyphsOnly = TextOptions()
+        glyphsOnly.usesActualText = false
+        let fromGlyphs = TextExtractor(document: document, options: glyphsOnly).text(pageAt: 0).plainText
+        let actual = TextExtractor(document: document).text(pageAt: 0).plainText
+        #expect(
+            actual == "\u{0627}\u{064E}\u{0644}\u{0652}\u{0641}\u{064F}\u{0635}\u{0652}\u{062D}\u{064E}\u{0649}\u{0670}"
+        )
+        #expect(comparableWords(fromGlyphs) == comparableWords(actual))
+    }
+}

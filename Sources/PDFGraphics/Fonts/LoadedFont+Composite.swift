@@ -125,6 +125,7 @@ extension LoadedFont {
                 glyphCIDs = font.cffGlyphCIDs?.map { UInt32(clamping: $0) }
                 characterMap = font.characterMap
                 glyphCount = font.numberOfGlyphs
+                if font.outlineFormat == .trueType { parts.trueType = font }
             }
         case .type1:
             break

@@ -1,4 +1,5 @@
 public import PDFCore
+import Synchronization
 
 /// A font as a page uses it (ISO 32000-2 §9.5 to §9.10): how a string operand of `Tj`/`TJ` splits
 /// into character codes, which CID, width and text each code has, and what a renderer needs to
@@ -96,6 +97,8 @@ public final class LoadedFont: Sendable {
     let programUnicode: [UInt32: String]
     let cidToGID: [UInt16]?
     let cffCIDToGID: [UInt32: UInt32]?
+    private let trueType: TrueTypeFile?
+    private let inkMiddles = Mutex<[UInt32: Double?]>([:])
 
     /// The values a loader gathers.
     struct Parts {
@@ -122,6 +125,8 @@ public final class LoadedFont: Sendable {
         var programUnicode: [UInt32: String] = [:]
         var cidToGID: [UInt16]?
         var cffCIDToGID: [UInt32: UInt32]?
+        /// A composite font's TrueType program, for glyph boxes.
+        var trueType: TrueTypeFile?
     }
 
     init(_ parts: Parts) {
@@ -146,6 +151,7 @@ public final class LoadedFont: Sendable {
         programUnicode = parts.programUnicode
         cidToGID = parts.cidToGID
         cffCIDToGID = parts.cffCIDToGID
+        trueType = parts.trueType
     }
 
     /// Loads a font dictionary.
@@ -236,6 +242,22 @@ public final class LoadedFont: Sendable {
     public func glyphName(for code: UInt32) -> String? {
         guard encodingCMap == nil, code < 256 else { return nil }
         return encodingNames[Int(code)]
+    }
+
+    /// The middle of the ink of CID `cid` along the baseline, in em from the glyph origin, for a
+    /// composite font with a TrueType program (nil otherwise, and for an empty glyph). Text
+    /// extraction places zero-width combining marks there: shapers draw them at an origin that can
+    /// lie a glyph away from the letter they stand over.
+    func inkMiddle(ofCID cid: UInt32) -> Double? {
+        guard let trueType else { return nil }
+        if let known = inkMiddles.withLock({ $0[cid] }) { return known }
+        let glyph = Int(glyphIndex(forCID: cid) ?? cid)
+        let middle = trueType.glyphBox(glyph).flatMap { box -> Double? in
+            guard box.xMax > box.xMin, trueType.unitsPerEm > 0 else { return nil }
+            return Double(box.xMin + box.xMax) / 2 / Double(trueType.unitsPerEm)
+        }
+        inkMiddles.withLock { $0[cid] = middle }
+        return middle
     }
 
     /// The glyph index of a CID (§9.7.4.2): for CIDFontType2, from `/CIDToGIDMap` (nil means the

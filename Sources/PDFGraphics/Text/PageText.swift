@@ -174,6 +174,9 @@ public struct TextOptions: Sendable {
     /// the media box are kept, as `pdftotext` does (printer's marks included).
     public var limitToCropBox = false
 
-    /// The defaults: ligatures kept, hidden text included, annotations as displayed.
+    /// Reads marked content with `/ActualText` as that text (§14.9.4); false reads its glyphs.
+    public var usesActualText = true
+
+    /// The defaults: ligatures kept, hidden text included, annotations as displayed, `/ActualText` used.
     public init() {}
 }

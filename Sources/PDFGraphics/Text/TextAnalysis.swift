@@ -270,16 +270,20 @@ struct TextAnalysis {
         let ordered = cluster.sorted { frags[$0].x0 < frags[$1].x0 }
         // Text overprinted on another baseline of the cluster (overlapping titles, shadows at an
         // offset) makes a line of its own: a fragment goes to the line with the nearest baseline
-        // that it does not overlap by more than 0.3 em, or that has its baseline.
+        // that it does not overlap by more than 0.3 em, or that has its baseline, or — marks only —
+        // whose baseline is within 0.6 em.
         var rows: [(base: Double, end: Double, size: Double, members: [Int])] = []
         for index in ordered {
             let fragment = frags[index]
             let size = fragment.fontSize
+            // Combining marks drawn on their own sit over a letter of a line, above or below it.
+            let isMarks = fragment.members.allSatisfy { glyphs[$0].isMark }
             var best: Int?
             for (position, row) in rows.enumerated() {
                 let delta = abs(row.base - fragment.base)
                 guard
                     row.end <= fragment.x0 + 0.3 * size || (delta <= 0.1 * size && abs(row.size - size) <= 0.05 * size)
+                        || (isMarks && delta <= 0.6 * size)
                 else { continue }
                 if best.map({ delta < abs(rows[$0].base - fragment.base) }) ?? true { best = position }
             }

@@ -62,7 +62,7 @@ public struct TextExtractor: Sendable {
         // matrix and the glyph's matrix give: they are pictures, not text (pdftotext skips them too).
         var procedureSpaces: Set<Matrix> = []
         // `/ActualText` spans: the glyphs inside give the place, the span's text the text.
-        var spans = list.actualTexts[...]
+        var spans = options.usesActualText ? list.actualTexts[...] : []
         var covered: [ShownGlyph] = []
         func append(_ shown: ShownGlyph) {
             guard crop.map({ shown.touches($0) }) ?? true else { return }
@@ -97,6 +97,11 @@ public struct TextExtractor: Sendable {
                 var shown = ShownGlyph(
                     glyph, text: text ?? "", vertical: run.font.isVertical, extent: metrics, hidden: hidden)
                 shown.fontSize *= metrics.sizeScale
+                if shown.isMark, glyph.advance == 0, !shown.isVertical,
+                    let middle = run.font.inkMiddle(ofCID: glyph.cid)
+                {
+                    shown.place(atInk: middle, matrix: glyph.matrix, extent: metrics)
+                }
                 if inSpan { covered.append(shown) } else { append(shown) }
             }
         }
@@ -262,6 +267,16 @@ struct ShownGlyph {
                 upperLeft: Point(start.x + startHigh.x, start.y + startHigh.y))
             return glyph
         }
+    }
+
+    /// Moves a zero-width mark to the middle of its ink (`middle` em along the baseline from its
+    /// origin), so that it sorts with the letter it stands over.
+    mutating func place(atInk middle: Double, matrix m: Matrix, extent: FontExtent) {
+        start = m.apply(Point(middle, 0))
+        end = start
+        quad = TextQuad(
+            lowerLeft: m.apply(Point(middle, extent.descent)), lowerRight: m.apply(Point(middle, extent.descent)),
+            upperRight: m.apply(Point(middle, extent.ascent)), upperLeft: m.apply(Point(middle, extent.ascent)))
     }
 
     /// Whether `text` is white space, and whether it is combining marks only (Arabic and Hebrew
