@@ -8,7 +8,7 @@ actor RenderLog {
 }
 
 /// A renderer that draws nothing and returns the page index as its "tile".
-struct FakeRenderer: PageRenderer {
+struct FakeRenderer: ViewerPageRenderer {
     let log: RenderLog
     func render(page: Int, scale: Double) async -> Int? {
         await log.record(RenderRequest(page: page, scale: scale))

@@ -1,6 +1,6 @@
 /// What draws pages for the viewer (the cairo backend, a test fake…): the viewer never imports a
 /// graphics library, it only asks for a page at a scale.
-public protocol PageRenderer: Sendable {
+public protocol ViewerPageRenderer: Sendable {
     /// The renderer's image type.
     associatedtype Tile: Sendable
     /// Renders `page` (0-based) at `scale` (1 = 72 dpi, one pixel per point); nil on failure.
@@ -101,7 +101,7 @@ public struct RenderQueue: Sendable, Hashable {
 
     /// Starts the next pending request, renders it with `renderer` and marks it finished. Nil when
     /// nothing is pending.
-    public mutating func renderNext<Renderer: PageRenderer>(
+    public mutating func renderNext<Renderer: ViewerPageRenderer>(
         with renderer: Renderer
     ) async -> (request: RenderRequest, tile: Renderer.Tile?)? {
         guard let request = startNext() else { return nil }
