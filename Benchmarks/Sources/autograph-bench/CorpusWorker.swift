@@ -82,22 +82,22 @@ enum CorpusWorker {
             Progress.note("autograph-bench: \(error)")
             return 1
         }
-        emit(workload == .corpus ? "V\tAutograph PDFCore (in process)" : "V\tAutograph PDFForms (in process)")
+        emitLine(workload == .corpus ? "V\tAutograph PDFCore (in process)" : "V\tAutograph PDFForms (in process)")
         for round in 0..<rounds {
             var roundSeconds = 0.0
             for (position, task) in tasks.enumerated() {
-                emit("S\t\(round)\t\(task.index)")
+                emitLine("S\t\(round)\t\(task.index)")
                 let start = monotonicSeconds()
                 do {
                     let work = try workload == .corpus ? measure(task) : fill(task)
                     let seconds = monotonicSeconds() - start
                     roundSeconds += seconds
-                    emit(
+                    emitLine(
                         "R\t\(round)\t\(task.index)\t\(seconds)\t\(work.objects)\t\(work.streams)\t\(work.decodedBytes)\t"
                             + "\(work.decodeErrors)")
                 } catch {
                     let seconds = monotonicSeconds() - start
-                    emit("F\t\(round)\t\(task.index)\t\(seconds)\t\(CorpusProtocol.field("\(error)"))")
+                    emitLine("F\t\(round)\t\(task.index)\t\(seconds)\t\(CorpusProtocol.field("\(error)"))")
                 }
                 if position % 10 == 9 {
                     Progress.update(
@@ -159,17 +159,4 @@ enum CorpusWorker {
         }
     }
 
-    private static func emit(_ line: String) {
-        let text = line + "\n"
-        text.withCString { pointer in
-            var offset = 0
-            let count = strlen(pointer)
-            while offset < count {
-                let written = write(1, pointer + offset, count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
-    }
 }

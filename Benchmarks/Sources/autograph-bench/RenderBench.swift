@@ -11,30 +11,7 @@ struct RenderBench {
     /// The issue wants no page slower than this (for `autograph render`).
     static let slowSeconds = 5.0
 
-    /// One tool's runs.
-    struct Tool {
-        var name: String
-        /// Per file: the seconds of each round it rendered the file in.
-        var seconds: [[Double]]
-        /// How many runs ended with each exit code (negative: killed by that signal).
-        var exitCodes: [Int32: Int] = [:]
-        /// Why the tool did not render a file (the first round it failed in), by file index.
-        var failures: [Int: String] = [:]
-        /// Files it timed out on: not run again in later rounds.
-        var timedOut: Set<Int> = []
-        /// The size of the image of each file it rendered (the last round), by file index.
-        var outputBytes: [Int: Int] = [:]
-        /// The slowest run of each file that timed out or failed, by file index (for the slow-page list).
-        var failedSeconds: [Int: Double] = [:]
-
-        init(name: String, files: Int) {
-            self.name = name
-            seconds = Array(repeating: [], count: files)
-        }
-
-        func rendered(_ index: Int, rounds: Int) -> Bool { failures[index] == nil && seconds[index].count == rounds }
-        func fileSeconds(_ index: Int) -> Double { median(seconds[index]) ?? 0 }
-    }
+    typealias Tool = ToolRuns
 
     /// What the in-process worker reported.
     struct InProcess {
@@ -66,7 +43,7 @@ struct RenderBench {
         }
     }
 
-    struct Result {
+    struct Result: ToolComparison {
         var files: [CorpusFile]
         var rounds: Int
         var ours: Tool
@@ -80,23 +57,6 @@ struct RenderBench {
         var inProcess: InProcess
 
         var tools: [Tool] { [ours] + [mutool, pdftoppm].compactMap { $0 } }
-
-        /// The median over rounds of the tool's total over `measured`.
-        func total(_ tool: Tool?) -> Double? {
-            guard let tool, !measured.isEmpty else { return nil }
-            return median((0..<rounds).map { round in measured.reduce(0) { $0 + tool.seconds[$1][round] } })
-        }
-
-        /// The median over `measured` of the tool's per-file median.
-        func medianPage(_ tool: Tool?) -> Double? {
-            guard let tool else { return nil }
-            return median(measured.map { tool.fileSeconds($0) })
-        }
-
-        func ratio(_ ours: Double?, _ peer: Double?) -> Double? {
-            guard let ours, let peer, peer > 0 else { return nil }
-            return ours / peer
-        }
     }
 
     var environment: BenchEnvironment
@@ -204,8 +164,8 @@ struct RenderBench {
         }
 
         let available = [ours, mutool, pdftoppm].compactMap { $0 }
-        let measured = files.indices.filter { index in available.allSatisfy { $0.rendered(index, rounds: rounds) } }
-        let inProcessFiles = files.indices.filter { ours.rendered($0, rounds: rounds) }
+        let measured = files.indices.filter { index in available.allSatisfy { $0.completed(index, rounds: rounds) } }
+        let inProcessFiles = files.indices.filter { ours.completed($0, rounds: rounds) }
         let inProcess = try runInProcess(files, inProcessFiles)
         return Result(
             files: files, rounds: rounds, ours: ours, mutool: mutool, pdftoppm: pdftoppm, notices: notices,

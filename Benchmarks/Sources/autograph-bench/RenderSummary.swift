@@ -15,7 +15,7 @@ extension RenderBench.Result {
             }
             lines.append(
                 "    \(Format.padRight(tool.name, 17)) \(Format.padLeft(total(tool).map(Format.seconds) ?? "n/a", 10))"
-                    + "  per page (median) \(Format.padLeft(medianPage(tool).map(Format.milliseconds) ?? "n/a", 8))"
+                    + "  per page (median) \(Format.padLeft(medianPerFile(tool).map(Format.milliseconds) ?? "n/a", 8))"
                     + "  PNG files \(Format.megabytes(bytes: measured.reduce(0) { $0 + (tool.outputBytes[$1] ?? 0) }))")
             lines.append(
                 "      rounds \(perRound.joined(separator: ", ")) s; \(codes.joined(separator: ", "))"
@@ -26,7 +26,7 @@ extension RenderBench.Result {
             let fileRatios = measured.compactMap { ratio(ours.fileSeconds($0), peer.fileSeconds($0)) }
             lines.append(
                 "    vs \(peer.name): total \(ratio(total(ours), total(peer)).map(Format.ratio) ?? "n/a"), "
-                    + "median page \(ratio(medianPage(ours), medianPage(peer)).map(Format.ratio) ?? "n/a"), "
+                    + "median page \(ratio(medianPerFile(ours), medianPerFile(peer)).map(Format.ratio) ?? "n/a"), "
                     + "median of the per-page ratios \(median(fileRatios).map(Format.ratio) ?? "n/a"); "
                     + "\(ours.name) is faster on \(faster) of \(measured.count) pages")
         }
@@ -125,8 +125,8 @@ extension Summary {
                 format: Format.seconds))
         rows.append(
             row(
-                "render vs mutool (median)", ours: result?.medianPage(result?.ours),
-                peer: result?.medianPage(result?.mutool), name: "mutool", target: Summary.renderTarget,
+                "render vs mutool (median)", ours: result?.medianPerFile(result?.ours),
+                peer: result?.medianPerFile(result?.mutool), name: "mutool", target: Summary.renderTarget,
                 format: Format.milliseconds))
         rows.append(
             row("render vs pdftoppm", ours: ours, peer: pdftoppm, name: "pdftoppm", target: nil, format: Format.seconds)

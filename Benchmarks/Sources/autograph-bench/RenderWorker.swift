@@ -32,13 +32,13 @@ enum RenderWorker {
             Progress.note("autograph-bench: \(error)")
             return 1
         }
-        emit("V\tAutograph PDFRendering (in process)")
+        emitLine("V\tAutograph PDFRendering (in process)")
         for (number, pass) in passes.enumerated() {
             let start = monotonicSeconds()
             let cpuStart = cpuSeconds()
             let pages = await run(tasks, pass: number, concurrency: pass.tasks, dpi: dpi)
             let wall = monotonicSeconds() - start
-            emit("P\t\(number)\t\(pass.tasks)\t\(wall)\t\(pages)\t\(cpuSeconds() - cpuStart)")
+            emitLine("P\t\(number)\t\(pass.tasks)\t\(wall)\t\(pages)\t\(cpuSeconds() - cpuStart)")
             Progress.finish(
                 "  in process, \(pass.name): \(pages) pages in \(Format.seconds(wall))"
                     + (wall > 0 ? " (\(Format.fixed(Double(pages) / wall, 1)) pages/s)" : ""))
@@ -83,7 +83,7 @@ enum RenderWorker {
 
     /// Opens one file and renders its first page to PNG bytes; reports it on standard output.
     private static func render(_ task: CorpusProtocol.Task, pass: Int, dpi: Double) -> Bool {
-        emit("S\t\(pass)\t\(task.index)")
+        emitLine("S\t\(pass)\t\(task.index)")
         let start = monotonicSeconds()
         do {
             let document = try PDFDocument(contentsOfFile: task.path, options: ParseOptions(password: task.password))
@@ -96,28 +96,13 @@ enum RenderWorker {
             let png = image.pngData(maxThreads: 1)
             let seconds = monotonicSeconds() - start
             guard !png.isEmpty else { throw BenchError("no PNG (\(image.width)×\(image.height) image)") }
-            emit("R\t\(pass)\t\(task.index)\t\(seconds)\t\(png.count)\t\(warnings.count)")
+            emitLine("R\t\(pass)\t\(task.index)\t\(seconds)\t\(png.count)\t\(warnings.count)")
             return true
         } catch {
             let seconds = monotonicSeconds() - start
-            emit("F\t\(pass)\t\(task.index)\t\(seconds)\t\(CorpusProtocol.field("\(error)"))")
+            emitLine("F\t\(pass)\t\(task.index)\t\(seconds)\t\(CorpusProtocol.field("\(error)"))")
             return false
         }
     }
 
-    /// One line to standard output in a single `write` (lines are shorter than `PIPE_BUF`, so the
-    /// two tasks' lines never mix).
-    private static func emit(_ line: String) {
-        let text = line + "\n"
-        text.withCString { pointer in
-            var offset = 0
-            let count = strlen(pointer)
-            while offset < count {
-                let written = write(1, pointer + offset, count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
-    }
 }

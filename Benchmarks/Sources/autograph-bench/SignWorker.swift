@@ -37,11 +37,11 @@ enum SignWorker {
             return 1
         }
         let key = arguments.p12.split(separator: "/").last.map(String.init) ?? arguments.p12
-        emit("V\tAutograph PDFSigning (in process, \(key))")
+        emitLine("V\tAutograph PDFSigning (in process, \(key))")
         for round in 0..<arguments.rounds {
             var roundSeconds = 0.0
             for task in tasks {
-                emit("S\t\(round)\t\(task.index)")
+                emitLine("S\t\(round)\t\(task.index)")
                 let start = monotonicSeconds()
                 do {
                     let document = try PDFDocument(
@@ -53,10 +53,10 @@ enum SignWorker {
                     let bytes = try signed.bytes()
                     let seconds = monotonicSeconds() - start
                     roundSeconds += seconds
-                    emit("R\t\(round)\t\(task.index)\t\(seconds)\t1\t0\t\(bytes.count)\t0")
+                    emitLine("R\t\(round)\t\(task.index)\t\(seconds)\t1\t0\t\(bytes.count)\t0")
                 } catch {
                     let seconds = monotonicSeconds() - start
-                    emit("F\t\(round)\t\(task.index)\t\(seconds)\t\(CorpusProtocol.field("\(error)"))")
+                    emitLine("F\t\(round)\t\(task.index)\t\(seconds)\t\(CorpusProtocol.field("\(error)"))")
                 }
             }
             Progress.finish(
@@ -122,7 +122,7 @@ enum SignWorker {
             phase("reference: fsync of the copy", since: start)
             close(descriptor)
             guard !failed, synced else { throw BenchError("the reference copy failed") }
-            emit("#\tread pass checksum \(touched)")
+            emitLine("#\tread pass checksum \(touched)")
             return 0
         } catch {
             Progress.note("autograph-bench: \(error)")
@@ -143,7 +143,7 @@ enum SignWorker {
     private static func phase(_ name: String, since start: Double) {
         let seconds = monotonicSeconds() - start
         let memory = status(["VmHWM:", "VmRSS:", "RssAnon:", "RssFile:"])
-        emit("P\t\(name)\t\(seconds)\t" + memory.map(String.init).joined(separator: "\t"))
+        emitLine("P\t\(name)\t\(seconds)\t" + memory.map(String.init).joined(separator: "\t"))
     }
 
     /// Values in KiB of `/proc/self/status` lines.
@@ -157,17 +157,4 @@ enum SignWorker {
         }
     }
 
-    static func emit(_ line: String) {
-        let text = line + "\n"
-        text.withCString { pointer in
-            var offset = 0
-            let count = strlen(pointer)
-            while offset < count {
-                let written = write(1, pointer + offset, count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
-    }
 }

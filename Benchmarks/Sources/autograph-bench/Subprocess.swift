@@ -1,5 +1,21 @@
 import Glibc
 
+/// One line to standard output in a single `write`, for the workers' reports: lines are shorter
+/// than `PIPE_BUF`, so the lines of concurrent tasks never mix.
+func emitLine(_ line: String) {
+    let text = line + "\n"
+    text.withCString { pointer in
+        var offset = 0
+        let count = strlen(pointer)
+        while offset < count {
+            let written = write(1, pointer + offset, count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
 /// A failure of the harness itself (a tool missing, a child that could not be started).
 struct BenchError: Error, CustomStringConvertible {
     var description: String

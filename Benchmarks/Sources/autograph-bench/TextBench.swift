@@ -10,27 +10,9 @@ struct TextBench {
     /// The target for both ratios (total and median file).
     static let target = 1.0
 
-    /// One tool's runs.
-    struct Tool {
-        var name: String
-        /// Per file: the seconds of each round it extracted the file in.
-        var seconds: [[Double]]
-        /// How many runs ended with each exit code (negative: killed by that signal).
-        var exitCodes: [Int32: Int] = [:]
-        /// Why the tool did not extract a file (the first round it failed in), by file index.
-        var failures: [Int: String] = [:]
-        var timedOut: Set<Int> = []
+    typealias Tool = ToolRuns
 
-        init(name: String, files: Int) {
-            self.name = name
-            seconds = Array(repeating: [], count: files)
-        }
-
-        func extracted(_ index: Int, rounds: Int) -> Bool { failures[index] == nil && seconds[index].count == rounds }
-        func fileSeconds(_ index: Int) -> Double { median(seconds[index]) ?? 0 }
-    }
-
-    struct Result {
+    struct Result: ToolComparison {
         var files: [CorpusFile]
         var rounds: Int
         var ours: Tool
@@ -41,23 +23,6 @@ struct TextBench {
         var measured: [Int]
 
         var tools: [Tool] { [ours] + [pdftotext].compactMap { $0 } }
-
-        /// The median over rounds of the tool's total over `measured`.
-        func total(_ tool: Tool?) -> Double? {
-            guard let tool, !measured.isEmpty else { return nil }
-            return median((0..<rounds).map { round in measured.reduce(0) { $0 + tool.seconds[$1][round] } })
-        }
-
-        /// The median over `measured` of the tool's per-file median.
-        func medianFile(_ tool: Tool?) -> Double? {
-            guard let tool else { return nil }
-            return median(measured.map { tool.fileSeconds($0) })
-        }
-
-        func ratio(_ ours: Double?, _ peer: Double?) -> Double? {
-            guard let ours, let peer, peer > 0 else { return nil }
-            return ours / peer
-        }
     }
 
     var environment: BenchEnvironment
@@ -134,7 +99,7 @@ struct TextBench {
                 "  round \(round + 1)/\(rounds) (each tool's extracted files): " + totals.joined(separator: ", "))
         }
         let available = [ours, pdftotext].compactMap { $0 }
-        let measured = files.indices.filter { index in available.allSatisfy { $0.extracted(index, rounds: rounds) } }
+        let measured = files.indices.filter { index in available.allSatisfy { $0.completed(index, rounds: rounds) } }
         return Result(
             files: files, rounds: rounds, ours: ours, pdftotext: pdftotext, notices: notices, measured: measured)
     }

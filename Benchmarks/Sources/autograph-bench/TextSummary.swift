@@ -13,7 +13,7 @@ extension TextBench.Result {
             }
             lines.append(
                 "    \(Format.padRight(tool.name, 15)) \(Format.padLeft(total(tool).map(Format.seconds) ?? "n/a", 10))"
-                    + "  per file (median) \(Format.padLeft(medianFile(tool).map(Format.milliseconds) ?? "n/a", 8))")
+                    + "  per file (median) \(Format.padLeft(medianPerFile(tool).map(Format.milliseconds) ?? "n/a", 8))")
             lines.append(
                 "      rounds \(perRound.joined(separator: ", ")) s; \(codes.joined(separator: ", "))"
                     + (tool.timedOut.isEmpty ? "" : "; \(tool.timedOut.count) timed out"))
@@ -23,7 +23,7 @@ extension TextBench.Result {
             let fileRatios = measured.compactMap { ratio(ours.fileSeconds($0), peer.fileSeconds($0)) }
             lines.append(
                 "    total \(ratio(total(ours), total(peer)).map(Format.ratio) ?? "n/a"), "
-                    + "median file \(ratio(medianFile(ours), medianFile(peer)).map(Format.ratio) ?? "n/a"), "
+                    + "median file \(ratio(medianPerFile(ours), medianPerFile(peer)).map(Format.ratio) ?? "n/a"), "
                     + "median of the per-file ratios \(median(fileRatios).map(Format.ratio) ?? "n/a"); "
                     + "\(ours.name) is faster on \(faster) of \(measured.count) files")
         }
@@ -73,8 +73,8 @@ extension Summary {
                 peer: result?.total(result?.pdftotext), format: Format.seconds))
         rows.append(
             row(
-                "text vs pdftotext (median)", ours: result?.medianFile(result?.ours),
-                peer: result?.medianFile(result?.pdftotext), format: Format.milliseconds))
+                "text vs pdftotext (median)", ours: result?.medianPerFile(result?.ours),
+                peer: result?.medianPerFile(result?.pdftotext), format: Format.milliseconds))
         for notice in result?.notices ?? [] { notices.append("text: \(notice)") }
         if result != nil {
             references.append(
