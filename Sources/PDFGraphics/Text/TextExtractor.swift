@@ -97,7 +97,7 @@ public struct TextExtractor: Sendable {
                 var shown = ShownGlyph(
                     glyph, text: text ?? "", vertical: run.font.isVertical, extent: metrics, hidden: hidden)
                 shown.fontSize *= metrics.sizeScale
-                if shown.isMark, glyph.advance == 0, !shown.isVertical,
+                if text != nil, shown.isMark, glyph.advance == 0, !shown.isVertical,
                     let middle = run.font.inkMiddle(ofCID: glyph.cid)
                 {
                     shown.place(atInk: middle, matrix: glyph.matrix, extent: metrics)
