@@ -11,6 +11,9 @@ struct CorpusTextResult: Sendable {
     var name: String
     /// F1 of the word multisets, per page where either side has words.
     var pageScores: [Double] = []
+    /// Per scored page, the better of the F1 with pdftotext and the F1 with MuPDF (`mutool draw
+    /// -F txt`, asked only for pages below 1): how far our text is from both references.
+    var eitherScores: [Double] = []
     /// Our words whose box overlaps a `pdftotext -bbox` word with the same text at IoU ≥ 0.5.
     var matchedQuads = 0
     var comparedQuads = 0
@@ -21,6 +24,9 @@ struct CorpusTextResult: Sendable {
     var oneSided: String?
     /// Pages left out because pdftotext's own text is mostly raw codes (control characters, U+FFFD).
     var garbledPages = 0
+    /// F1 of the pages left out because pdftotext stopped reading their content
+    /// (see ``pagesPdftotextStops``), reported apart.
+    var stoppedScores: [Double] = []
     var seconds = 0.0
 
     var score: Double { pageScores.isEmpty ? 1 : pageScores.reduce(0, +) / Double(pageScores.count) }
@@ -102,6 +108,36 @@ func intersectionOverUnion(_ a: Rect, _ b: Rect) -> Double {
     return inter / (a.width * a.height + b.width * b.height - inter)
 }
 
+/// MuPDF's text of the first `maxPages` pages of `file` (`mutool draw -F txt`), a page a string;
+/// nil when mutool is missing or fails.
+func mutoolPages(_ file: CorpusFile, maxPages: Int) -> [String]? {
+    let password = file.password.map { ["-p", $0] } ?? []
+    guard
+        let run = try? Oracle.run(
+            "mutool", ["draw", "-q", "-F", "txt", "-o", "-"] + password + [file.path, "1-\(maxPages)"], timeout: 60),
+        run.status == 0
+    else { return nil }
+    return run.output.components(separatedBy: "\u{0C}")
+}
+
+/// The pages (from 0, below `pageCount`) whose content `pdftotext` stops reading part way: poppler
+/// drops the rest of a content stream after an operator with too few operands ("Too few (1) args
+/// to 'Td' operator"), where MuPDF, pdf.js and we skip that operator and go on. Its text of such a
+/// page is a truncated one and says nothing about ours. `errors` is the standard error of a run
+/// over the whole file: only when it has the message is each page run alone.
+func pagesPdftotextStops(
+    _ file: CorpusFile, errors: String, pageCount: Int, password: [String]
+) -> Set<Int> {
+    let message = "args to '"
+    guard errors.contains(message) else { return [] }
+    return Set(
+        (0..<pageCount).filter { index in
+            let page = ["-f", String(index + 1), "-l", String(index + 1)]
+            let run = try? Oracle.run("pdftotext", password + page + [file.path, "/dev/null"], timeout: 30)
+            return run?.errors.contains(message) ?? false
+        })
+}
+
 @Suite("Text extraction on the corpus")
 struct TextExtractionCorpusTests {
     static let maxPages = 12
@@ -144,6 +180,8 @@ struct TextExtractionCorpusTests {
         let extractor = TextExtractor(document: document)
         let pages = document.pages
         let compared = 0..<min(theirPages.count, pages.count, maxPages)
+        let stopped = pagesPdftotextStops(
+            file, errors: plain.errors, pageCount: compared.count, password: password)
         let texts = compared.map { extractor.text(pageAt: $0) }
         let ourWords = texts.map { comparableWords($0.plainText(joiningHyphenatedLines: true)) }
         let theirWords = compared.map { comparableWords(theirPages[$0]) }
@@ -159,6 +197,7 @@ struct TextExtractionCorpusTests {
             result.oneSided = "only pdftotext extracts text (\(theirsTotal) words)"
             return result
         }
+        var mupdf: [String]?
         for index in compared {
             let text = texts[index]
             let ours = ourWords[index]
@@ -173,8 +212,19 @@ struct TextExtractionCorpusTests {
                 result.garbledPages += 1
                 continue
             }
+            if stopped.contains(index) {
+                result.stoppedScores.append(wordF1(ours, theirs).f1)
+                continue
+            }
             let (f1, missing, extra) = wordF1(ours, theirs)
             result.pageScores.append(f1)
+            if f1 < 1 {
+                if mupdf == nil { mupdf = mutoolPages(file, maxPages: maxPages) ?? [] }
+                let other = mupdf.flatMap { $0.indices.contains(index) ? comparableWords($0[index]) : nil }
+                result.eitherScores.append(max(f1, other.map { wordF1(ours, $0).f1 } ?? 0))
+            } else {
+                result.eitherScores.append(f1)
+            }
             result.missing += missing.prefix(4)
             result.extra += extra.prefix(4)
             guard boxes.indices.contains(index) else { continue }
@@ -193,7 +243,7 @@ struct TextExtractionCorpusTests {
                 }
             }
         }
-        if result.pageScores.isEmpty, result.garbledPages == 0,
+        if result.pageScores.isEmpty, result.garbledPages == 0, result.stoppedScores.isEmpty,
             theirPages.contains(where: { !comparableWords($0).isEmpty })
         {
             result.oneSided = "only pdftotext extracts text"
@@ -255,31 +305,48 @@ struct TextExtractionCorpusTests {
         let scored = results.filter { !$0.pageScores.isEmpty }
         let pages = scored.flatMap(\.pageScores)
         let average = pages.reduce(0, +) / Double(max(pages.count, 1))
+        let stopped = results.flatMap(\.stoppedScores)
+        let either = scored.flatMap(\.eitherScores)
+        let eitherAverage = either.reduce(0, +) / Double(max(either.count, 1))
+        let withStopped = (pages + stopped).reduce(0, +) / Double(max(pages.count + stopped.count, 1))
         let compared = scored.reduce(0) { $0 + $1.comparedQuads }
         let matched = scored.reduce(0) { $0 + $1.matchedQuads }
         let quadShare = Double(matched) / Double(max(compared, 1))
         print(
-            "text corpus: \(scored.count) files, \(pages.count) pages, average page F1 \(String(format: "%.4f", average)), "
+            "text corpus: \(scored.count) files, \(pages.count) pages, average page F1 \(String(format: "%.4f", average)) "
+                + "(with the better of pdftotext and MuPDF: \(String(format: "%.4f", eitherAverage))), "
                 + "quads matching pdftotext -bbox at IoU ≥ 0.5: \(matched)/\(compared) "
                 + "(\(String(format: "%.3f", quadShare))), \(results.reduce(0) { $0 + $1.garbledPages }) pages left out "
-                + "where pdftotext prints raw codes, \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+                + "where pdftotext prints raw codes, \(stopped.count) where it stops "
+                + "reading the content (with them: F1 \(String(format: "%.4f", withStopped))), \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+        )
         for result in scored.sorted(by: { $0.score < $1.score }).prefix(
             Int(ProcessInfo.processInfo.environment["TEXT_CORPUS_WORST"] ?? "10") ?? 10) where result.score < 1
         {
             print(
-                "  \(String(format: "%.3f", result.score)) \(result.name): missing \(result.missing.prefix(6)) "
+                "  \(String(format: "%.3f", result.score)) \(result.name) (\(result.pageScores.count) pages, loss "
+                    + "\(String(format: "%.2f", result.pageScores.reduce(0) { $0 + 1 - $1 })) pages, "
+                    + "with MuPDF \(String(format: "%.2f", result.eitherScores.reduce(0) { $0 + 1 - $1 }))): missing \(result.missing.prefix(6)) "
                     + "extra \(result.extra.prefix(6))")
         }
         for result in results.sorted(by: { $0.name < $1.name }) {
             if let oneSided = result.oneSided { print("  one side: \(result.name): \(oneSided)") }
+            if !result.stoppedScores.isEmpty {
+                print(
+                    "  left out: \(result.name): pdftotext stops reading \(result.stoppedScores.count) pages at an "
+                        + "operator with too few operands (F1 there \(result.stoppedScores.map { String(format: "%.2f", $0) }))"
+                )
+            }
         }
         for result in results.sorted(by: { $0.seconds > $1.seconds }).prefix(3) {
             print("  slowest: \(result.name) \(String(format: "%.1f", result.seconds)) s")
         }
         #expect(pages.count > 50 || files.count < 10)
-        // Measured: 0.970 and 0.976 (most of the rest is pdftotext's: diagonal text, fields it draws
-        // appearances for, a content stream it cannot read).
-        #expect(average >= 0.96, "average page F1 \(average)")
+        // Measured: 0.9890 over 300 pages (0.9752 with the 5 pages pdftotext stops reading), 0.9953
+        // with the better of pdftotext and MuPDF. Most of the rest is where pdftotext is the odd one
+        // out: diagonal text it cuts into pieces, rotated field appearances it reads backwards, an
+        // Arabic word it prints reversed, radio buttons and list boxes it draws appearances for.
+        #expect(average >= 0.98, "average page F1 \(average)")
         #expect(quadShare >= 0.95, "quads matching \(quadShare)")
     }
 }

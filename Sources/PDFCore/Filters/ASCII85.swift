@@ -1,10 +1,15 @@
 /// ASCII85Decode (ISO 32000-2 §7.4.3): groups of five characters `!`…`u` for four bytes, `z` for
 /// four zero bytes, `~>` at the end; a final partial group of n characters gives n−1 bytes.
+///
+/// Damaged data is read as poppler and pdf.js read it: a character outside `!`…`u` (or a `z`
+/// inside a group) counts by its distance from `!`, and a group over 2³² keeps its low 32 bits.
+/// A damaged character then costs the four bytes of its group and the groups after it keep
+/// their place, where stopping would lose the rest of the stream.
 package enum ASCII85 {
-    package static func decode(_ input: UnsafeRawBufferPointer) throws(PDFError) -> [UInt8] {
+    package static func decode(_ input: UnsafeRawBufferPointer) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(input.count * 4 / 5 + 4)
-        var group: UInt64 = 0
+        var group: UInt32 = 0
         var count = 0
         var index = 0
         // An optional `<~` prefix (seen in the wild, not in the spec).
@@ -18,13 +23,9 @@ package enum ASCII85 {
                 output.append(contentsOf: [0, 0, 0, 0])
                 continue
             }
-            guard byte >= 0x21, byte <= 0x75 else {
-                throw PDFError(.decodeFailed, "ASCII85 data has an invalid character 0x\(String(byte, radix: 16))")
-            }
-            group = group * 85 + UInt64(byte - 0x21)
+            group = group &* 85 &+ UInt32(truncatingIfNeeded: Int(byte) - 0x21)
             count += 1
             if count == 5 {
-                guard group <= 0xFFFF_FFFF else { throw PDFError(.decodeFailed, "ASCII85 group out of range") }
                 output.append(UInt8(truncatingIfNeeded: group >> 24))
                 output.append(UInt8(truncatingIfNeeded: group >> 16))
                 output.append(UInt8(truncatingIfNeeded: group >> 8))
@@ -34,7 +35,7 @@ package enum ASCII85 {
             }
         }
         if count > 1 {
-            for _ in count..<5 { group = group * 85 + 84 }
+            for _ in count..<5 { group = group &* 85 &+ 84 }
             let bytes = [
                 UInt8(truncatingIfNeeded: group >> 24), UInt8(truncatingIfNeeded: group >> 16),
                 UInt8(truncatingIfNeeded: group >> 8), UInt8(truncatingIfNeeded: group),

@@ -1,5 +1,7 @@
 /// ASCIIHexDecode (ISO 32000-2 §7.4.2): pairs of hex digits, white space ignored, `>` ends the data,
-/// an odd final digit is followed by an implied 0.
+/// an odd final digit is followed by an implied 0. A byte that is neither a digit nor white space
+/// counts as a 0 digit, as poppler reads it: damage that replaced a digit then costs one byte,
+/// where skipping it would shift every later pair by half a byte.
 package enum ASCIIHex {
     package static func decode(_ input: UnsafeRawBufferPointer) -> [UInt8] {
         var output: [UInt8] = []
@@ -7,7 +9,14 @@ package enum ASCIIHex {
         var high: UInt8? = nil
         for byte in input {
             if byte == UInt8(ascii: ">") { break }
-            guard let value = hexValue(byte) else { continue }
+            let value: UInt8
+            if let digit = hexValue(byte) {
+                value = digit
+            } else if Lexer.isWhitespace(byte) {
+                continue
+            } else {
+                value = 0
+            }
             if let pending = high {
                 output.append(pending << 4 | value)
                 high = nil

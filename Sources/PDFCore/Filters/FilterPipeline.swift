@@ -56,7 +56,7 @@ package enum FilterPipeline {
         case .asciiHexDecode:
             return ASCIIHex.decode(input)
         case .ascii85Decode:
-            return try ASCII85.decode(input)
+            return ASCII85.decode(input)
         case .runLengthDecode:
             return try RunLength.decode(input, maxSize: maxSize)
         default:
