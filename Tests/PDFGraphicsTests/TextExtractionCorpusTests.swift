@@ -344,7 +344,7 @@ struct TextExtractionCorpusTests {
         #expect(pages.count > 50 || files.count < 10)
         // Measured: 0.9890 over 300 pages (0.9752 with the 5 pages pdftotext stops reading), 0.9953
         // with the better of pdftotext and MuPDF. Most of the rest is where pdftotext is the odd one
-        // out: diagonal text it cuts into pieces, rotated field appearances it reads backwards, an
+        // out: diagonal text it cuts into pieces, field appearances mirrored across the diagonal it reads backwards, an
         // Arabic word it prints reversed, radio buttons and list boxes it draws appearances for.
         #expect(average >= 0.98, "average page F1 \(average)")
         #expect(quadShare >= 0.95, "quads matching \(quadShare)")

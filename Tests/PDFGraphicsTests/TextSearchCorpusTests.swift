@@ -189,7 +189,7 @@ struct TextSearchCorpusTests {
         }
         #expect(sampled > 100 || files.count < 10)
         // Measured: 315/322 equal to pdftotext's counts (0.978), and the 7 others equal to MuPDF's:
-        // words pdftotext prints reversed (mirrored and rotated field appearances, an Arabic run),
+        // words pdftotext prints reversed (field appearances mirrored across the diagonal, an Arabic run),
         // a list-box option poppler's appearance draws though it is clipped, a diagonal watermark
         // pdftotext cuts into pieces.
         #expect(countShare >= 0.95, "equal counts \(countShare)")
