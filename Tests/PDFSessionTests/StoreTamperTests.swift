@@ -159,16 +159,20 @@ final class MemoryDocumentStore: DocumentStore {
         }.sorted { ($0.documentID, $0.kind.rawValue, $0.index) < ($1.documentID, $1.kind.rawValue, $1.index) }
     }
 
-    func commit(_ changes: [RecordChange]) {
-        records.withLock { records in
+    func commit(_ changes: [RecordChange]) throws(SessionError) {
+        try records.withLock { records throws(SessionError) in
+            var updated = records
             for change in changes {
                 switch change {
-                case .put(let key, let value): records[key] = value
-                case .delete(let key): records[key] = nil
+                case .put(let key, let value): updated[key] = value
+                case .delete(let key): updated[key] = nil
                 case .deleteDocument(let owner, let documentID):
-                    records = records.filter { !($0.key.owner == owner && $0.key.documentID == documentID) }
+                    updated = updated.filter { !($0.key.owner == owner && $0.key.documentID == documentID) }
+                case .expect(let key, let value):
+                    guard updated[key] == value else { throw SessionError(.documentChanged, "\(key) changed") }
                 }
             }
+            records = updated
         }
     }
 

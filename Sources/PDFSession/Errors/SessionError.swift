@@ -17,6 +17,9 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case storeUnavailable
         /// No document in progress has this id.
         case documentNotFound
+        /// Another session (in this process or another) wrote the document in progress after this
+        /// one read it; nothing was written (-128). Reopen the document to go on from its new state.
+        case documentChanged
         /// The document cannot be loaded (-120).
         case documentUnloadable
         /// The document cannot be read (-121).
@@ -91,7 +94,7 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .documentUnloadable, .documentNotFound: -120
         case .documentUnreadable: -121
         case .passwordRequired: -122
-        case .writeFailed, .storeUnavailable: -128
+        case .writeFailed, .storeUnavailable, .documentChanged: -128
         case .signing: -129
         case .invalidField: -130
         default: -150

@@ -50,13 +50,18 @@ public final class SQLiteDocumentStore: DocumentStore {
     public func read(_ key: RecordKey) throws(SessionError) -> [UInt8]? {
         try connection.withLock { connection throws(SessionError) in
             try connection.transaction(immediate: false) { () throws(SessionError) -> [UInt8]? in
-                let select = try connection.prepare(
-                    "SELECT rowid, length(value) FROM records WHERE owner=?1 AND document=?2 AND kind=?3 AND idx=?4")
-                try select.bind(Self.values(key))
-                guard try select.step() else { return nil }
-                return try Self.readBlob(connection, row: sqlite3_int64(select.integer(0)), count: select.integer(1))
+                try Self.read(connection, key)
             }
         }
+    }
+
+    /// A record's value inside the caller's transaction; nil when absent.
+    private static func read(_ connection: SQLiteConnection, _ key: RecordKey) throws(SessionError) -> [UInt8]? {
+        let select = try connection.prepare(
+            "SELECT rowid, length(value) FROM records WHERE owner=?1 AND document=?2 AND kind=?3 AND idx=?4")
+        try select.bind(values(key))
+        guard try select.step() else { return nil }
+        return try readBlob(connection, row: sqlite3_int64(select.integer(0)), count: select.integer(1))
     }
 
     public func keys(owner: String, documentID: String?, kind: RecordKind?) throws(SessionError) -> [RecordKey] {
@@ -96,6 +101,10 @@ public final class SQLiteDocumentStore: DocumentStore {
                         let delete = try connection.prepare("DELETE FROM records WHERE owner=?1 AND document=?2")
                         try delete.bind([.text(owner), .text(documentID)])
                         try delete.run()
+                    case .expect(let key, let expected):
+                        guard try Self.read(connection, key) == expected else {
+                            throw SessionError(.documentChanged, "\(key) is not the one this writer read")
+                        }
                     }
                 }
             }

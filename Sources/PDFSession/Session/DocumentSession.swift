@@ -28,6 +28,9 @@ public actor DocumentSession {
     /// The size of each revision after the original, in order.
     var revisionSizes: [Int]
     var revisionCount: Int { revisionSizes.count }
+    /// The store's version of the document this session last read or wrote: a write fails with
+    /// `.documentChanged` when another session (another process, say) wrote the document since.
+    var storeVersion: StoreVersion?
     var snapshot: SessionSnapshot
     /// The notes of an active notes mode (not stored until saved, as the seeds say).
     var notes: NotesSession?
@@ -49,6 +52,7 @@ public actor DocumentSession {
         self.snapshot = snapshot
         self.bytes = stored.bytes
         self.revisionSizes = stored.revisions.map(\.count)
+        self.storeVersion = stored.version
         self.document = try Self.open(bytes)
         self.loadedPageCount = document.pages.count
         (events, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
@@ -159,7 +163,7 @@ public actor DocumentSession {
     // MARK: - Store
 
     func persist() throws(SessionError) {
-        try store.save(documentID: documentID, state: snapshot.encoded())
+        storeVersion = try store.save(documentID: documentID, state: snapshot.encoded(), expecting: storeVersion)
     }
 
     func appendRevision(_ update: IncrementalUpdate) throws(SessionError) {
@@ -177,7 +181,8 @@ public actor DocumentSession {
         guard !revision.isEmpty else { return }
         let updated = bytes + revision
         let document = try Self.open(updated)
-        try store.append(documentID: documentID, revision: revision, state: snapshot.encoded())
+        storeVersion = try store.append(
+            documentID: documentID, revision: revision, state: snapshot.encoded(), expecting: storeVersion)
         self.bytes = updated
         self.document = document
         revisionSizes.append(revision.count)
@@ -188,7 +193,8 @@ public actor DocumentSession {
         guard let last = revisionSizes.last else { throw SessionError(.invalidState, "no revision to replace") }
         let updated = bytes[..<(bytes.count - last)] + revision
         let document = try Self.open(Array(updated))
-        try store.replaceLastRevision(documentID: documentID, with: revision, state: snapshot.encoded())
+        storeVersion = try store.replaceLastRevision(
+            documentID: documentID, with: revision, state: snapshot.encoded(), expecting: storeVersion)
         self.bytes = Array(updated)
         self.document = document
         revisionSizes[revisionSizes.count - 1] = revision.count
@@ -200,7 +206,8 @@ public actor DocumentSession {
             try persist()
             return
         }
-        try store.truncate(documentID: documentID, revisionCount: count, state: snapshot.encoded())
+        storeVersion = try store.truncate(
+            documentID: documentID, revisionCount: count, state: snapshot.encoded(), expecting: storeVersion)
         let kept = revisionSizes.prefix(count).reduce(bytes.count - revisionSizes.reduce(0, +), +)
         bytes = Array(bytes[..<kept])
         revisionSizes = Array(revisionSizes.prefix(count))

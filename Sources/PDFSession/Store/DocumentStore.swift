@@ -15,7 +15,10 @@ public protocol DocumentStore: Sendable {
 
     /// Applies writes and deletions in one atomic transaction (all or nothing, durable when it returns).
     /// Changes apply in order: a `put` after a `deleteDocument` of the same document survives.
-    /// - Throws: `SessionError` `.storeUnavailable` (nothing was changed).
+    /// An `expect` is checked inside the same transaction, so no other writer can come between
+    /// the check and the writes (for SQLite: a write transaction, `BEGIN IMMEDIATE`).
+    /// - Throws: `SessionError` `.documentChanged` when an `expect` does not hold,
+    ///   `.storeUnavailable`; in both cases nothing was changed.
     func commit(_ changes: [RecordChange]) throws(SessionError)
 
     /// The store-wide plain value named `name` (salt, key check), inserting `initial` first when
@@ -73,4 +76,8 @@ public enum RecordChange: Sendable {
     case delete(RecordKey)
     /// Removes every record of one document of one owner.
     case deleteDocument(owner: String, documentID: String)
+    /// Changes nothing; the whole commit fails with `.documentChanged` unless the record holds
+    /// exactly these bytes at this point of the transaction (nil: unless it is absent). This is how
+    /// `SecureStore` keeps two sessions from writing over each other's revisions.
+    case expect(RecordKey, [UInt8]?)
 }

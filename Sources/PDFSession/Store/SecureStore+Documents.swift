@@ -20,58 +20,64 @@ extension SecureStore {
     }
 
     /// Starts (or replaces) a document: original bytes + initial state, atomically; old revisions dropped.
+    /// - Returns: the version written (for the next write's `expecting`).
     /// - Throws: `SessionError` `.invalidArgument` (empty id), `.storeUnavailable`.
-    public func create(documentID: String, original: [UInt8], state: [UInt8]) throws(SessionError) {
+    @discardableResult
+    public func create(documentID: String, original: [UInt8], state: [UInt8]) throws(SessionError) -> StoreVersion {
         try Self.validate(documentID)
-        try locked { () throws(SessionError) in
+        return try locked { () throws(SessionError) -> StoreVersion in
             let originalKey = cipher.key(documentID, .original)
             let sealedOriginal = try cipher.seal(original, for: originalKey)
             let manifest = DocumentManifest(originalTag: RecordCipher.tag(of: sealedOriginal), revisionTags: [])
             let stateKey = cipher.key(documentID, .state)
+            let sealedState = try cipher.seal(manifest.encoded, state, for: stateKey)
             try backend.commit([
                 .deleteDocument(owner: cipher.owner, documentID: documentID),
                 .put(originalKey, sealedOriginal),
-                .put(stateKey, cipher.seal(manifest.encoded, state, for: stateKey)),
+                .put(stateKey, sealedState),
             ])
+            return StoreVersion(sealedState: sealedState)
         }
     }
 
     /// Appends one incremental update and the new state in one transaction.
-    /// - Throws: `SessionError` `.documentNotFound`, `.tamperedRecord` (the state record does not
-    ///   open), `.storeUnavailable`.
-    public func append(documentID: String, revision: [UInt8], state: [UInt8]) throws(SessionError) {
-        try Self.validate(documentID)
-        try locked { () throws(SessionError) in
-            var manifest = try manifest(documentID).manifest
+    /// - Parameter version: the version the revision was built on (see ``StoreVersion``); nil
+    ///   appends to whatever the document is now.
+    /// - Returns: the version written.
+    /// - Throws: `SessionError` `.documentChanged` (another session wrote since `version`),
+    ///   `.documentNotFound`, `.tamperedRecord` (the state record does not open), `.storeUnavailable`.
+    @discardableResult
+    public func append(
+        documentID: String, revision: [UInt8], state: [UInt8], expecting version: StoreVersion? = nil
+    ) throws(SessionError) -> StoreVersion {
+        try update(documentID, expecting: version) { manifest throws(SessionError) in
             let revisionKey = cipher.key(documentID, .revision, manifest.revisionTags.count)
             let sealedRevision = try cipher.seal(revision, for: revisionKey)
             manifest.revisionTags.append(RecordCipher.tag(of: sealedRevision))
-            let stateKey = cipher.key(documentID, .state)
-            try backend.commit([
-                .put(revisionKey, sealedRevision), .put(stateKey, cipher.seal(manifest.encoded, state, for: stateKey)),
-            ])
+            return ([.put(revisionKey, sealedRevision)], state)
         }
     }
 
     /// Replaces the state only.
-    /// - Throws: `SessionError` `.documentNotFound`, `.tamperedRecord`, `.storeUnavailable`.
-    public func save(documentID: String, state: [UInt8]) throws(SessionError) {
-        try Self.validate(documentID)
-        try locked { () throws(SessionError) in
-            let manifest = try manifest(documentID).manifest
-            let stateKey = cipher.key(documentID, .state)
-            try backend.commit([.put(stateKey, cipher.seal(manifest.encoded, state, for: stateKey))])
-        }
+    /// - Returns: the version written.
+    /// - Throws: `SessionError` `.documentChanged` (another session wrote since `version`),
+    ///   `.documentNotFound`, `.tamperedRecord`, `.storeUnavailable`.
+    @discardableResult
+    public func save(
+        documentID: String, state: [UInt8], expecting version: StoreVersion? = nil
+    ) throws(SessionError) -> StoreVersion {
+        try update(documentID, expecting: version) { _ throws(SessionError) in ([], state) }
     }
 
     /// Drops revisions from `revisionCount` on (undo to an earlier revision count) and writes the
     /// state, atomically.
     /// - Throws: `SessionError` `.invalidArgument` (`revisionCount` negative or above the number of
-    ///   revisions), `.documentNotFound`, `.tamperedRecord`, `.storeUnavailable`.
-    public func truncate(documentID: String, revisionCount: Int, state: [UInt8]) throws(SessionError) {
-        try Self.validate(documentID)
-        try locked { () throws(SessionError) in
-            var manifest = try manifest(documentID).manifest
+    ///   revisions), `.documentChanged`, `.documentNotFound`, `.tamperedRecord`, `.storeUnavailable`.
+    @discardableResult
+    public func truncate(
+        documentID: String, revisionCount: Int, state: [UInt8], expecting version: StoreVersion? = nil
+    ) throws(SessionError) -> StoreVersion {
+        try update(documentID, expecting: version) { manifest throws(SessionError) in
             let count = manifest.revisionTags.count
             guard (0...count).contains(revisionCount) else {
                 throw SessionError(
@@ -79,31 +85,26 @@ extension SecureStore {
                     "document \"\(documentID)\" has \(count) revisions; cannot keep \(revisionCount)")
             }
             manifest.revisionTags.removeSubrange(revisionCount...)
-            let stateKey = cipher.key(documentID, .state)
-            var changes: [RecordChange] = (revisionCount..<count).map { .delete(cipher.key(documentID, .revision, $0)) }
-            changes.append(.put(stateKey, try cipher.seal(manifest.encoded, state, for: stateKey)))
-            try backend.commit(changes)
+            return ((revisionCount..<count).map { .delete(cipher.key(documentID, .revision, $0)) }, state)
         }
     }
 
     /// Replaces the last revision and the state in one transaction (the prepared revision by the
     /// signed one: a crash leaves either, never neither).
-    /// - Throws: `SessionError` `.invalidArgument` (no revision), `.documentNotFound`,
-    ///   `.tamperedRecord`, `.storeUnavailable`.
-    public func replaceLastRevision(documentID: String, with revision: [UInt8], state: [UInt8]) throws(SessionError) {
-        try Self.validate(documentID)
-        try locked { () throws(SessionError) in
-            var manifest = try manifest(documentID).manifest
+    /// - Throws: `SessionError` `.invalidArgument` (no revision), `.documentChanged`,
+    ///   `.documentNotFound`, `.tamperedRecord`, `.storeUnavailable`.
+    @discardableResult
+    public func replaceLastRevision(
+        documentID: String, with revision: [UInt8], state: [UInt8], expecting version: StoreVersion? = nil
+    ) throws(SessionError) -> StoreVersion {
+        try update(documentID, expecting: version) { manifest throws(SessionError) in
             guard let last = manifest.revisionTags.indices.last else {
                 throw SessionError(.invalidArgument, "document \"\(documentID)\" has no revision to replace")
             }
             let revisionKey = cipher.key(documentID, .revision, last)
             let sealedRevision = try cipher.seal(revision, for: revisionKey)
             manifest.revisionTags[last] = RecordCipher.tag(of: sealedRevision)
-            let stateKey = cipher.key(documentID, .state)
-            try backend.commit([
-                .put(revisionKey, sealedRevision), .put(stateKey, cipher.seal(manifest.encoded, state, for: stateKey)),
-            ])
+            return ([.put(revisionKey, sealedRevision)], state)
         }
     }
 
@@ -122,7 +123,7 @@ extension SecureStore {
     public func load(documentID: String) throws(SessionError) -> StoredDocument {
         try Self.validate(documentID)
         return try locked { () throws(SessionError) -> StoredDocument in
-            let (manifest, state) = try manifest(documentID)
+            let (manifest, state, sealed) = try manifest(documentID)
             let indices = try backend.keys(owner: cipher.owner, documentID: documentID, kind: .revision).map(\.index)
             guard indices == Array(0..<manifest.revisionTags.count) else {
                 throw SessionError(
@@ -143,7 +144,9 @@ extension SecureStore {
                 }
                 revisions.append(revision)
             }
-            return StoredDocument(documentID: documentID, original: original, revisions: revisions, state: state)
+            return StoredDocument(
+                documentID: documentID, original: original, revisions: revisions, state: state,
+                version: StoreVersion(sealedState: sealed))
         }
     }
 
@@ -157,15 +160,46 @@ extension SecureStore {
         }
     }
 
-    /// The state record opened and split (call under the lock).
-    private func manifest(_ documentID: String) throws(SessionError) -> (manifest: DocumentManifest, state: [UInt8]) {
+    /// Reads the state record, lets `change` edit its manifest and name the other records to
+    /// write, then writes them with the new state in one transaction that first checks the state
+    /// record is still the one read: a read-modify-write no other session (or process) can come
+    /// between.
+    private func update(
+        _ documentID: String, expecting version: StoreVersion?,
+        _ change: (inout DocumentManifest) throws(SessionError) -> (changes: [RecordChange], state: [UInt8])
+    ) throws(SessionError) -> StoreVersion {
+        try Self.validate(documentID)
+        return try locked { () throws(SessionError) -> StoreVersion in
+            var (manifest, _, sealed) = try manifest(documentID)
+            let changed = SessionError(
+                .documentChanged,
+                "document \"\(documentID)\" was written by another session after this one read it; nothing was "
+                    + "written (reopen the document to go on from its new state)")
+            if let version, version.sealedState != sealed { throw changed }
+            let (changes, state) = try change(&manifest)
+            let stateKey = cipher.key(documentID, .state)
+            let sealedState = try cipher.seal(manifest.encoded, state, for: stateKey)
+            do throws(SessionError) {
+                try backend.commit([.expect(stateKey, sealed)] + changes + [.put(stateKey, sealedState)])
+            } catch {
+                throw error.code == .documentChanged ? changed : error
+            }
+            return StoreVersion(sealedState: sealedState)
+        }
+    }
+
+    /// The state record opened and split, with its sealed bytes (call under the lock).
+    private func manifest(
+        _ documentID: String
+    ) throws(SessionError) -> (manifest: DocumentManifest, state: [UInt8], sealed: [UInt8]) {
         let key = cipher.key(documentID, .state)
-        guard let record = try openRecord(key) else {
+        guard let sealed = try backend.read(key) else {
             throw SessionError(.documentNotFound, "no document in progress has the id \"\(documentID)\"")
         }
+        let record = try open(sealed, for: key)
         guard let decoded = DocumentManifest.decode(record) else {
             throw SessionError(.tamperedRecord, "\(key) is malformed")
         }
-        return decoded
+        return (decoded.manifest, decoded.state, sealed)
     }
 }

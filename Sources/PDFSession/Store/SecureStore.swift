@@ -6,7 +6,9 @@ import Synchronization
 /// signatures are sealed with AES-256-GCM under keys derived by HKDF-SHA-256 from the 64-byte
 /// storage key, the store's salt and the user name (see `RecordCipher`); the storage key is never
 /// written. Every mutating call is one backend transaction, so a crash leaves the last committed
-/// state. Calls on one instance are serialized; one store file is meant for one process at a time.
+/// state. Calls on one instance are serialized; several instances and processes may share a store
+/// file: a document write that passes the ``StoreVersion`` it starts from fails with
+/// `.documentChanged` rather than write over another session's.
 public final class SecureStore: Sendable {
     /// The plaintext of key-check records.
     static let checkText = Array("autograph store v1 key check".utf8)
@@ -83,11 +85,18 @@ public final class SecureStore: Sendable {
     /// Reads and opens one record; nil when absent.
     /// - Throws: `.tamperedRecord` naming the record when it does not open.
     func openRecord(_ key: RecordKey, expectedTag: [UInt8]? = nil) throws(SessionError) -> [UInt8]? {
-        guard var value = try backend.read(key) else { return nil }
+        guard let value = try backend.read(key) else { return nil }
         if let expectedTag, RecordCipher.tag(of: value) != expectedTag {
             throw SessionError(
                 .tamperedRecord, "\(key) is not the one the document's state recorded (replaced or rolled back)")
         }
+        return try open(value, for: key)
+    }
+
+    /// Opens a sealed record read from `key`.
+    /// - Throws: `.tamperedRecord` naming the record when it does not open.
+    func open(_ sealed: [UInt8], for key: RecordKey) throws(SessionError) -> [UInt8] {
+        var value = sealed
         do {
             try cipher.open(&value, for: key)
         } catch {
