@@ -1,5 +1,6 @@
 import Foundation
 import PDFCore
+import PDFSession
 import PDFTestSupport
 import Testing
 
@@ -85,5 +86,16 @@ import Testing
         #expect(small.status == 400)
         #expect([-120, -121].contains(small.signoCode ?? 0))
         #expect(try await server.request("/api/state").json["documentID"]?.stringValue == "web-test")
+    }
+}
+
+@Suite struct WebErrorStatusTests {
+    @Test("session errors become statuses: 409 for a wrong phase or a document another session wrote")
+    func statuses() {
+        #expect(WebError(SessionError(.documentChanged, "")).status == 409)
+        #expect(WebError(SessionError(.documentChanged, "")).signoCode == -128)
+        #expect(WebError(SessionError(.invalidState, "")).status == 409)
+        #expect(WebError(SessionError(.documentNotFound, "")).status == 404)
+        #expect(WebError(SessionError(.storeUnavailable, "")).status == 500)
     }
 }

@@ -16,11 +16,12 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A session error with the status its code calls for: 409 when the phase does not allow the
-    /// call, 404 for an unknown document, 500 for the store and writing, 400 for bad input.
+    /// call or another session wrote the document since this one read it, 404 for an unknown
+    /// document, 500 for the store and writing, 400 for bad input.
     public init(_ error: SessionError) {
         let status =
             switch error.code {
-            case .invalidState: 409
+            case .invalidState, .documentChanged: 409
             case .documentNotFound: 404
             case .invalidStorageKey, .wrongStorageKey, .tamperedRecord, .storeUnavailable, .writeFailed, .signing: 500
             default: 400
