@@ -50,11 +50,11 @@ extension SecureStore {
     public func append(
         documentID: String, revision: [UInt8], state: [UInt8], expecting version: StoreVersion? = nil
     ) throws(SessionError) -> StoreVersion {
-        try update(documentID, expecting: version) { manifest throws(SessionError) in
+        try update(documentID, state: state, expecting: version) { manifest throws(SessionError) in
             let revisionKey = cipher.key(documentID, .revision, manifest.revisionTags.count)
             let sealedRevision = try cipher.seal(revision, for: revisionKey)
             manifest.revisionTags.append(RecordCipher.tag(of: sealedRevision))
-            return ([.put(revisionKey, sealedRevision)], state)
+            return [.put(revisionKey, sealedRevision)]
         }
     }
 
@@ -66,7 +66,7 @@ extension SecureStore {
     public func save(
         documentID: String, state: [UInt8], expecting version: StoreVersion? = nil
     ) throws(SessionError) -> StoreVersion {
-        try update(documentID, expecting: version) { _ throws(SessionError) in ([], state) }
+        try update(documentID, state: state, expecting: version) { _ throws(SessionError) in [] }
     }
 
     /// Drops revisions from `revisionCount` on (undo to an earlier revision count) and writes the
@@ -77,7 +77,7 @@ extension SecureStore {
     public func truncate(
         documentID: String, revisionCount: Int, state: [UInt8], expecting version: StoreVersion? = nil
     ) throws(SessionError) -> StoreVersion {
-        try update(documentID, expecting: version) { manifest throws(SessionError) in
+        try update(documentID, state: state, expecting: version) { manifest throws(SessionError) in
             let count = manifest.revisionTags.count
             guard (0...count).contains(revisionCount) else {
                 throw SessionError(
@@ -85,7 +85,7 @@ extension SecureStore {
                     "document \"\(documentID)\" has \(count) revisions; cannot keep \(revisionCount)")
             }
             manifest.revisionTags.removeSubrange(revisionCount...)
-            return ((revisionCount..<count).map { .delete(cipher.key(documentID, .revision, $0)) }, state)
+            return (revisionCount..<count).map { .delete(cipher.key(documentID, .revision, $0)) }
         }
     }
 
@@ -97,14 +97,14 @@ extension SecureStore {
     public func replaceLastRevision(
         documentID: String, with revision: [UInt8], state: [UInt8], expecting version: StoreVersion? = nil
     ) throws(SessionError) -> StoreVersion {
-        try update(documentID, expecting: version) { manifest throws(SessionError) in
+        try update(documentID, state: state, expecting: version) { manifest throws(SessionError) in
             guard let last = manifest.revisionTags.indices.last else {
                 throw SessionError(.invalidArgument, "document \"\(documentID)\" has no revision to replace")
             }
             let revisionKey = cipher.key(documentID, .revision, last)
             let sealedRevision = try cipher.seal(revision, for: revisionKey)
             manifest.revisionTags[last] = RecordCipher.tag(of: sealedRevision)
-            return ([.put(revisionKey, sealedRevision)], state)
+            return [.put(revisionKey, sealedRevision)]
         }
     }
 
@@ -161,12 +161,12 @@ extension SecureStore {
     }
 
     /// Reads the state record, lets `change` edit its manifest and name the other records to
-    /// write, then writes them with the new state in one transaction that first checks the state
+    /// write, then writes them with `state` and the manifest in one transaction that first checks the state
     /// record is still the one read: a read-modify-write no other session (or process) can come
     /// between.
     private func update(
-        _ documentID: String, expecting version: StoreVersion?,
-        _ change: (inout DocumentManifest) throws(SessionError) -> (changes: [RecordChange], state: [UInt8])
+        _ documentID: String, state: [UInt8], expecting version: StoreVersion?,
+        _ change: (inout DocumentManifest) throws(SessionError) -> [RecordChange]
     ) throws(SessionError) -> StoreVersion {
         try Self.validate(documentID)
         return try locked { () throws(SessionError) -> StoreVersion in
@@ -176,7 +176,7 @@ extension SecureStore {
                 "document \"\(documentID)\" was written by another session after this one read it; nothing was "
                     + "written (reopen the document to go on from its new state)")
             if let version, version.sealedState != sealed { throw changed }
-            let (changes, state) = try change(&manifest)
+            let changes = try change(&manifest)
             let stateKey = cipher.key(documentID, .state)
             let sealedState = try cipher.seal(manifest.encoded, state, for: stateKey)
             do throws(SessionError) {
