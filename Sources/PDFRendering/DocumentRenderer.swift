@@ -47,7 +47,8 @@ public final class DocumentRenderer: Sendable {
     public func render(pageAt index: Int, options: RenderOptions = RenderOptions()) -> (
         image: RenderedImage, warnings: [String]
     ) {
-        let list = graphics.displayList(pageAt: index)
+        let list = graphics.displayList(pageAt: index, budget: options.budget)
+        if options.budget?.stop != nil { return (RenderedImage(width: 0, height: 0, rgba: []), list.warnings) }
         return (render(list, pageAt: index, options: options), list.warnings)
     }
 

@@ -26,7 +26,8 @@ public struct PageRenderer: Sendable {
             return CairoPageRender.render(
                 list, width: geometry.width, height: geometry.height, device: geometry.userToDevice,
                 pageBounds: nil,
-                origin: (0, 0), background: options.background, antiAlias: options.antiAlias, fonts: fonts)
+                origin: (0, 0), background: options.background, antiAlias: options.antiAlias, fonts: fonts,
+                budget: options.budget)
         }
         // A tile is rendered as a band of whole rows of the page, with a margin above and below, then
         // cut out. Cairo clips a path at the surface's sides before scan-converting it, and that can
@@ -54,7 +55,8 @@ public struct PageRenderer: Sendable {
                 y1: Double(geometry.height - y))
         let padded = CairoPageRender.render(
             list, width: paddedWidth, height: height + 2 * margin, device: device, pageBounds: page,
-            origin: (originX, y), background: options.background, antiAlias: options.antiAlias, fonts: fonts)
+            origin: (originX, y), background: options.background, antiAlias: options.antiAlias, fonts: fonts,
+            budget: options.budget)
         guard padded.rgba.count == padded.width * padded.height * 4 else {
             return RenderedImage(width: width, height: height, rgba: [])
         }

@@ -12,6 +12,9 @@ public struct RenderOptions: Sendable {
     public var antiAlias = true
     /// A tile: the region of the full rendered page, in output pixels (x, y from top-left, width, height).
     public var region: (x: Int, y: Int, width: Int, height: Int)? = nil
+    /// Limits on the work (time, display list size, cancellation); when it is spent the drawing
+    /// stops and `budget.stop` says why — the image is then incomplete and must not be shown as the page.
+    public var budget: RenderBudget? = nil
 
     public init() {}
 }

@@ -25,21 +25,27 @@ import Testing
         #expect(try await server.request("/api/state", headers: ["Host: localhost:\(server.port)"]).status == 200)
     }
 
-    @Test("the token is accepted as a query parameter, a bearer header or the cookie that GET / sets")
+    @Test("the link's token is exchanged for a cookie by a redirect to /; the API takes the bearer token or the cookie")
     func tokenCarriers() async throws {
         let server = try await TestServer()
         defer { Task { await server.stop() } }
-        let index = try await server.request("/", auth: .query)
+        let link = try await server.request("/", auth: .query)
+        #expect(link.status == 303)
+        #expect(link.headers["location"] == "/")
+        let cookie = try #require(link.headers["set-cookie"])
+        #expect(cookie.hasPrefix(server.cookie + ";"))
+        #expect(!cookie.contains(server.token))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
+        let index = try await server.request("/", auth: .cookie)
         #expect(index.status == 200)
         #expect(index.headers["content-type"]?.hasPrefix("text/html") == true)
-        let cookie = try #require(index.headers["set-cookie"])
-        #expect(cookie.hasPrefix("autograph_token=\(server.token);"))
-        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
-        for auth in [TestServer.Auth.query, .bearer, .cookie] {
+        for auth in [TestServer.Auth.bearer, .cookie] {
             let state = try await server.request("/api/state", auth: auth)
             #expect(state.status == 200, "\(auth)")
             #expect(state.json["documentID"]?.stringValue == "web-test")
         }
+        // The token in a sub-resource's URL is no credential.
+        #expect(try await server.request("/api/state", auth: .query).status == 403)
         #expect(server.token.count == 64 && server.token.allSatisfy(\.isHexDigit))
     }
 

@@ -93,7 +93,7 @@ import Testing
         let token = server.token
         let reader = Task {
             try await TestServer.runOffPool(
-                "curl", ["-s", "-N", "--max-time", "6", "-b", "autograph_token=" + token, base + "/api/events"])
+                "curl", ["-s", "-N", "--max-time", "6", "-b", server.cookie, base + "/api/events"])
         }
         try await Task.sleep(for: .milliseconds(800))
         #expect(try await server.request("POST", "/api/documents", body: WebFixtures.form()).status == 200)

@@ -52,10 +52,14 @@ final class TestServer: @unchecked Sendable {
 
     enum Auth { case none, query, bearer, cookie, wrong }
 
-    /// One request with curl: the token as asked, optional body (bytes) and headers.
+    /// The browser's cookie (`name=value`), as the link's redirect sets it.
+    var cookie: String { server.policy.cookieName + "=" + server.policy.cookieSecret }
+
+    /// One request with curl: the token as asked, optional body (bytes) and headers; `X-Autograph: 1`
+    /// unless `marked` is false.
     func request(
         _ method: String = "GET", _ path: String, auth: Auth = .bearer, body: [UInt8]? = nil, json: String? = nil,
-        headers: [String] = [], extra: [String] = []
+        headers: [String] = [], extra: [String] = [], marked: Bool = true
     ) async throws -> Reply {
         let stamp = UUID().uuidString
         let headerFile = directory + "/h-" + stamp
@@ -68,9 +72,10 @@ final class TestServer: @unchecked Sendable {
         case .none: break
         case .query: url += (path.contains("?") ? "&" : "?") + "token=" + token
         case .bearer: arguments += ["-H", "Authorization: Bearer " + token]
-        case .cookie: arguments += ["-b", "autograph_token=" + token]
+        case .cookie: arguments += ["-b", cookie]
         case .wrong: arguments += ["-H", "Authorization: Bearer " + String(token.reversed())]
         }
+        if marked { arguments += ["-H", "X-Autograph: 1"] }
         for header in headers { arguments += ["-H", header] }
         if let json { arguments += ["-H", "Content-Type: application/json", "--data-binary", json] }
         if let body {
@@ -89,10 +94,10 @@ final class TestServer: @unchecked Sendable {
         return Reply(status: Int(result.output) ?? 0, headers: parsed, body: data)
     }
 
-    func request(_ path: String, auth: Auth = .bearer, headers: [String] = [], extra: [String] = []) async throws
-        -> Reply
-    {
-        try await request("GET", path, auth: auth, headers: headers, extra: extra)
+    func request(
+        _ path: String, auth: Auth = .bearer, headers: [String] = [], extra: [String] = [], marked: Bool = true
+    ) async throws -> Reply {
+        try await request("GET", path, auth: auth, headers: headers, extra: extra, marked: marked)
     }
 
     func post(_ path: String, _ json: String = "{}") async throws -> Reply {

@@ -44,7 +44,7 @@ def new_driver(width=1280, height=900, mobile=False):
 def api(method, path, body=None, token=TOKEN, raw=False, headers=None):
     """Calls the API; returns (status, parsed JSON or bytes)."""
     data = None
-    all_headers = dict(headers or {})
+    all_headers = {"X-Autograph": "1", **dict(headers or {})}
     if token:
         all_headers["Authorization"] = "Bearer " + token
     if isinstance(body, (bytes, bytearray)):

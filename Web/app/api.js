@@ -1,14 +1,9 @@
-// The HTTP API of `autograph serve` (docs/web-api.md): JSON requests carrying the session token.
+// The HTTP API of `autograph serve` (docs/web-api.md): JSON requests from the viewer's own origin.
 
-const params = new URLSearchParams(location.search);
-let token = params.get('token') || sessionStorage.getItem('autograph-token') || '';
-if (token) sessionStorage.setItem('autograph-token', token);
-if (params.has('token')) {
-  // The server set its cookie when it answered this URL; keep the token out of the address bar.
-  params.delete('token');
-  const query = params.toString();
-  history.replaceState(null, '', location.pathname + (query ? '?' + query : '') + location.hash);
-}
+// The browser's credential is the HttpOnly cookie the printed link set (the server answered the
+// link with a redirect to '/', so the token is in no URL, history entry or request of this page).
+// Every call also says it comes from the viewer (X-Autograph: 1, a header no other page can send
+// here without the server's consent, which it never gives).
 
 /** An error answer of the API: `code`, `signoCode` and `message` as the server sent them. */
 export class ApiError extends Error {
@@ -21,9 +16,9 @@ export class ApiError extends Error {
   }
 }
 
-/** A URL of the API with the token in its query (for `<img>`, links and `EventSource`). */
+/** A URL of the API (for `<img>`, links and `EventSource`: the cookie goes with them). */
 export function url(path, query = {}) {
-  return build(path, token ? { ...query, token } : query);
+  return build(path, query);
 }
 
 function build(path, query = {}) {
@@ -37,8 +32,7 @@ function build(path, query = {}) {
 
 /** Calls the API; `body` is sent as JSON unless it is a Blob or ArrayBuffer. */
 export async function call(method, path, body, { query, signal } = {}) {
-  const headers = {};
-  if (token) headers.Authorization = 'Bearer ' + token;
+  const headers = { 'X-Autograph': '1' };
   let payload;
   if (body instanceof Blob || body instanceof ArrayBuffer) {
     payload = body;

@@ -66,7 +66,9 @@ enum InkCommand: Command {
             try parseJSON(try readFile(strokesPath)))
         var style = InkStyle()
         if let width = arguments.value("width") {
-            guard let value = Double(width), value > 0 else { throw UsageError("--width wants a positive number") }
+            guard let value = Double(width), value > 0, value <= 1000 else {
+                throw UsageError("--width wants a number of points, above 0 and at most 1000")
+            }
             style.width = value
         }
         if let color = arguments.value("color") { style.color = try AppearanceFile.color(color) }

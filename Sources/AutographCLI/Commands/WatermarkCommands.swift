@@ -28,7 +28,7 @@ enum WatermarkCommand: Command {
         guard let title = arguments.value("title") else { throw UsageError("--title T is required") }
         var appearance = WatermarkAppearance(title: title)
         if let rotation = arguments.value("rotation") {
-            guard let value = Double(rotation) else { throw UsageError("--rotation wants degrees") }
+            guard let value = Double(rotation), value.isFinite else { throw UsageError("--rotation wants degrees") }
             appearance.rotation = value
         }
         if let pattern = arguments.value("date-pattern") { appearance.datePattern = DatePattern(pattern) }

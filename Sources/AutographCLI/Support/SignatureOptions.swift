@@ -36,7 +36,9 @@ enum SignatureOptions {
             }
             guard let rectText = arguments.value("rect") else { throw UsageError("--page needs --rect x1,y1,x2,y2") }
             let numbers = rectText.split(separator: ",").compactMap { Double(String($0).trimmingCharacters(in: " ")) }
-            guard numbers.count == 4 else { throw UsageError("--rect wants four numbers: x1,y1,x2,y2") }
+            guard numbers.count == 4, numbers.allSatisfy({ $0.isFinite }) else {
+                throw UsageError("--rect wants four numbers: x1,y1,x2,y2")
+            }
             request.placement = .visible(
                 page: pageNumber - 1, rect: PDFRectangle(x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3])
             )

@@ -32,9 +32,11 @@ public struct InkAnnotator {
         try InkAnnotator.checkAllowed(in: document)
         let pages = document.pages
         for note in notes {
-            guard pages.indices.contains(note.pageIndex), pages[note.pageIndex].reference != nil else {
-                throw AnnotationError(
-                    .invalidArgument, "page \(note.pageIndex + 1) does not exist (the document has \(pages.count))")
+            if let problem = PageIndexCheck.problem(note.pageIndex, pageCount: pages.count) {
+                throw AnnotationError(.invalidArgument, problem)
+            }
+            guard pages[note.pageIndex].reference != nil else {
+                throw AnnotationError(.invalidArgument, "page index \(note.pageIndex) is not an indirect object")
             }
             guard note.strokes.pointCount > 0 else { throw AnnotationError(.invalidArgument, "a note has no points") }
             guard note.style.width > 0, note.style.width.isFinite else {

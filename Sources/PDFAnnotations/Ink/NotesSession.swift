@@ -30,10 +30,14 @@ public struct NotesSession: Sendable {
     /// Adds a note of one or more strokes (page user space) in the current style; clears the redo list.
     /// - Throws: `.invalidArgument` for a page out of range or strokes without points.
     public mutating func add(_ strokes: [InkStroke], onPage pageIndex: Int) throws(AnnotationError) {
-        guard (0..<document.pageCount).contains(pageIndex) else {
-            throw AnnotationError(
-                .invalidArgument, "page \(pageIndex + 1) does not exist (the document has \(document.pageCount))")
+        if let problem = PageIndexCheck.problem(pageIndex, pageCount: document.pageCount) {
+            throw AnnotationError(.invalidArgument, problem)
         }
+        // Points a little off the page are kept (a pen overshoots the edge); far off, refused.
+        let box = document.pages[pageIndex].cropBox
+        let margin = max(box.width, box.height)
+        let area = PDFRectangle(x0: box.x0 - margin, y0: box.y0 - margin, x1: box.x1 + margin, y1: box.y1 + margin)
+        if let problem = strokes.problem(within: area) { throw AnnotationError(.invalidArgument, problem) }
         let strokes = strokes.filter { !$0.points.isEmpty }
         guard !strokes.isEmpty else { throw AnnotationError(.invalidArgument, "a note needs at least one point") }
         notes.append(InkNote(pageIndex: pageIndex, strokes: strokes, style: style))

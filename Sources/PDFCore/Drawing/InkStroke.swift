@@ -87,3 +87,41 @@ extension [InkStroke] {
     /// The number of points in all strokes.
     public var pointCount: Int { reduce(0) { $0 + $1.points.count } }
 }
+
+extension [InkStroke] {
+    /// The most points a capture or a note may hold: more is no handwriting, only work.
+    public static let maximumPointCount = 100_000
+
+    /// Nil when the strokes can be drawn: at most ``maximumPointCount`` points, every coordinate
+    /// finite and inside `bounds`, every time finite and not negative, every pressure from 0 to 1;
+    /// else what is wrong, for the caller. Checked before any arithmetic on the points (a point at
+    /// 1e308 would make the strokes' box infinite and every scale derived from it meaningless).
+    public func problem(within bounds: PDFRectangle) -> String? {
+        var count = 0
+        for stroke in self {
+            count += stroke.points.count
+            guard count <= Self.maximumPointCount else {
+                return "the strokes hold more than \(Self.maximumPointCount) points"
+            }
+            for point in stroke.points {
+                guard point.x.isFinite, point.y.isFinite, point.x >= bounds.x0, point.x <= bounds.x1,
+                    point.y >= bounds.y0, point.y <= bounds.y1
+                else {
+                    return
+                        "the point (\(point.x), \(point.y)) is outside \(bounds.x0)…\(bounds.x1) × \(bounds.y0)…\(bounds.y1)"
+                }
+                if let time = point.time, !(time.isFinite && time >= 0) {
+                    return "a point's time must be a number of milliseconds from 0"
+                }
+                if let pressure = point.pressure, !(0...1).contains(pressure) {
+                    return "a point's pressure must be from 0 to 1"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The area handwriting captured on a pad may cover, in the pad's units (pixels): far larger
+    /// than any screen, far smaller than a number whose arithmetic overflows.
+    public static let captureArea = PDFRectangle(x0: -100_000, y0: -100_000, x1: 100_000, y1: 100_000)
+}

@@ -4,10 +4,14 @@ extension ImageXObject {
     /// decoded, scaled and encoded again at `jpegQuality`); one that fits is placed as it is.
     /// - Throws: `.decodeFailed` for other formats or damaged images, `.invalidArgument` for a
     ///   maximum below one pixel.
-    public init(data: [UInt8], maxWidth: Int, maxHeight: Int, jpegQuality: Int = 90) throws(PDFError) {
+    public init(
+        data: [UInt8], maxWidth: Int, maxHeight: Int, jpegQuality: Int = 90,
+        maxPixels: Int = ImageXObject.defaultMaximumPixels
+    ) throws(PDFError) {
         guard maxWidth > 0, maxHeight > 0 else {
             throw PDFError(.invalidArgument, "the maximum image size must be at least 1×1 pixel")
         }
+        try ImageXObject.checkDeclaredSize(of: data, maxPixels: maxPixels)
         let original = try ImageXObject(data: data)
         let scale = min(
             1, Double(maxWidth) / Double(original.displayWidth), Double(maxHeight) / Double(original.displayHeight))
@@ -57,6 +61,38 @@ extension ImageXObject {
         case 7: return [0, h, w, 0, x, y]
         case 8: return [0, h, -w, 0, x + w, y]
         default: return [w, 0, 0, h, x, y]
+        }
+    }
+}
+
+extension ImageXObject {
+    /// The most pixels a placed image may declare by default: beyond it, decoding alone would take
+    /// gigabytes (a 1 MB PNG can declare 32767×32767 pixels, 3.2 GB once decoded).
+    public static let defaultMaximumPixels = 50_000_000
+
+    /// The width and height a JPEG (start-of-frame marker) or PNG (`IHDR`, the first chunk) declares,
+    /// read without decoding anything; nil when the bytes are neither.
+    public static func declaredSize(of data: [UInt8]) -> (width: Int, height: Int)? {
+        if data.starts(with: [0xFF, 0xD8]) {
+            return JPEGFrame(data).map { ($0.width, $0.height) }
+        }
+        // The signature, the IHDR chunk's length and type, then its width and height (big-endian).
+        guard data.count >= 24, data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+            data[12..<16].elementsEqual("IHDR".utf8)
+        else { return nil }
+        let word = { (at: Int) in data[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (word(16), word(20))
+    }
+
+    /// Refuses an image that declares more than `maxPixels` pixels, before any decoding.
+    /// - Throws: `.invalidArgument` naming the size.
+    public static func checkDeclaredSize(of data: [UInt8], maxPixels: Int) throws(PDFError) {
+        guard let size = declaredSize(of: data) else { return }
+        // Each side is at most 2³² − 1, so the product cannot overflow an Int.
+        guard size.width * size.height <= maxPixels else {
+            throw PDFError(
+                .invalidArgument,
+                "the image declares \(size.width)×\(size.height) pixels, more than the \(maxPixels) allowed")
         }
     }
 }

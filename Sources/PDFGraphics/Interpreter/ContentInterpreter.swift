@@ -82,18 +82,19 @@ final class ContentInterpreter {
     }
 
     func run(bytes: [UInt8]) {
-        let parsed = ContentParser.operations(in: bytes)
-        for warning in parsed.warnings { warn(warning) }
         let savedDepth = stateStack.count
         items.append(.save)
-        for operation in parsed.operations {
-            page.operations += 1
+        // Operators are run as they are parsed: a page of millions of them is never held twice.
+        let parseWarnings = ContentParser.forEachOperation(in: bytes) { operation in
+            guard page.admit(items: items.count) else { return false }
             guard page.operations <= graphics.options.maxOperations else {
                 warn("more than \(graphics.options.maxOperations) operators: the rest is not drawn")
-                break
+                return false
             }
             execute(operation)
+            return true
         }
+        for warning in parseWarnings { warn(warning) }
         // Unbalanced q without Q: restore what this stream saved.
         while stateStack.count > savedDepth { popState() }
         if inText { endText() }
@@ -347,4 +348,21 @@ final class PageRun {
 
     var operations = 0
     var active: Set<Stream> = []
+    /// The budget of this page's drawing, when the caller set one.
+    let budget: RenderBudget?
+    /// Set once the budget is spent: every interpreter of the page stops.
+    var stopped = false
+
+    init(budget: RenderBudget? = nil) { self.budget = budget }
+
+    /// Counts an operator; false once the page's work must stop. The clock is read every 256 operators.
+    func admit(items: Int) -> Bool {
+        operations += 1
+        guard !stopped else { return false }
+        if let budget, operations & 255 == 0 {
+            budget.checkItems(items)
+            if budget.stop != nil { stopped = true }
+        }
+        return !stopped
+    }
 }

@@ -25,6 +25,16 @@ public struct ContentParser {
     /// Parses `bytes` (the concatenation of a page's content streams, or one form's).
     public static func operations(in bytes: [UInt8]) -> (operations: [ContentOperation], warnings: [String]) {
         var operations: [ContentOperation] = []
+        let warnings = forEachOperation(in: bytes) { operation in
+            operations.append(operation)
+            return true
+        }
+        return (operations, warnings)
+    }
+
+    /// Parses `bytes` and hands each operation to `body` as soon as it is read, until `body`
+    /// returns false; returns the problems met.
+    public static func forEachOperation(in bytes: [UInt8], _ body: (ContentOperation) -> Bool) -> [String] {
         var warnings: [String] = []
         bytes.withUnsafeBytes { buffer in
             var lexer = Lexer(buffer)
@@ -59,13 +69,14 @@ public struct ContentParser {
                     case "false": operands.append(.boolean(false))
                     case "null": operands.append(.null)
                     case "BI":
-                        if let image = inlineImage(&lexer, buffer: buffer, warnings: &warnings) {
-                            operations.append(
-                                ContentOperation(name: "BI", operands: [], inlineImage: image))
+                        if let image = inlineImage(&lexer, buffer: buffer, warnings: &warnings),
+                            !body(ContentOperation(name: "BI", operands: [], inlineImage: image))
+                        {
+                            return
                         }
                         operands.removeAll()
                     default:
-                        operations.append(ContentOperation(name: name, operands: operands))
+                        guard body(ContentOperation(name: name, operands: operands)) else { return }
                         operands.removeAll(keepingCapacity: true)
                     }
                 }
@@ -75,7 +86,7 @@ public struct ContentParser {
                 }
             }
         }
-        return (operations, warnings)
+        return warnings
     }
 
     /// Reads `key value … ID <data> EI` after `BI` (ISO 32000-2 §8.9.7).

@@ -80,13 +80,16 @@ public final class GraphicsDocument: Sendable {
 
     /// The display list of page `index` (from 0): its content, then its annotations' appearances as
     /// `options.annotations` asks. Errors inside the content are warnings of the list.
-    public func displayList(pageAt index: Int) -> DisplayList {
+    /// - Parameter budget: stops the work when spent (ask `budget.stop` after: the list is then
+    ///   incomplete).
+    public func displayList(pageAt index: Int, budget: RenderBudget? = nil) -> DisplayList {
         let pages = document.pages
         guard pages.indices.contains(index) else {
-            return DisplayList(warnings: ["page \(index + 1) does not exist (the document has \(pages.count))"])
+            return DisplayList(warnings: [PageIndexCheck.problem(index, pageCount: pages.count) ?? ""])
         }
         let page = pages[index]
-        let interpreter = ContentInterpreter(graphics: self, resources: page.resources, ctm: .identity)
+        let interpreter = ContentInterpreter(
+            graphics: self, resources: page.resources, ctm: .identity, page: PageRun(budget: budget))
         interpreter.run(content: pageContent(page))
         if options.annotations != .none { interpreter.drawAnnotations(of: page) }
         return interpreter.finish()

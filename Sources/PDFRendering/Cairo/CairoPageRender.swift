@@ -7,7 +7,7 @@ enum CairoPageRender {
     /// `pageBounds` (device space), when given, is the page, outside of which nothing is drawn.
     static func render(
         _ list: DisplayList, width: Int, height: Int, device: Matrix, pageBounds: Rect?, origin: (x: Int, y: Int),
-        background: RGB?, antiAlias: Bool, fonts: FontRenderer
+        background: RGB?, antiAlias: Bool, fonts: FontRenderer, budget: RenderBudget? = nil
     ) -> RenderedImage {
         let empty = RenderedImage(width: max(0, width), height: max(0, height), rgba: [])
         guard width > 0, height > 0, width <= ImageSurface.maximumSide, height <= ImageSurface.maximumSide,
@@ -41,7 +41,7 @@ enum CairoPageRender {
                 cairo_rectangle(context, pageBounds.x0, pageBounds.y0, pageBounds.width, pageBounds.height)
                 cairo_clip(context)
             }
-            let environment = RenderEnvironment(antiAlias: antiAlias, fonts: fonts, origin: origin)
+            let environment = RenderEnvironment(antiAlias: antiAlias, fonts: fonts, origin: origin, budget: budget)
             let replayer = Replayer(
                 context: context, device: device, size: (width, height), environment: environment, depth: 0)
             replayer.replay(list.items)
@@ -79,11 +79,26 @@ final class RenderEnvironment {
     var stencils: [ImageKey: ImageSurface] = [:]
     var masks: [MaskKey: ImageSurface] = [:]
     var warnings: [String] = []
+    /// The caller's limits; replaying stops once they are spent.
+    let budget: RenderBudget?
+    /// Items replayed so far, to read the clock only every so often.
+    var replayed = 0
+    /// Set once the budget is spent: every replayer of the page stops.
+    var stopped = false
 
-    init(antiAlias: Bool, fonts: FontRenderer, origin: (x: Int, y: Int)) {
+    init(antiAlias: Bool, fonts: FontRenderer, origin: (x: Int, y: Int), budget: RenderBudget? = nil) {
         self.antiAlias = antiAlias
         self.fonts = fonts
         self.origin = origin
+        self.budget = budget
+    }
+
+    /// Counts an item; false once the page's replay must stop (the clock is read every 64 items).
+    func admit() -> Bool {
+        replayed += 1
+        guard !stopped else { return false }
+        if let budget, replayed & 63 == 0, budget.stop != nil { stopped = true }
+        return !stopped
     }
 
     /// A soft mask rendered for one device space.

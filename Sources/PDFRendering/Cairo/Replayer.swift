@@ -43,6 +43,7 @@ final class Replayer {
 
     func replay(_ items: [DisplayItem]) {
         for item in items {
+            guard environment.admit() else { return }
             guard cairo_status(context) == CAIRO_STATUS_SUCCESS else {
                 environment.warn("cairo: \(String(cString: cairo_status_to_string(cairo_status(context))))")
                 return

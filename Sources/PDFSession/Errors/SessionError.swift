@@ -64,6 +64,9 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             case .writeFailed: .writeFailed
             case .invalidFieldName: .invalidField
             case .cancelled: .cancelled
+            // The caller's input, not a failure of signing: a capture too short (-132), a page or
+            // rectangle that does not exist.
+            case .captureTooShort, .invalidArgument: .invalidArgument
             default: .signing
             }
         self.init(code, error.message, signoCode: error.signoCode)

@@ -121,7 +121,10 @@ extension DocumentSession {
 
     @discardableResult
     public func addSavedSignature(_ strokes: [InkStroke]) throws(SessionError) -> SavedSignature {
-        try store.addHandwrittenSignature(strokes, created: clock())
+        if let problem = strokes.problem(within: [InkStroke].captureArea) {
+            throw SessionError(.invalidArgument, problem)
+        }
+        return try store.addHandwrittenSignature(strokes, created: clock())
     }
 
     public func deleteSavedSignature(id: Int) throws(SessionError) { try store.deleteSignature(id: id) }

@@ -29,6 +29,9 @@ extension DocumentSession {
 
     /// The person drew their signature: it is saved among their signatures and applied.
     public func captureSignature(_ strokes: [InkStroke]) async throws(SessionError) {
+        if let problem = strokes.problem(within: [InkStroke].captureArea) {
+            throw SessionError(.invalidArgument, problem)
+        }
         var appearance = SignatureAppearance(mark: .handwriting(strokes, yAxisDown: true))
         appearance.minimumPointCount = 8
         do {
@@ -48,6 +51,10 @@ extension DocumentSession {
         guard let saved = try savedSignatures().first(where: { $0.id == id }) else {
             throw SessionError(.invalidArgument, "no saved signature has id \(id)")
         }
+        // A signature saved before the store checked its points (or written by another program).
+        if let problem = saved.strokes.problem(within: [InkStroke].captureArea) {
+            throw SessionError(.invalidArgument, "saved signature \(id) cannot be drawn: \(problem)")
+        }
         try await run(.savedSignatureChosen(id: id, strokes: saved.strokes))
     }
 
@@ -56,8 +63,8 @@ extension DocumentSession {
 
     /// The signature is placed (WYSIWYS `signaturePositionned`): page from 0, rectangle in PDF user space.
     public func signaturePositioned(pageIndex: Int, rect: PDFRectangle) async throws(SessionError) {
-        guard (0..<pageCount).contains(pageIndex) else {
-            throw SessionError(.invalidArgument, "page \(pageIndex + 1) does not exist (\(pageCount) pages)")
+        if let problem = PageIndexCheck.problem(pageIndex, pageCount: pageCount) {
+            throw SessionError(.invalidArgument, problem)
         }
         let page = document.pages[pageIndex].cropBox
         guard rect.x0 >= page.x0 - 0.5, rect.y0 >= page.y0 - 0.5, rect.x1 <= page.x1 + 0.5, rect.y1 <= page.y1 + 0.5
@@ -111,7 +118,9 @@ extension DocumentSession {
             _ = try? addSavedSignature(strokes)
             return nil
         case .applySavedSignature(let id):
-            guard let saved = try? savedSignatures().first(where: { $0.id == id }) else { return .cancel }
+            guard let saved = try? savedSignatures().first(where: { $0.id == id }),
+                saved.strokes.problem(within: [InkStroke].captureArea) == nil
+            else { return .cancel }
             return .savedSignatureChosen(id: id, strokes: saved.strokes)
         case .askCaptureConfirmation(let field):
             return .captureConfirmed(await delegate?.willConfirmSigning(field: field) ?? true)

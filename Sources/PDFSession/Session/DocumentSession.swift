@@ -100,8 +100,8 @@ public actor DocumentSession {
 
     /// The page the person looks at (from 0); emits `pageChanged` when it changes.
     public func setCurrentPage(_ index: Int) throws(SessionError) {
-        guard (0..<pageCount).contains(index) else {
-            throw SessionError(.invalidArgument, "page \(index + 1) does not exist (\(pageCount) pages)")
+        if let problem = PageIndexCheck.problem(index, pageCount: pageCount) {
+            throw SessionError(.invalidArgument, problem)
         }
         guard index != snapshot.currentPageIndex else { return }
         snapshot.currentPageIndex = index

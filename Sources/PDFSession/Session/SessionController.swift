@@ -127,8 +127,12 @@ public final class SessionController: Sendable {
     public func savedSignatures() throws(SessionError) -> [SavedSignature] { try store.handwrittenSignatures() }
 
     @discardableResult
+    /// - Throws: `.invalidArgument` for points outside ``Swift/Array/captureArea`` or too many of them.
     public func addSavedSignature(_ strokes: [InkStroke]) throws(SessionError) -> SavedSignature {
-        try store.addHandwrittenSignature(strokes, created: clock())
+        if let problem = strokes.problem(within: [InkStroke].captureArea) {
+            throw SessionError(.invalidArgument, problem)
+        }
+        return try store.addHandwrittenSignature(strokes, created: clock())
     }
 
     public func deleteSavedSignature(id: Int) throws(SessionError) { try store.deleteSignature(id: id) }

@@ -22,8 +22,11 @@ public struct SignatureFieldMaker {
             throw SigningError(.invalidFieldName, "a field named \"\(name)\" already exists")
         }
         let pages = document.pages
-        guard pages.indices.contains(pageIndex), let pageReference = pages[pageIndex].reference else {
-            throw SigningError(.invalidArgument, "page \(pageIndex + 1) does not exist (\(pages.count) pages)")
+        if let problem = PageIndexCheck.problem(pageIndex, pageCount: pages.count) {
+            throw SigningError(.invalidArgument, problem)
+        }
+        guard let pageReference = pages[pageIndex].reference else {
+            throw SigningError(.invalidArgument, "page index \(pageIndex) is not an indirect object")
         }
         guard rect.width > 0, rect.height > 0 else {
             throw SigningError(.invalidArgument, "the signature field's rectangle is empty")

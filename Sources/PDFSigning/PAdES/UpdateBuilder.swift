@@ -114,8 +114,8 @@ struct UpdateBuilder {
             var pageIndex = 0
             var rect = PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0)
             if case .visible(let page, let placement) = request.placement {
-                guard pages.indices.contains(page) else {
-                    throw SigningError(.invalidArgument, "page \(page + 1) does not exist (\(pages.count) pages)")
+                if let problem = PageIndexCheck.problem(page, pageCount: pages.count) {
+                    throw SigningError(.invalidArgument, problem)
                 }
                 guard placement.width > 0, placement.height > 0 else {
                     throw SigningError(.invalidArgument, "the signature rectangle is empty")

@@ -74,29 +74,6 @@ enum SessionJSON {
             })
     }
 
-    /// `[[{"x", "y", "t"?, "p"?}, …], …]` as strokes; nil when malformed.
-    static func strokes(from value: JSONValue?) -> [InkStroke]? {
-        guard let list = value?.arrayValue else { return nil }
-        var strokes: [InkStroke] = []
-        for item in list {
-            guard let points = item.arrayValue else { return nil }
-            var stroke: [InkPoint] = []
-            for point in points {
-                guard let x = point["x"]?.doubleValue, let y = point["y"]?.doubleValue else { return nil }
-                stroke.append(InkPoint(x: x, y: y, time: point["t"]?.doubleValue, pressure: point["p"]?.doubleValue))
-            }
-            strokes.append(InkStroke(stroke))
-        }
-        return strokes
-    }
-
-    static func rectangle(from value: JSONValue?) -> PDFRectangle? {
-        guard let items = value?.arrayValue, items.count == 4 else { return nil }
-        let numbers = items.compactMap(\.doubleValue)
-        guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else { return nil }
-        return PDFRectangle(x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3])
-    }
-
     static func savedSignature(_ saved: SavedSignature) -> JSONValue {
         .object([
             ("id", .int(saved.id)), ("created", .string(saved.created.pdfString)), ("strokes", strokes(saved.strokes)),

@@ -7,16 +7,13 @@ import PDFViewer
 extension WebRouter {
     func layout(_ request: HTTPRequest) async throws(WebError) -> JSONValue {
         let document = try await backend.current().document
-        let width = try Self.number(request.query["width"], "width") ?? 800
-        let height = try Self.number(request.query["height"], "height") ?? 600
-        guard width >= 1, height >= 1, width <= 100_000, height <= 100_000 else {
-            throw WebError.badRequest("width and height must be between 1 and 100000")
-        }
+        let width = try CheckedInput.number(request.query, "width", in: 1...100_000) ?? 800
+        let height = try CheckedInput.number(request.query, "height", in: 1...100_000) ?? 600
         let configuration = try Self.layoutConfiguration(request.query)
         let pages = document.pages.map {
             PageGeometry(cropBox: $0.cropBox, rotation: $0.rotation, userUnit: $0.userUnit)
         }
-        let zoom = try Self.number(request.query["zoom"], "zoom")
+        let zoom = try CheckedInput.number(request.query, "zoom", in: 0.01...100)
         let fitsByZoom = request.query["fit"] == "zoom"
         let description = LayoutDescription(
             pages: pages, configuration: configuration, viewportSize: ViewerSize(width: width, height: height),
@@ -53,13 +50,12 @@ extension WebRouter {
         func flag(_ name: String, _ fallback: Bool) -> Bool {
             query[name].map { $0 == "1" || $0 == "true" } ?? fallback
         }
-        let spacing = try number(query["spacing"], "spacing") ?? 16
-        guard spacing >= 0, spacing <= 1000 else { throw WebError.badRequest("spacing must be 0 … 1000") }
+        let spacing = try CheckedInput.number(query, "spacing", in: 0...1000) ?? 16
         let fit: LayoutConfiguration.Fit
         switch query["fit"] ?? "width" {
         case "width": fit = .width
         case "page": fit = .page
-        case "zoom": fit = .zoom(try number(query["zoom"], "zoom") ?? 1)
+        case "zoom": fit = .zoom(try CheckedInput.number(query, "zoom", in: 0.01...100) ?? 1)
         default: throw WebError.badRequest("fit must be width, page or zoom")
         }
         return LayoutConfiguration(

@@ -5,59 +5,89 @@ import PDFSession
 
 /// Tiles and search: rendering and text extraction of the current revision.
 extension WebRouter {
-    /// `GET /api/pages/N/tile?scale=S[&x&y&w&h]`: a PNG rendered off the request's thread, with an
-    /// ETag of the revision and the parameters.
+    /// `GET /api/pages/N/tile?scale=S[&x&y&w&h]`: a PNG rendered on a rendering thread within the
+    /// configured budget, with an ETag of the revision and the parameters; never cached by the browser.
     func tile(_ indexText: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let (renderer, revision) = try await backend.currentRenderer()
         let pages = renderer.document.pages
         guard let index = Int(indexText), pages.indices.contains(index) else {
-            throw WebError.notFound("no page \(indexText) (the document has \(pages.count))")
+            throw WebError.notFound("no page \(indexText) (the document's pages are 0 to \(pages.count - 1))")
         }
-        let scale = min(max(try Self.number(request.query["scale"], "scale") ?? 1, 0.05), 8)
+        // Any positive scale is taken, then clamped to what the viewer draws (0.05 … 8).
+        let asked = try CheckedInput.number(request.query, "scale", in: 0.000_001...1_000_000) ?? 1
+        let scale = min(max(asked, 0.05), 8)
         var options = RenderOptions()
         options.dpi = 72 * scale
         let page = pages[index]
         let full = PageRenderer.pixelSize(cropBox: Rect(page.cropBox), pageRotation: page.rotation, options: options)
-        let region = try Self.region(request, full)
+        let region = try Self.region(request.query, full)
+        let pixels = region.map { $0.width * $0.height } ?? full.width * full.height
+        guard pixels <= configuration.maxTilePixels else {
+            throw WebError.badRequest(
+                "the tile would be \(region?.width ?? full.width)×\(region?.height ?? full.height) pixels, more than "
+                    + "\(configuration.maxTilePixels): ask a smaller scale or a region", member: "scale")
+        }
         options.region = region
         let tag =
             "\"\(backend.runID)-\(revision)-\(index)-\(scale)"
             + (region.map { "-\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "") + "\""
-        let caching: [(String, String)] = [("ETag", tag), ("Cache-Control", "private, max-age=3600")]
+        let caching: [(String, String)] = [("ETag", tag), ("Cache-Control", "no-store")]
         if let match = request.headers["if-none-match"],
             match.split(separator: ",").contains(where: { $0.trimmingSpaces == tag || $0.trimmingSpaces == "*" })
         {
             return HTTPResponse(status: 304, headers: caching)
         }
+        let budget = RenderBudget(timeLimit: configuration.renderTimeLimit, maxItems: configuration.maxDisplayItems)
+        request.client?.onGone { budget.cancel() }
+        options.budget = budget
         let tileOptions = options
-        let png = await TileWorkers.shared.run {
-            renderer.render(pageAt: index, options: tileOptions).image.pngData(compressionLevel: 1, maxThreads: 1)
+        let cache = displayLists
+        let key = DisplayListCache.Key(revision: revision, page: index)
+        let drawn = await TileWorkers.shared.run(maxWait: configuration.maxTileWait, client: request.client) {
+            () -> [UInt8]? in
+            let list = cache.list(key) ?? renderer.graphics.displayList(pageAt: index, budget: budget)
+            guard budget.stop == nil else { return nil }
+            cache.store(list, for: key)
+            let image = renderer.render(list, pageAt: index, options: tileOptions)
+            guard budget.stop == nil else { return nil }
+            return image.pngData(compressionLevel: 1, maxThreads: 1)
         }
-        return HTTPResponse(contentType: "image/png", bytes: png, headers: caching)
+        switch drawn {
+        case .success(let png?): return HTTPResponse(contentType: "image/png", bytes: png, headers: caching)
+        case .success(nil): throw Self.budgetError(budget.stop, page: index)
+        case .failure(.clientGone): throw WebError(status: 499, code: "cancelled", message: "the client left")
+        case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)
+        }
     }
 
-    static func number(_ text: String?, _ name: String) throws(WebError) -> Double? {
-        guard let text else { return nil }
-        guard let value = Double(text), value.isFinite else { throw WebError.badRequest("\(name) must be a number") }
-        return value
+    /// The answer to a tile whose drawing was stopped: never an image of part of the page.
+    static func budgetError(_ stop: RenderBudget.Stop?, page: Int) -> WebError {
+        switch stop {
+        case .sizeLimit:
+            WebError(
+                status: 503, code: "pageTooComplex",
+                message: "page index \(page) holds more drawing operations than this server draws for one page")
+        case .cancelled:
+            WebError(status: 499, code: "cancelled", message: "the client left")
+        default:
+            WebError(
+                status: 503, code: "pageTooComplex",
+                message: "page index \(page) takes longer to draw than this server allows for one tile")
+        }
     }
 
-    /// The pixel region asked for, clamped to the page; nil for the whole page.
-    static func region(_ request: HTTPRequest, _ full: (width: Int, height: Int)) throws(WebError) -> (
+    /// The pixel region asked for (`x`, `y` inside the page rendered at the scale; `w`, `h` from 1,
+    /// cut at the page's edge); nil for the whole page.
+    static func region(_ query: [String: String], _ full: (width: Int, height: Int)) throws(WebError) -> (
         x: Int, y: Int, width: Int, height: Int
     )? {
-        let keys = ["x", "y", "w", "h"]
-        let given = keys.filter { request.query[$0] != nil }
-        guard !given.isEmpty else { return nil }
-        var values: [Int] = []
-        for key in keys {
-            values.append(Int(try number(request.query[key], key) ?? (key == "w" ? 1e9 : key == "h" ? 1e9 : 0)))
-        }
-        let x = min(max(values[0], 0), max(full.width - 1, 0))
-        let y = min(max(values[1], 0), max(full.height - 1, 0))
-        let width = min(max(values[2], 1), full.width - x)
-        let height = min(max(values[3], 1), full.height - y)
-        return (x, y, width, height)
+        guard ["x", "y", "w", "h"].contains(where: { query[$0] != nil }) else { return nil }
+        guard full.width > 0, full.height > 0 else { throw WebError.badRequest("the page has no pixels at this scale") }
+        let x = try CheckedInput.integer(query, "x", in: 0...(full.width - 1)) ?? 0
+        let y = try CheckedInput.integer(query, "y", in: 0...(full.height - 1)) ?? 0
+        let width = try CheckedInput.integer(query, "w", in: 1...(1 << 20)) ?? full.width
+        let height = try CheckedInput.integer(query, "h", in: 1...(1 << 20)) ?? full.height
+        return (x, y, min(width, full.width - x), min(height, full.height - y))
     }
 
     /// `GET /api/search?q=…`: hits in page order with their quads (counter-clockwise from the

@@ -16,17 +16,13 @@ extension WebRouter {
             guard let name = body["name"]?.stringValue else { throw WebError.badRequest("\"name\" is missing") }
             try await Self.call { () async throws(SessionError) in try await session.selectSignatureField(name) }
         case "capture":
-            guard let strokes = SessionJSON.strokes(from: body["strokes"]) else {
-                throw WebError.badRequest("\"strokes\" must be lists of {\"x\", \"y\"} points")
-            }
+            let strokes = try CheckedInput.strokes(body, within: [InkStroke].captureArea)
             try await Self.call { () async throws(SessionError) in try await session.captureSignature(strokes) }
         case "choose-signature":
-            guard let id = body["id"]?.intValue else { throw WebError.badRequest("\"id\" is missing") }
+            let id = try CheckedInput.requiredInteger(body, "id", in: 0...Int.max)
             try await Self.call { () async throws(SessionError) in try await session.chooseSavedSignature(id: id) }
         case "position":
-            guard let page = body["page"]?.intValue, let rect = SessionJSON.rectangle(from: body["rect"]) else {
-                throw WebError.badRequest("\"page\" and \"rect\" [x0, y0, x1, y1] are needed")
-            }
+            let (page, rect) = try await Self.placement(body, in: session)
             try await Self.call { () async throws(SessionError) in
                 try await session.signaturePositioned(pageIndex: page, rect: rect)
             }
@@ -47,13 +43,21 @@ extension WebRouter {
     func createSignatureField(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
         let body = try request.json()
-        guard let name = body["name"]?.stringValue, let page = body["page"]?.intValue,
-            let rect = SessionJSON.rectangle(from: body["rect"])
-        else { throw WebError.badRequest("\"name\", \"page\" and \"rect\" [x0, y0, x1, y1] are needed") }
+        guard let name = body["name"]?.stringValue else { throw WebError.badRequest("\"name\" is missing") }
+        let (page, rect) = try await Self.placement(body, in: session)
         try await Self.call { () async throws(SessionError) in
             _ = try await session.createSignatureField(name: name, pageIndex: page, rect: rect)
         }
         return .json(try await field(name, in: session))
+    }
+
+    /// `"page"` (an index of the document's pages) and `"rect"` (inside that page's crop box).
+    static func placement(_ body: JSONValue, in session: DocumentSession) async throws(WebError) -> (
+        Int, PDFRectangle
+    ) {
+        let document = await session.document
+        let page = try CheckedInput.pageIndex(body, pageCount: document.pageCount)
+        return (page, try CheckedInput.rectangle(body, within: document.pages[page].cropBox))
     }
 
     // MARK: - Notes
@@ -66,9 +70,14 @@ extension WebRouter {
         case "start":
             await session.startNotesMode(style: try Self.style(body, InkStyle()))
         case "stroke":
-            guard let page = body["page"]?.intValue, let strokes = SessionJSON.strokes(from: body["strokes"]) else {
-                throw WebError.badRequest("\"page\" and \"strokes\" are needed")
-            }
+            let document = await session.document
+            let page = try CheckedInput.pageIndex(body, pageCount: document.pageCount)
+            // A pen may overshoot the page's edge a little; far away, a point is no note.
+            let box = document.pages[page].cropBox
+            let margin = max(box.width, box.height)
+            let area = PDFRectangle(
+                x0: box.x0 - margin, y0: box.y0 - margin, x1: box.x1 + margin, y1: box.y1 + margin)
+            let strokes = try CheckedInput.strokes(body, within: area)
             try await Self.call { () async throws(SessionError) in try await session.addNote(strokes, pageIndex: page) }
             answer.append(("notes", .int(await session.currentNotes.count)))
         case "undo": answer.append(("changed", .bool(await session.undoNote())))
@@ -105,6 +114,12 @@ extension WebRouter {
     func placePhoto(_ name: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
         guard !request.body.isEmpty else { throw WebError.badRequest("the body must be a JPEG or PNG image") }
+        // Checked from the header alone: a small file may declare an image of gigabytes.
+        do {
+            try ImageXObject.checkDeclaredSize(of: request.body, maxPixels: configuration.maxImagePixels)
+        } catch {
+            throw WebError(status: 413, code: "imageTooLarge", message: error.message)
+        }
         try await Self.call { () async throws(SessionError) in try await session.placePhoto(request.body, inField: name)
         }
         return .json(try await field(name, in: session))
@@ -116,8 +131,8 @@ extension WebRouter {
         guard let names = body["names"]?.arrayValue?.compactMap(\.stringValue) else {
             throw WebError.badRequest("\"names\" must be a list of field names")
         }
-        let width = body["maxWidth"]?.intValue ?? 1000
-        let height = body["maxHeight"]?.intValue ?? 1000
+        let width = try CheckedInput.integer(body, "maxWidth", in: 1...20_000) ?? 1000
+        let height = try CheckedInput.integer(body, "maxHeight", in: 1...20_000) ?? 1000
         try await Self.call { () async throws(SessionError) in
             try await session.setPhotoFieldNames(names, maxWidth: width, maxHeight: height)
         }
@@ -132,9 +147,7 @@ extension WebRouter {
     }
 
     func addSavedSignature(_ request: HTTPRequest) throws(WebError) -> HTTPResponse {
-        guard let strokes = SessionJSON.strokes(from: try request.json()["strokes"]) else {
-            throw WebError.badRequest("\"strokes\" must be lists of {\"x\", \"y\"} points")
-        }
+        let strokes = try CheckedInput.strokes(try request.json(), within: [InkStroke].captureArea)
         let saved = try Self.sync { () throws(SessionError) in try backend.controller.addSavedSignature(strokes) }
         return .json(SessionJSON.savedSignature(saved), status: 201)
     }

@@ -6,30 +6,39 @@ import PDFSession
 struct WebRouter: Sendable {
     let backend: WebBackend
     let assets: WebAssets
+    let configuration: WebServer.Configuration
+    /// The pages interpreted last (their tiles replay them).
+    let displayLists: DisplayListCache
+
+    init(backend: WebBackend, assets: WebAssets, configuration: WebServer.Configuration) {
+        self.backend = backend
+        self.assets = assets
+        self.configuration = configuration
+        displayLists = DisplayListCache(capacity: configuration.maxDisplayItems)
+    }
 
     func route(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let path = request.path
-        let method = request.method
-        if path == "/" || path == "/index.html" {
-            try Self.require(method, "GET", path)
-            return try assets.response(for: "index.html")
+        let allowed = Self.methods(for: path)
+        guard !allowed.isEmpty else { throw WebError.notFound("no route \(path)") }
+        guard allowed.contains(request.method) else {
+            throw WebError.methodNotAllowed(request.method, path, allowed: allowed)
         }
-        if path.hasPrefix("/app/") {
-            try Self.require(method, "GET", path)
-            return try assets.response(for: String(path.dropFirst(1)))
-        }
-        guard path.hasPrefix("/api/") else { throw WebError.notFound("no route \(path)") }
+        if path == "/" || path == "/index.html" { return try assets.response(for: "index.html") }
+        if path == "/favicon.ico" || path == "/favicon.svg" { return try assets.response(for: "app/favicon.svg") }
+        if path.hasPrefix("/app/") { return try assets.response(for: String(path.dropFirst(1))) }
         let parts = path.dropFirst(5).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let first = parts[0]
         let second = parts.count > 1 ? parts[1] : ""
-        switch (method, parts.count, first) {
+        // HEAD is answered as GET (libmicrohttpd sends no body for it).
+        switch (request.method == "HEAD" ? "GET" : request.method, parts.count, first) {
         case ("GET", 1, "state"): return .json(await state())
         case ("POST", 1, "documents"): return try await openDocument(request)
         case ("GET", 1, "pages"): return .json(try await pages())
         case ("GET", 1, "layout"): return .json(try await layout(request))
-        case ("GET", 3, "pages") where parts[2] == "tile": return try await tile(second, request)
+        case ("GET", 3, "pages"): return try await tile(second, request)
         case ("GET", 1, "fields"): return .json(try await fields())
-        case ("PUT", 2, "fields") where !second.isEmpty: return try await setField(second, request)
+        case ("PUT", 2, "fields"): return try await setField(second, request)
         case ("POST", 1, "save"): return try await save()
         case ("POST", 1, "page"): return try await setPage(request)
         case ("GET", 1, "download"): return try await download()
@@ -40,19 +49,14 @@ struct WebRouter: Sendable {
         case ("POST", 1, _) where Self.workflowSteps.contains(first): return try await workflow(first, request)
         case ("POST", 1, "signature-fields"): return try await createSignatureField(request)
         case ("GET", 1, "search"): return .json(try await search(request))
-        case ("POST", 2, "notes") where Self.noteSteps.contains(second): return try await notes(second, request)
-        case ("POST", 2, "photo") where !second.isEmpty: return try await placePhoto(second, request)
+        case ("POST", 2, "notes"): return try await notes(second, request)
+        case ("POST", 2, "photo"): return try await placePhoto(second, request)
         case ("POST", 1, "photo-fields"): return try await setPhotoFields(request)
         case ("GET", 1, "signatures"): return .json(try savedSignatures())
         case ("POST", 1, "signatures"): return try addSavedSignature(request)
         case ("DELETE", 2, "signatures"): return try deleteSavedSignature(second)
         case ("GET", 1, "events"): return await events()
-        default:
-            if Self.knownRoutes.contains(first) {
-                throw WebError(
-                    status: 405, code: "badRequest", message: "\(method) \(path) is not a route of the API")
-            }
-            throw WebError.notFound("no route \(path)")
+        default: throw WebError.notFound("no route \(path)")
         }
     }
 
@@ -61,15 +65,29 @@ struct WebRouter: Sendable {
         "start-signature",
     ]
     static let noteSteps: Set<String> = ["start", "stroke", "undo", "redo", "style", "cancel", "save"]
-    static let knownRoutes: Set<String> = Set([
-        "state", "documents", "pages", "page", "layout", "fields", "save", "download", "preview.png",
-        "signature-fields",
-        "search", "notes", "photo", "photo-fields", "signatures", "events",
-    ]).union(workflowSteps)
 
-    static func require(_ method: String, _ expected: String, _ path: String) throws(WebError) {
-        guard method == expected || (expected == "GET" && method == "HEAD") else {
-            throw WebError(status: 405, code: "badRequest", message: "\(method) is not allowed on \(path)")
+    /// The methods `path` answers (`Allow`); empty when it is no route.
+    static func methods(for path: String) -> [String] {
+        let reading = ["GET", "HEAD"]
+        if path == "/" || path == "/index.html" || path == "/favicon.ico" || path == "/favicon.svg" { return reading }
+        if path.hasPrefix("/app/") { return reading }
+        guard path.hasPrefix("/api/") else { return [] }
+        let parts = path.dropFirst(5).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let named = parts.count == 2 && !parts[1].isEmpty
+        switch (parts.count, parts[0]) {
+        case (1, "state"), (1, "pages"), (1, "layout"), (1, "fields"), (1, "download"), (1, "preview.png"),
+            (1, "search"), (1, "events"):
+            return reading
+        case (3, "pages") where parts[2] == "tile" && !parts[1].isEmpty: return reading
+        case (2, "fields") where named: return ["PUT"]
+        case (1, "documents"), (1, "save"), (1, "page"), (1, "signature-fields"), (1, "photo-fields"):
+            return ["POST"]
+        case (1, let step) where workflowSteps.contains(step): return ["POST"]
+        case (2, "notes") where noteSteps.contains(parts[1]): return ["POST"]
+        case (2, "photo") where named: return ["POST"]
+        case (1, "signatures"): return ["GET", "HEAD", "POST"]
+        case (2, "signatures") where named: return ["DELETE"]
+        default: return []
         }
     }
 
@@ -164,7 +182,7 @@ struct WebRouter: Sendable {
     /// `pageChanged` is emitted and a signature to position is proposed there.
     func setPage(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
-        guard let page = try request.json()["page"]?.intValue else { throw WebError.badRequest("page is required") }
+        let page = try CheckedInput.pageIndex(try request.json(), pageCount: await session.pageCount)
         try await Self.call { () async throws(SessionError) in try await session.setCurrentPage(page) }
         return .json(.object([("page", .int(page))]))
     }

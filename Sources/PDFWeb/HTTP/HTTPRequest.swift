@@ -12,10 +12,14 @@ public struct HTTPRequest: Sendable {
     /// Cookies by name.
     public var cookies: [String: String]
     public var body: [UInt8]
+    /// Header names (lower case) the request gives more than once.
+    public var repeatedHeaders: Set<String> = []
+    /// The connection, watched while the request is answered (nil for requests made in process).
+    public var client: ClientConnection?
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        cookies: [String: String] = [:], body: [UInt8] = []
+        cookies: [String: String] = [:], body: [UInt8] = [], repeatedHeaders: Set<String> = []
     ) {
         self.method = method
         self.path = path
@@ -23,7 +27,11 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.cookies = cookies
         self.body = body
+        self.repeatedHeaders = repeatedHeaders
     }
+
+    /// Whether the method only reads (`GET`, `HEAD`): every other one changes state.
+    var isRead: Bool { method == "GET" || method == "HEAD" }
 
     /// The body as JSON (an empty body is `{}`); 400 when it is not JSON.
     func json() throws(WebError) -> JSONValue {

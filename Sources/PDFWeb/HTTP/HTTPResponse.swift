@@ -34,7 +34,10 @@ public struct HTTPResponse: Sendable {
         var members: [(String, JSONValue)] = [("code", .string(error.code))]
         if let signo = error.signoCode { members.append(("signoCode", .int(signo))) }
         members.append(("message", .string(error.message)))
-        return json(.object([("error", .object(members))]), status: error.status)
+        if let field = error.field { members.append(("field", .string(field))) }
+        var response = json(.object([("error", .object(members))]), status: error.status)
+        response.headers += error.headers
+        return response
     }
 
     /// The value of the first header named `name` (case-insensitive).

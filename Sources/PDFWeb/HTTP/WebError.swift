@@ -7,12 +7,17 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     public var code: String
     public var signoCode: Int?
     public var message: String
+    /// The request's member or parameter that is wrong, when one is.
+    public var field: String?
+    /// Headers the answer carries (`Allow` for 405, `Retry-After` for 503).
+    public var headers: [(String, String)] = []
 
-    public init(status: Int, code: String, message: String, signoCode: Int? = nil) {
+    public init(status: Int, code: String, message: String, signoCode: Int? = nil, field: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.signoCode = signoCode
+        self.field = field
     }
 
     /// A session error with the status its code calls for: 409 when the phase does not allow the
@@ -31,15 +36,26 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(status) \(code): \(message)" }
 
-    static func badRequest(_ message: String) -> WebError {
-        WebError(status: 400, code: "badRequest", message: message)
+    static func badRequest(_ message: String, member: String? = nil) -> WebError {
+        WebError(status: 400, code: "badRequest", message: message, field: member)
     }
     static func forbidden(_ message: String) -> WebError { WebError(status: 403, code: "forbidden", message: message) }
     static func notFound(_ message: String) -> WebError { WebError(status: 404, code: "notFound", message: message) }
+    /// 503 with `Retry-After`: the server refuses more work of this kind now (uploads, renders).
+    static func busy(_ reason: String, retryAfter seconds: Int = 1) -> WebError {
+        var error = WebError(status: 503, code: "busy", message: "the server is busy: \(reason); try again shortly")
+        error.headers = [("Retry-After", String(seconds))]
+        return error
+    }
     static func tooLarge(_ limit: Int) -> WebError {
         WebError(status: 413, code: "tooLarge", message: "the body is larger than \(limit) bytes")
     }
-    static func methodNotAllowed(_ method: String, _ path: String) -> WebError {
-        WebError(status: 405, code: "badRequest", message: "\(method) is not allowed on \(path)")
+    /// 405 with the methods the route allows.
+    static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> WebError {
+        var error = WebError(
+            status: 405, code: "methodNotAllowed",
+            message: "\(method) is not allowed on \(path) (allowed: \(allowed.joined(separator: ", ")))")
+        error.headers = [("Allow", allowed.joined(separator: ", "))]
+        return error
     }
 }

@@ -13,15 +13,28 @@ import Synchronization
 final class MicroHTTPDDaemon: Sendable {
     typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
+    /// How many request bodies are received at once, and how large.
+    struct UploadLimits: Sendable {
+        /// The largest body of one request.
+        var bodyBytes: Int
+        /// Bodies being received or answered at once; beyond, `503` at once.
+        var concurrentBodies: Int
+        /// The bytes of every body held at once; beyond, the body is dropped and answered `503`.
+        var totalBytes: Int
+    }
+
     let handler: Handler
-    let uploadLimit: Int
+    let limits: UploadLimits
+    var uploadLimit: Int { limits.bodyBytes }
     /// Seconds between `: keep-alive` comments on an event stream.
     let keepAliveInterval: Double
     /// The running daemon's address (0 when stopped): `OpaquePointer` is not `Sendable`.
     private let daemon = Mutex<Int>(0)
+    /// The bodies and their bytes held now.
+    private let uploads = Mutex<(count: Int, bytes: Int)>((0, 0))
 
-    init(uploadLimit: Int, keepAliveInterval: Double, handler: @escaping Handler) {
-        self.uploadLimit = uploadLimit
+    init(limits: UploadLimits, keepAliveInterval: Double, handler: @escaping Handler) {
+        self.limits = limits
         self.keepAliveInterval = keepAliveInterval
         self.handler = handler
     }
@@ -52,6 +65,8 @@ final class MicroHTTPDDaemon: Sendable {
             MHD_OPTION.LISTEN_SOCKET.rawValue, socket,
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(completed), OpaquePointer(context),
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(300),
+            MHD_OPTION.UNESCAPE_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(unescape, to: UnsafeRawPointer.self)),
+            OpaquePointer(context),
             MHD_OPTION.END.rawValue,
         ]
         let started = withVaList(arguments) { list in
@@ -141,13 +156,23 @@ final class MicroHTTPDDaemon: Sendable {
         uploadSize: UnsafeMutablePointer<Int>, context slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = slot.pointee else {
-            let context = RequestContext()
+            let context = RequestContext(daemon: self)
             slot.pointee = Unmanaged.passRetained(context).toOpaque()
-            if let length = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }),
-                length > uploadLimit
-            {
+            let headers = values(connection, .HEADER_KIND, lowercased: true)
+            if let refusal = Self.framingProblem(headers) {
+                context.answered = true
+                return queue(HTTPResponse.error(refusal), on: connection)
+            }
+            let length = headers.values["content-length"].map { Int($0) ?? Int.max }
+            if let length, length > uploadLimit {
                 context.answered = true
                 return queue(HTTPResponse.error(.tooLarge(uploadLimit)), on: connection)
+            }
+            if (length ?? 0) > 0 || headers.values["transfer-encoding"] != nil {
+                guard admitUpload(context) else {
+                    context.answered = true
+                    return queue(HTTPResponse.error(.busy("too many uploads at once")), on: connection)
+                }
             }
             return .YES
         }
@@ -157,9 +182,10 @@ final class MicroHTTPDDaemon: Sendable {
             uploadSize.pointee = 0
             if context.answered { return .YES }
             context.received += count
-            if context.received > uploadLimit {
-                // MHD answers only once the body is read: drop it as it comes (413 at its end), and
-                // give up on a client that keeps sending far past the limit.
+            if context.received > uploadLimit || context.overBudget || !holdUploadBytes(count, context) {
+                // MHD answers only once the body is read: drop it as it comes (413 or 503 at its
+                // end), and give up on a client that keeps sending far past the limit.
+                releaseUploadBytes(context)
                 context.body = []
                 return context.received > 2 * uploadLimit + (1 << 20) ? .NO : .YES
             }
@@ -175,28 +201,107 @@ final class MicroHTTPDDaemon: Sendable {
             context.answered = true
             return queue(HTTPResponse.error(.tooLarge(uploadLimit)), on: connection)
         }
+        if context.overBudget {
+            context.answered = true
+            return queue(HTTPResponse.error(.busy("the uploads under way hold too many bytes")), on: connection)
+        }
         context.answered = true
-        var request = HTTPRequest(method: method, path: url, body: context.body)
+        let headers = values(connection, .HEADER_KIND, lowercased: true)
+        var request = HTTPRequest(
+            method: method, path: url, body: context.body, repeatedHeaders: headers.repeated)
         context.body = []
-        request.headers = values(connection, .HEADER_KIND, lowercased: true)
-        request.cookies = values(connection, .COOKIE_KIND, lowercased: false)
-        request.query = values(connection, .GET_ARGUMENT_KIND, lowercased: false)
-        let response = answer(request)
+        request.headers = headers.values
+        request.cookies = values(connection, .COOKIE_KIND, lowercased: false).values
+        request.query = values(connection, .GET_ARGUMENT_KIND, lowercased: false).values
+        let response = answer(request, on: connection)
         return queue(response, on: connection)
     }
 
-    /// Runs the async handler and waits for it on this (MHD's) thread.
-    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+    /// Conflicting framing headers (request smuggling): two `Content-Length`s, both a length and
+    /// `Transfer-Encoding`, a length that is not a number.
+    static func framingProblem(_ headers: (values: [String: String], repeated: Set<String>)) -> WebError? {
+        if headers.repeated.contains("content-length") || headers.repeated.contains("transfer-encoding") {
+            return .badRequest("Content-Length or Transfer-Encoding is given more than once")
+        }
+        if headers.values["content-length"] != nil, headers.values["transfer-encoding"] != nil {
+            return .badRequest("Content-Length and Transfer-Encoding cannot both be given")
+        }
+        if let length = headers.values["content-length"], Int(length).map({ $0 < 0 }) ?? true {
+            return .badRequest("Content-Length must be a number of bytes")
+        }
+        return nil
+    }
+
+    // MARK: - Upload accounting
+
+    private func admitUpload(_ context: RequestContext) -> Bool {
+        uploads.withLock { value in
+            guard value.count < limits.concurrentBodies else { return false }
+            value.count += 1
+            context.admitted = true
+            return true
+        }
+    }
+
+    /// Counts `count` more bytes held; false (and nothing counted) when that passes the total.
+    private func holdUploadBytes(_ count: Int, _ context: RequestContext) -> Bool {
+        let held = uploads.withLock { value in
+            guard value.bytes + count <= limits.totalBytes else { return false }
+            value.bytes += count
+            return true
+        }
+        if held { context.held += count } else { context.overBudget = true }
+        return held
+    }
+
+    private func releaseUploadBytes(_ context: RequestContext) {
+        let held = context.held
+        context.held = 0
+        uploads.withLock { $0.bytes -= held }
+    }
+
+    /// The request is over: its body and its place among the uploads are free.
+    fileprivate func finished(_ context: RequestContext) {
+        releaseUploadBytes(context)
+        if context.admitted {
+            context.admitted = false
+            uploads.withLock { $0.count -= 1 }
+        }
+    }
+
+    // MARK: - Answering
+
+    /// Runs the async handler and waits for it on this (MHD's) thread, watching the socket: when the
+    /// client closes it, the request's ``ClientConnection`` is marked gone and the task cancelled.
+    private func answer(_ request: HTTPRequest, on connection: OpaquePointer) -> HTTPResponse {
+        var request = request
+        let client = ClientConnection()
+        request.client = client
         let result = Mutex<HTTPResponse?>(nil)
         let done = DispatchSemaphore(value: 0)
         let handler = self.handler
-        Task {
+        let task = Task { [request] in
             let response = await handler(request)
             result.withLock { $0 = response }
             done.signal()
         }
-        done.wait()
+        let socket = library.connectionInfo(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd
+        while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            if let socket, !client.isGone, Self.peerClosed(socket) {
+                client.markGone()
+                task.cancel()
+            }
+        }
         return result.withLock { $0 } ?? .error(WebError(status: 500, code: "internal", message: "no answer"))
+    }
+
+    /// Whether the peer closed its side of `socket` (or it failed), without reading anything.
+    static func peerClosed(_ socket: Int32) -> Bool {
+        // POLLRDHUP (Linux): the peer shut down writing; a client waiting for its answer never does.
+        let readHangUp: Int16 = 0x2000
+        var descriptor = pollfd(fd: socket, events: readHangUp, revents: 0)
+        guard poll(&descriptor, 1, 0) >= 0 else { return false }
+        return descriptor.revents & (readHangUp | Int16(POLLHUP) | Int16(POLLERR) | Int16(POLLNVAL)) != 0
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
@@ -222,25 +327,38 @@ final class MicroHTTPDDaemon: Sendable {
         library.lookupConnectionValue(connection, kind, key).map { String(cString: $0) }
     }
 
-    private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
+    /// The values of one kind, the last of a repeated name kept, and the names given more than once.
+    private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> (
+        values: [String: String], repeated: Set<String>
+    ) {
         let collector = ValueCollector(lowercased: lowercased)
         let pointer = Unmanaged.passUnretained(collector).toOpaque()
         _ = library.getConnectionValues(connection, kind, collectValue, pointer)
-        return collector.values
+        return (collector.values, collector.repeated)
     }
 }
 
 /// The body collected so far, and whether the request was answered already.
 private final class RequestContext {
+    unowned let daemon: MicroHTTPDDaemon
     var body: [UInt8] = []
     /// The bytes of the body received, kept or not.
     var received = 0
     var answered = false
+    /// Counted among the bodies received at once.
+    var admitted = false
+    /// The bytes of the body counted in the daemon's total.
+    var held = 0
+    /// The total of bodies held was reached: this one is dropped and answered 503.
+    var overBudget = false
+
+    init(daemon: MicroHTTPDDaemon) { self.daemon = daemon }
 }
 
 private final class ValueCollector {
     let lowercased: Bool
     var values: [String: String] = [:]
+    var repeated: Set<String> = []
     init(lowercased: Bool) { self.lowercased = lowercased }
 }
 
@@ -268,15 +386,52 @@ private let accessHandler: MHD_AccessHandlerCallback = {
 
 private let requestCompleted: MHD_RequestCompletedCallback = { _, _, slot, _ in
     guard let slot, let raw = slot.pointee else { return }
-    Unmanaged<RequestContext>.fromOpaque(raw).release()
+    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+    context.daemon.finished(context)
     slot.pointee = nil
 }
+
+/// Decodes `%HH` escapes of the path and query in place, as MHD's own would, except that a byte
+/// below 0x20 (NUL above all) or 0x7F becomes 0x7F: MHD hands the path on as a C string, so `%00`
+/// would silently cut it (`/api/signatures/1%00x` read as `…/1`); DEL makes the router refuse it.
+private let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int =
+    { _, _, text in
+        guard let text else { return 0 }
+        let bytes = UnsafeMutableRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        func digit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+        var read = 0
+        var write = 0
+        while bytes[read] != 0 {
+            var byte = bytes[read]
+            if byte == 0x25, bytes[read + 1] != 0, let high = digit(bytes[read + 1]), bytes[read + 2] != 0,
+                let low = digit(bytes[read + 2])
+            {
+                byte = high << 4 | low
+                read += 3
+            } else {
+                read += 1
+            }
+            bytes[write] = byte < 0x20 || byte == 0x7F ? 0x7F : byte
+            write += 1
+        }
+        bytes[write] = 0
+        return write
+    }
 
 private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
     guard let cls, let key else { return .YES }
     let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
     let name = String(cString: key)
-    collector.values[collector.lowercased ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
+    let stored = collector.lowercased ? name.lowercased() : name
+    if collector.values[stored] != nil { collector.repeated.insert(stored) }
+    collector.values[stored] = value.map { String(cString: $0) } ?? ""
     return .YES
 }
 

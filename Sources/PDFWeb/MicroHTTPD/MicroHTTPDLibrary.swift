@@ -29,6 +29,8 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
     let lookupConnectionValue:
         @convention(c) (OpaquePointer?, MHD_ValueKind, UnsafePointer<CChar>?) -> UnsafePointer<CChar>?
     let queueResponse: @convention(c) (OpaquePointer?, UInt32, OpaquePointer?) -> MHD_Result
+    /// `MHD_get_connection_info` for the kinds that take no further argument (the socket).
+    let connectionInfo: @convention(c) (OpaquePointer?, MHD_ConnectionInfoType) -> UnsafePointer<MHD_ConnectionInfo>?
 
     /// The library, opened once; nil with the loader's message when it cannot be.
     static let shared: Result<MicroHTTPDLibrary, WebError> = open()
@@ -72,7 +74,8 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
                     lookupConnectionValue: try symbol("MHD_lookup_connection_value"),
                     queueResponse: try symbol(
                         "MHD_queue_response",
-                        as: (@convention(c) (OpaquePointer?, UInt32, OpaquePointer?) -> MHD_Result).self)))
+                        as: (@convention(c) (OpaquePointer?, UInt32, OpaquePointer?) -> MHD_Result).self),
+                    connectionInfo: try symbol("MHD_get_connection_info")))
         } catch {
             return .failure(error)
         }

@@ -1,14 +1,27 @@
 import Dispatch
 import Synchronization
 
-/// Renders tiles on threads of their own, newest request first, so a backlog of tiles (a person
-/// scrolling fast through hundreds of pages) never holds up the API's other answers on Swift's
-/// shared pool, and the pages now on screen are drawn before those scrolled past.
+/// Renders tiles on threads of their own, so a backlog of tiles never holds up the API's other
+/// answers on Swift's shared pool.
+///
+/// The queue serves the newest request first — the pages now on screen are drawn before those a
+/// person scrolled past — but never starves the old ones: a job that has waited ``rescueAfter`` is
+/// taken before any newer one, and a job still queued when its bound passes, or whose client
+/// left, is answered at once without being drawn.
 final class TileWorkers: Sendable {
     /// The process's rendering threads, shared by every server.
     static let shared = TileWorkers()
 
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private struct Job {
+        let id: Int
+        let enqueued: ContinuousClock.Instant
+        /// Runs the work and resumes the waiting request with its result.
+        let run: @Sendable () -> Void
+        /// Resumes the waiting request without running the work.
+        let abandon: @Sendable () -> Void
+    }
+
+    private let queue = Mutex<(jobs: [Job], nextID: Int)>(([], 0))
     private let available = DispatchSemaphore(value: 0)
 
     /// - Parameter count: the number of rendering threads (by default, one per processor).
@@ -17,18 +30,61 @@ final class TileWorkers: Sendable {
             DispatchQueue(label: "autograph.tiles.\(index)", qos: .userInitiated).async { [self] in
                 while true {
                     available.wait()
-                    let job = jobs.withLock { $0.popLast() }
-                    job?()
+                    takeNext()?.run()
                 }
             }
         }
     }
 
-    /// Runs `work` on a rendering thread; the most recently asked work runs first.
-    func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            jobs.withLock { $0.append { continuation.resume(returning: work()) } }
+    /// Why a job was not run.
+    enum Refusal: Error { case waitedTooLong, clientGone }
+
+    /// Runs `work` on a rendering thread and returns its result, or the refusal when it waited
+    /// longer than `maxWait` or its client left first.
+    func run<Value: Sendable>(
+        maxWait: Duration, client: ClientConnection?, _ work: @escaping @Sendable () -> Value
+    ) async -> Result<Value, Refusal> {
+        let now = ContinuousClock.now
+        return await withCheckedContinuation { continuation in
+            let id = queue.withLock { state in
+                state.nextID += 1
+                let id = state.nextID
+                state.jobs.append(
+                    Job(
+                        id: id, enqueued: now, run: { continuation.resume(returning: .success(work())) },
+                        abandon: { continuation.resume(returning: .failure(.waitedTooLong)) }))
+                return id
+            }
             available.signal()
+            // Whoever takes the job out of the queue resumes it: a worker, the timer, or the client leaving.
+            client?.onGone { [self] in
+                if remove(id) != nil { continuation.resume(returning: .failure(.clientGone)) }
+            }
+            Task { [self] in
+                try? await Task.sleep(for: maxWait)
+                remove(id)?.abandon()
+            }
+        }
+    }
+
+    /// The job to run now: the oldest when it has waited half the usual bound, else the newest.
+    private func takeNext() -> Job? {
+        queue.withLock { state in
+            guard !state.jobs.isEmpty else { return nil }
+            if let oldest = state.jobs.first, ContinuousClock.now - oldest.enqueued >= Self.rescueAfter {
+                return state.jobs.removeFirst()
+            }
+            return state.jobs.removeLast()
+        }
+    }
+
+    /// Jobs waiting longer than this are taken oldest first.
+    static let rescueAfter: Duration = .seconds(1)
+
+    private func remove(_ id: Int) -> Job? {
+        queue.withLock { state in
+            guard let index = state.jobs.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.jobs.remove(at: index)
         }
     }
 

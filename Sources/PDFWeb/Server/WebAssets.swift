@@ -1,3 +1,5 @@
+import PDFCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,7 +17,7 @@ struct WebAssets: Sendable {
         else { throw WebError.notFound("no file \(path)") }
         let asset: WebAsset
         if let root {
-            guard let bytes = Self.read(root + "/" + components.joined(separator: "/")) else {
+            guard let bytes = Self.read(components.joined(separator: "/"), under: root) else {
                 throw WebError.notFound("no file \(path) under \(root)")
             }
             asset = WebAsset(contentType: Self.contentType(path), bytes: bytes)
@@ -23,12 +25,58 @@ struct WebAssets: Sendable {
             guard let embedded = embeddedWebAssets[path] else { throw WebError.notFound("no file \(path)") }
             asset = embedded
         }
-        return HTTPResponse(
-            contentType: asset.contentType, bytes: asset.bytes,
-            headers: [
-                ("Cache-Control", root == nil ? "no-cache" : "no-store"), ("X-Content-Type-Options", "nosniff"),
-                ("Referrer-Policy", "no-referrer"),
-            ])
+        var headers = [("Cache-Control", root == nil ? "no-cache" : "no-store")]
+        if asset.contentType.hasPrefix("text/html") {
+            // The page's inline scripts (the boot script starts the first requests before the
+            // modules load) run by their hashes; no other inline script can.
+            let hashes = root == nil ? Self.embeddedIndexHashes : Self.inlineScriptHashes(asset.bytes)
+            headers.append(("Content-Security-Policy", SecurityHeaders.contentSecurityPolicy(scriptHashes: hashes)))
+        }
+        return HTTPResponse(contentType: asset.contentType, bytes: asset.bytes, headers: headers)
+    }
+
+    /// The hashes of the embedded index.html's inline scripts, computed once.
+    static let embeddedIndexHashes = inlineScriptHashes(embeddedWebAssets["index.html"]?.bytes ?? [])
+
+    /// The base64 SHA-256 of the text of each `<script>` without attributes (CSP `'sha256-…'`).
+    static func inlineScriptHashes(_ html: [UInt8]) -> [String] {
+        let open = Array("<script>".utf8)
+        let close = Array("</script>".utf8)
+        var hashes: [String] = []
+        var index = 0
+        while let start = find(open, in: html, from: index) {
+            let textStart = start + open.count
+            guard let end = find(close, in: html, from: textStart) else { break }
+            hashes.append(base64(Digest.sha256.hash(Array(html[textStart..<end]))))
+            index = end + close.count
+        }
+        return hashes
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= bytes.count else { return nil }
+        var index = start
+        while index + needle.count <= bytes.count {
+            if bytes[index] == needle[0], bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
+            for position in 0..<4 {
+                output.append(
+                    position <= chunk.count ? alphabet[(value >> (18 - 6 * position)) & 63] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     static func contentType(_ path: String) -> String {
@@ -45,6 +93,19 @@ struct WebAssets: Sendable {
         case "txt": return "text/plain; charset=utf-8"
         default: return "application/octet-stream"
         }
+    }
+
+    /// The bytes of the regular file `relative` under `root`, once every symbolic link of the path
+    /// is resolved: a link pointing out of the root is no file of the viewer (nil).
+    static func read(_ relative: String, under root: String) -> [UInt8]? {
+        guard let base = realpath(root, nil) else { return nil }
+        defer { free(base) }
+        guard let resolved = realpath(root + "/" + relative, nil) else { return nil }
+        defer { free(resolved) }
+        let rootPath = String(cString: base)
+        let path = String(cString: resolved)
+        guard path.hasPrefix(rootPath == "/" ? "/" : rootPath + "/") else { return nil }
+        return read(path)
     }
 
     /// A regular file's bytes (nil for anything else or on error).

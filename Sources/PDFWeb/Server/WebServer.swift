@@ -4,9 +4,9 @@ import Synchronization
 /// `autograph serve`'s HTTP server: the web viewer and the JSON API (docs/web-api.md) over a
 /// ``WebBackend``, on libmicrohttpd.
 ///
-/// Every request must carry the run's token (query `token`, `Authorization: Bearer`, or the
-/// cookie `autograph_token` that `GET /?token=…` sets) and a `Host` header naming the address
-/// bound (DNS rebinding); otherwise `403`.
+/// Every request passes ``RequestPolicy`` first: the run's token (`Authorization: Bearer`, or the
+/// cookie that the printed link sets), the server's own `Host` and origin, and `X-Autograph: 1` on
+/// every request that changes anything; otherwise `403`. Every answer carries ``SecurityHeaders``.
 ///
 /// ```swift
 /// let server = WebServer(backend: backend)
@@ -18,6 +18,21 @@ public final class WebServer: Sendable {
     public struct Configuration: Sendable {
         /// The largest request body; beyond it `413` as soon as the bytes arrive (200 MB).
         public var uploadLimit = 200 * 1024 * 1024
+        /// Request bodies received at once; beyond, `503` at once.
+        public var concurrentUploads = 4
+        /// The bytes of every request body held at once; beyond, `503` (320 MB).
+        public var uploadBytesInFlight = 320 * 1024 * 1024
+        /// The most pixels an uploaded image may declare, checked before it is decoded.
+        public var maxImagePixels = 50_000_000
+        /// The most pixels of one tile (a whole page at a scale, or a region of it).
+        public var maxTilePixels = 25_000_000
+        /// How long drawing one tile may take before it is given up (`503`).
+        public var renderTimeLimit: Duration = .seconds(8)
+        /// The most display items (drawing operations kept for replay) a page may have: the memory
+        /// of one page's drawing.
+        public var maxDisplayItems = 4_000_000
+        /// How long a tile may wait for a rendering thread before it is answered `503`.
+        public var maxTileWait: Duration = .seconds(4)
         /// Serve the viewer's files from this directory instead of the embedded ones.
         public var webRoot: String?
         /// Seconds between `: keep-alive` comments on `/api/events`.
@@ -34,18 +49,25 @@ public final class WebServer: Sendable {
     public let token: String
     private let daemon: MicroHTTPDDaemon
     private let allowedHosts = AllowedHosts()
+    let policy: RequestPolicy
 
     public init(backend: WebBackend, configuration: Configuration = Configuration()) {
         self.backend = backend
         self.configuration = configuration
-        token = configuration.token ?? Self.randomToken()
-        let router = WebRouter(backend: backend, assets: WebAssets(root: configuration.webRoot))
-        let gate = Gate(token: token)
+        token = configuration.token ?? Self.randomHex(32)
+        let policy = RequestPolicy(
+            token: token, cookieName: "autograph-" + Self.randomHex(6), cookieSecret: Self.randomHex(32))
+        self.policy = policy
+        let router = WebRouter(
+            backend: backend, assets: WebAssets(root: configuration.webRoot), configuration: configuration)
         let hosts = allowedHosts
         daemon = MicroHTTPDDaemon(
-            uploadLimit: configuration.uploadLimit, keepAliveInterval: configuration.keepAliveInterval
+            limits: .init(
+                bodyBytes: configuration.uploadLimit, concurrentBodies: configuration.concurrentUploads,
+                totalBytes: configuration.uploadBytesInFlight),
+            keepAliveInterval: configuration.keepAliveInterval
         ) { request in
-            await Self.respond(to: request, router: router, gate: gate, hosts: hosts.current)
+            await Self.respond(to: request, router: router, policy: policy, hosts: hosts.current)
         }
     }
 
@@ -72,65 +94,35 @@ public final class WebServer: Sendable {
         host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
     }
 
-    static func randomToken() -> String {
+    static func randomHex(_ count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in
+        return (0..<count).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)
             return (byte < 16 ? "0" : "") + String(byte, radix: 16)
         }.joined()
     }
 
-    /// The checks every request passes, then the route.
-    static func respond(to request: HTTPRequest, router: WebRouter, gate: Gate, hosts: Set<String>) async
-        -> HTTPResponse
+    /// The policy's checks, then the route; every answer gets the security headers.
+    static func respond(to request: HTTPRequest, router: WebRouter, policy: RequestPolicy, hosts: Set<String>)
+        async -> HTTPResponse
     {
-        guard let host = request.headers["host"]?.lowercased(), hosts.contains(host) else {
-            return .error(.forbidden("the Host header does not name this server"))
-        }
-        guard let presented = gate.presentedToken(request) else {
-            return .error(.forbidden("the request does not carry this run's token"))
-        }
         var response: HTTPResponse
-        do {
-            response = try await router.route(request)
-        } catch {
+        switch policy.check(request, hosts: hosts) {
+        case .failure(let error):
             response = .error(error)
+        case .success(.link):
+            // The token leaves the address before anything is drawn: the browser keeps the cookie,
+            // and the history and every later URL only the bare path.
+            response = HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", policy.cookie)])
+        case .success:
+            do {
+                response = try await router.route(request)
+            } catch {
+                response = .error(error)
+            }
         }
-        if presented == .query && request.path == "/" {
-            response.headers.append(
-                ("Set-Cookie", "\(Gate.cookie)=\(gate.token); HttpOnly; SameSite=Strict; Path=/"))
-        }
+        SecurityHeaders.apply(to: &response)
         return response
-    }
-}
-
-/// Checks the run's token in constant time.
-struct Gate: Sendable {
-    static let cookie = "autograph_token"
-    let token: String
-
-    enum Source: Equatable { case query, header, cookie }
-
-    /// Where the right token was found, or nil.
-    func presentedToken(_ request: HTTPRequest) -> Source? {
-        if let value = request.query["token"], matches(value) { return .query }
-        if let value = request.headers["authorization"], value.hasPrefix("Bearer "),
-            matches(String(value.dropFirst(7)))
-        {
-            return .header
-        }
-        if let value = request.cookies[Self.cookie], matches(value) { return .cookie }
-        return nil
-    }
-
-    /// Compares every byte whatever the first difference (the length is not secret).
-    func matches(_ candidate: String) -> Bool {
-        let expected = Array(token.utf8)
-        let given = Array(candidate.utf8)
-        guard expected.count == given.count else { return false }
-        var difference: UInt8 = 0
-        for index in expected.indices { difference |= expected[index] ^ given[index] }
-        return difference == 0
     }
 }
 

@@ -1,0 +1,11 @@
+/// The check every API that takes a page index (from 0) from its caller makes before using it:
+/// the index names a page, or the message says which indices do. Nothing here does arithmetic on
+/// the caller's number, so `Int.min` and `Int.max` are refused like any other index.
+public enum PageIndexCheck {
+    /// Nil when `index` names one of `pageCount` pages, else the message for the caller.
+    public static func problem(_ index: Int, pageCount: Int) -> String? {
+        guard index < 0 || index >= pageCount else { return nil }
+        guard pageCount > 0 else { return "page index \(index) does not exist: the document has no pages" }
+        return "page index \(index) does not exist: the document's pages are 0 to \(pageCount - 1)"
+    }
+}

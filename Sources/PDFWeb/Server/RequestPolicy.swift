@@ -1,0 +1,123 @@
+/// Who may drive the server, decided for every request before any route runs.
+///
+/// The server holds a person's document and signs in their name, so another web page open in the
+/// same browser — on another port of 127.0.0.1, on another site, in a frame — must not be able to
+/// read or change anything. A request passes when:
+/// 1. it is well formed: no repeated `Host`, `Origin`, credential or fetch-metadata header, no
+///    control character in its path;
+/// 2. its `Host` names the address bound (DNS rebinding);
+/// 3. it comes from the server's own origin: an `Origin` header, when present, is the server's, and
+///    `Sec-Fetch-Site`, when present, is `same-origin` or `none` (typed or bookmarked) — a top-level
+///    navigation to the viewer page itself is the one exception;
+/// 4. it carries a credential: `Authorization: Bearer TOKEN` (scripts, tests), the run's cookie
+///    (the browser, after the link), or the token in the query of the link itself (`GET /` only,
+///    answered with a redirect that sets the cookie and drops the token from the address);
+/// 5. a request that changes anything (every method but `GET` and `HEAD`) also carries
+///    `X-Autograph: 1` — a header no form, image or cross-origin "simple" request can send — and,
+///    when its credential is the cookie, an `Origin` or `Sec-Fetch-Site` that proves where it comes
+///    from.
+struct RequestPolicy: Sendable {
+    /// The bearer token, also the token of the link printed at start.
+    let token: String
+    /// The cookie's name: one per run, so two servers on one host (cookies ignore ports) never
+    /// overwrite each other's.
+    let cookieName: String
+    /// The cookie's value: a secret of its own, so the cookie never reveals the bearer token.
+    let cookieSecret: String
+
+    enum Credential: Equatable { case bearer, cookie, link }
+
+    /// Headers that must come once: a second one would let a proxy and this server disagree.
+    static let singleHeaders = [
+        "host", "origin", "authorization", "cookie", "x-autograph", "sec-fetch-site", "sec-fetch-mode",
+        "sec-fetch-dest", "content-type",
+    ]
+
+    /// The credential the request carries, or why it is refused.
+    func check(_ request: HTTPRequest, hosts: Set<String>) -> Result<Credential, WebError> {
+        if let repeated = Self.singleHeaders.first(where: request.repeatedHeaders.contains) {
+            return .failure(.badRequest("the \(repeated) header is given more than once"))
+        }
+        if request.path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return .failure(.badRequest("the path holds a control character"))
+        }
+        guard let host = request.headers["host"]?.lowercased(), hosts.contains(host) else {
+            return .failure(.forbidden("the Host header does not name this server"))
+        }
+        let origin = request.headers["origin"]
+        if let origin, !hosts.contains(where: { "http://" + $0 == origin.lowercased() }) {
+            return .failure(.forbidden("requests from \(origin) are refused: only the viewer's own pages may call"))
+        }
+        let site = request.headers["sec-fetch-site"]
+        if let site, site != "same-origin", site != "none", !isNavigationToViewer(request) {
+            return .failure(.forbidden("a \(site) request is refused: only the viewer's own pages may call"))
+        }
+        let credential: Credential
+        if let value = request.headers["authorization"], value.hasPrefix("Bearer "),
+            Self.equal(String(value.dropFirst(7)), token)
+        {
+            credential = .bearer
+        } else if let value = request.cookies[cookieName], Self.equal(value, cookieSecret) {
+            credential = .cookie
+        } else if let value = request.query["token"], Self.equal(value, token), request.isRead,
+            request.path == "/" || request.path == "/index.html"
+        {
+            credential = .link
+        } else {
+            return .failure(.forbidden("the request does not carry this run's token"))
+        }
+        if !request.isRead {
+            guard request.headers["x-autograph"] == "1" else {
+                return .failure(.forbidden("a request that changes anything must carry the header X-Autograph: 1"))
+            }
+            if credential == .cookie, origin == nil, site != "same-origin" {
+                return .failure(.forbidden("a request from a browser must say where it comes from (Origin)"))
+            }
+        }
+        return .success(credential)
+    }
+
+    /// A person opening the viewer from elsewhere (a link in a mail, another site): a top-level
+    /// navigation to the page, which reads nothing and changes nothing by itself.
+    private func isNavigationToViewer(_ request: HTTPRequest) -> Bool {
+        request.isRead && (request.path == "/" || request.path == "/index.html")
+            && request.headers["sec-fetch-mode"] == "navigate" && request.headers["sec-fetch-dest"] == "document"
+    }
+
+    /// The `Set-Cookie` value the link's redirect sends.
+    var cookie: String { "\(cookieName)=\(cookieSecret); HttpOnly; SameSite=Strict; Path=/" }
+
+    /// Compares every byte whatever the first difference (the length is not secret).
+    static func equal(_ candidate: String, _ expected: String) -> Bool {
+        let expected = Array(expected.utf8)
+        let given = Array(candidate.utf8)
+        guard expected.count == given.count else { return false }
+        var difference: UInt8 = 0
+        for index in expected.indices { difference |= expected[index] ^ given[index] }
+        return difference == 0
+    }
+}
+
+/// The headers every answer carries: no framing, no sniffing, no referrer, nothing cached, and a
+/// content security policy that lets the viewer load only its own files.
+enum SecurityHeaders {
+    /// `Content-Security-Policy` with the hashes of the inline scripts a page may run.
+    static func contentSecurityPolicy(scriptHashes: [String] = []) -> String {
+        let scripts = (["'self'"] + scriptHashes.map { "'sha256-\($0)'" }).joined(separator: " ")
+        return "default-src 'self'; script-src \(scripts); style-src 'self'; img-src 'self' blob: data:; "
+            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
+
+    static func apply(to response: inout HTTPResponse) {
+        func add(_ name: String, _ value: String) {
+            if response.header(name) == nil { response.headers.append((name, value)) }
+        }
+        add("Content-Security-Policy", contentSecurityPolicy())
+        add("X-Frame-Options", "DENY")
+        add("X-Content-Type-Options", "nosniff")
+        add("Referrer-Policy", "no-referrer")
+        add("Cross-Origin-Opener-Policy", "same-origin")
+        add("Cross-Origin-Resource-Policy", "same-origin")
+        add("Cache-Control", "no-store")
+    }
+}
