@@ -17,7 +17,7 @@ final class TestServer: @unchecked Sendable {
 
     init(
         uploadLimit: Int? = nil, webRoot: String? = nil, keepAlive: Double = 15, handwriting: Bool = true,
-        document: [UInt8]? = WebFixtures.form()
+        document: [UInt8]? = WebFixtures.form(), configure: (inout WebServer.Configuration) -> Void = { _ in }
     ) async throws {
         directory = try TestPaths.temporaryDirectory("web")
         let controller = try SessionController(
@@ -30,6 +30,7 @@ final class TestServer: @unchecked Sendable {
         if let uploadLimit { configuration.uploadLimit = uploadLimit }
         configuration.webRoot = webRoot
         configuration.keepAliveInterval = keepAlive
+        configure(&configuration)
         server = WebServer(backend: backend, configuration: configuration)
         port = try server.start(host: "127.0.0.1", port: 0)
     }

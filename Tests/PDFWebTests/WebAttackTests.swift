@@ -1,0 +1,356 @@
+import Foundation
+import PDFCore
+import PDFTestSupport
+import Testing
+
+@testable import PDFWeb
+
+/// Each request a hostile client or page was seen to send, answered with a refusal or a success —
+/// and the server alive after each.
+@Suite struct WebAttackTests {
+    static let edgeNumbers = ["1e30", "-1e30", "1e19", "9223372036854775807", "-9223372036854775808", "NaN", "inf"]
+
+    @Test("tile regions at the edges of Int64 and Double are 400 naming the parameter, and the server lives")
+    func tileNumbers() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        for value in Self.edgeNumbers {
+            for key in ["x", "y", "w", "h", "scale"] {
+                let reply = try await server.request("/api/pages/0/tile?scale=1&\(key)=\(value)")
+                #expect(reply.status == 400, "\(key)=\(value)")
+                #expect(reply.json["error"]?["field"]?.stringValue == key, "\(key)=\(value)")
+            }
+        }
+        // A region that starts inside the page and runs past its edge is cut, as before.
+        #expect(try await server.request("/api/pages/0/tile?scale=1&x=590&y=0&w=64&h=64").status == 200)
+        // A whole page beyond the tile pixel limit (4800×6400 at scale 8 > 25 MP) is refused, not drawn.
+        let huge = try await server.request("/api/pages/0/tile?scale=8")
+        #expect(huge.status == 400)
+        #expect(huge.json["error"]?["field"]?.stringValue == "scale")
+        #expect(try await server.request("/api/state").status == 200)
+    }
+
+    @Test("a page index of Int.max, Int.min, -1 or 1.5 on every route that takes one is 400 with the right numbers")
+    func pageIndices() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        _ = try await server.post("/api/notes/start")
+        for page in ["9223372036854775807", "-9223372036854775808", "-1", "2", "1.5", "1e300", "\"0\""] {
+            let body =
+                "{\"page\": \(page), \"name\": \"Extra\", \"rect\": [10, 10, 100, 40], \"strokes\": [[{\"x\": 1, \"y\": 1}]]}"
+            for route in ["/api/page", "/api/signature-fields", "/api/notes/stroke"] {
+                let reply = try await server.post(route, body)
+                #expect(reply.status == 400, "\(route) \(page)")
+                #expect(reply.json["error"]?["field"]?.stringValue == "page", "\(route) \(page)")
+            }
+        }
+        let negative = try await server.post("/api/page", "{\"page\": -1}")
+        #expect(negative.json["error"]?["message"]?.stringValue?.contains("page index -1 does not exist") == true)
+        #expect(negative.json["error"]?["message"]?.stringValue?.contains("0 to 1") == true)
+        _ = try await server.post("/api/notes/cancel")
+        _ = try await server.post("/api/accept")
+        _ = try await server.post("/api/start-signature", "{\"field\": \"Signature1\"}")
+        let position = try await server.post(
+            "/api/position", "{\"page\": 9223372036854775807, \"rect\": [0, 0, 10, 10]}")
+        #expect(position.status == 400 || position.status == 409)
+        #expect(try await server.request("/api/state").status == 200)
+    }
+
+    @Test("a saved signature at 1e308 is refused (400), so choosing it can never kill the server")
+    func hugeSavedSignature() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let points = (0..<12).map {
+            "{\"x\": \($0 == 3 ? "1e308" : String($0 * 5)), \"y\": \($0 == 5 ? "-1e308" : "10")}"
+        }
+        let reply = try await server.post("/api/signatures", "{\"strokes\": [[\(points.joined(separator: ","))]]}")
+        #expect(reply.status == 400)
+        #expect(reply.json["error"]?["field"]?.stringValue == "strokes")
+        #expect(try await server.request("/api/signatures").json.arrayValue?.isEmpty == true)
+        let many = (0..<100_001).map { _ in "{\"x\":1,\"y\":1}" }.joined(separator: ",")
+        let tooMany = try await server.request(
+            "POST", "/api/signatures", body: Array("{\"strokes\": [[\(many)]]}".utf8))
+        #expect(tooMany.status == 400)
+        let pressure = try await server.post("/api/signatures", "{\"strokes\": [[{\"x\":1,\"y\":1,\"p\":7}]]}")
+        #expect(pressure.status == 400)
+    }
+
+    @Test("a too-short capture is 400 with signo -132, a signature field on a missing page 400, not 500")
+    func inputErrorsAreNot500() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        _ = try await server.post("/api/accept")
+        _ = try await server.post("/api/start-signature", "{\"field\": \"Signature1\"}")
+        let short = try await server.post(
+            "/api/capture", "{\"strokes\": [[{\"x\": 1, \"y\": 1}, {\"x\": 2, \"y\": 2}]]}")
+        #expect(short.status == 400)
+        #expect(short.signoCode == -132)
+        let missing = try await server.post(
+            "/api/signature-fields", "{\"name\": \"X\", \"page\": 7, \"rect\": [0, 0, 10, 10]}")
+        #expect(missing.status == 400)
+    }
+
+    @Test("another origin, a missing X-Autograph, a cross-site fetch or the cookie alone without Origin cannot write")
+    func crossOrigin() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let evil = ["Origin: http://evil.example"]
+        let sibling = ["Origin: http://127.0.0.1:\(server.port + 1)"]
+        for headers in [evil, sibling, ["Sec-Fetch-Site: same-site"], ["Sec-Fetch-Site: cross-site"]] {
+            for auth in [TestServer.Auth.cookie, .bearer] {
+                let write = try await server.request("POST", "/api/save", auth: auth, json: "{}", headers: headers)
+                #expect(write.status == 403, "\(headers) \(auth)")
+                let read = try await server.request("/api/state", auth: auth, headers: headers)
+                #expect(read.status == 403, "\(headers) \(auth)")
+            }
+        }
+        let replace = try await server.request(
+            "POST", "/api/documents", auth: .cookie, body: WebFixtures.form(), headers: evil)
+        #expect(replace.status == 403)
+        // Without the custom header (a form post, an <img>, a no-cors fetch cannot add it): refused.
+        let unmarked = try await server.request(
+            "POST", "/api/signatures", auth: .cookie, json: WebFixtures.scribble,
+            headers: ["Origin: \(server.base)"], marked: false)
+        #expect(unmarked.status == 403)
+        // The cookie with the header but saying nothing of where it comes from: refused.
+        #expect(try await server.request("POST", "/api/save", auth: .cookie, json: "{}").status == 403)
+        // The viewer's own request: Origin is the server's.
+        let own = try await server.request(
+            "POST", "/api/save", auth: .cookie, json: "{}", headers: ["Origin: \(server.base)"])
+        #expect(own.status == 200)
+        let ownFetch = try await server.request(
+            "POST", "/api/save", auth: .cookie, json: "{}", headers: ["Sec-Fetch-Site: same-origin"])
+        #expect(ownFetch.status == 200)
+        // A top-level navigation from elsewhere to the viewer page is allowed; to the API it is not.
+        let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"]
+        #expect(try await server.request("/", auth: .cookie, headers: navigation).status == 200)
+        #expect(try await server.request("/api/download", auth: .cookie, headers: navigation).status == 403)
+        #expect(try await server.request("/api/state").json["documentID"]?.stringValue == "web-test")
+        #expect(try await server.request("/api/signatures").json.arrayValue?.isEmpty == true)
+    }
+
+    @Test("every answer forbids framing and sniffing, sets a CSP with the inline scripts' hashes; tiles are not stored")
+    func securityHeaders() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        for path in ["/", "/app/viewer.js", "/api/state", "/api/nothing", "/api/pages/0/tile?scale=0.2"] {
+            for auth in [TestServer.Auth.bearer, .none] {
+                let reply = try await server.request(path, auth: auth)
+                let policy = reply.headers["content-security-policy"] ?? ""
+                #expect(policy.contains("default-src 'self'") && policy.contains("frame-ancestors 'none'"), "\(path)")
+                #expect(reply.headers["x-frame-options"] == "DENY", "\(path)")
+                #expect(reply.headers["x-content-type-options"] == "nosniff", "\(path)")
+                #expect(reply.headers["cross-origin-resource-policy"] == "same-origin", "\(path)")
+            }
+        }
+        let index = try await server.request("/")
+        let hashes = WebAssets.inlineScriptHashes(Array(index.body))
+        #expect(hashes.count == 2)
+        for hash in hashes { #expect(index.headers["content-security-policy"]?.contains("'sha256-\(hash)'") == true) }
+        let tile = try await server.request("/api/pages/0/tile?scale=0.2")
+        #expect(tile.headers["cache-control"] == "no-store")
+        let favicon = try await server.request("/favicon.ico")
+        #expect(favicon.status == 200)
+        #expect(favicon.headers["content-type"] == "image/svg+xml")
+    }
+
+    @Test("two Host headers, two Content-Lengths, a length with chunking, %00 in a path: 400; 405 names Allow")
+    func malformedRequests() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let hosts = try await Self.raw(
+            server.port,
+            "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nHost: evil.example\r\n"
+                + "Authorization: Bearer \(server.token)\r\n\r\n")
+        #expect(hosts.hasPrefix("HTTP/1.1 400"), "\(hosts.prefix(80))")
+        let lengths = try await Self.raw(
+            server.port,
+            "POST /api/save HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nAuthorization: Bearer \(server.token)\r\n"
+                + "X-Autograph: 1\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}")
+        #expect(lengths.hasPrefix("HTTP/1.1 400"), "\(lengths.prefix(80))")
+        let both = try await Self.raw(
+            server.port,
+            "POST /api/save HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nAuthorization: Bearer \(server.token)\r\n"
+                + "X-Autograph: 1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+        #expect(both.hasPrefix("HTTP/1.1 400"), "\(both.prefix(80))")
+        let saved = try await server.post("/api/signatures", WebFixtures.scribble)
+        #expect(saved.status == 201)
+        let id = try #require(saved.json["id"]?.intValue)
+        let cut = try await server.request("DELETE", "/api/signatures/\(id)%00x")
+        #expect(cut.status == 400)
+        #expect(try await server.request("/api/signatures").json.arrayValue?.count == 1)
+        let wrongMethod = try await server.request("GET", "/api/accept")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["allow"] == "POST")
+        #expect(try await server.request("PATCH", "/api/signatures").headers["allow"] == "GET, HEAD, POST")
+    }
+
+    @Test("--web-root never serves a file a symbolic link points to outside the root")
+    func webRootSymlinks() async throws {
+        let root = try TestPaths.temporaryDirectory("webroot-links")
+        let outside = try TestPaths.temporaryDirectory("outside")
+        try FileManager.default.createDirectory(atPath: root + "/app", withIntermediateDirectories: true)
+        try Data("<title>dev</title>".utf8).write(to: URL(fileURLWithPath: root + "/index.html"))
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/secret.js"))
+        try Data("export const x = 1;".utf8).write(to: URL(fileURLWithPath: root + "/app/inside.js"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/app/leak.js", withDestinationPath: outside + "/secret.js")
+        try FileManager.default.createSymbolicLink(atPath: root + "/app/dir", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/app/same.js", withDestinationPath: root + "/app/inside.js")
+        let server = try await TestServer(webRoot: root)
+        defer { Task { await server.stop() } }
+        #expect(try await server.request("/app/leak.js").status == 404)
+        #expect(try await server.request("/app/dir/secret.js").status == 404)
+        #expect(try await server.request("/app/same.js").status == 200)
+        #expect(try await server.request("/app/inside.js").text == "export const x = 1;")
+    }
+
+    @Test("a photo declaring 32767×32767 pixels is refused from its header (413) before any decoding")
+    func photoBomb() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        #expect(try await server.post("/api/photo-fields", "{\"names\": [\"comment\"]}").status == 200)
+        let bomb = WebAttackFixtures.pngDeclaring(width: 32767, height: 32767)
+        let started = ContinuousClock.now
+        let reply = try await server.request("POST", "/api/photo/comment", body: bomb)
+        #expect(reply.status == 413)
+        #expect(reply.errorCode == "imageTooLarge")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(try await server.request("/api/state").status == 200)
+        // The same check in the Swift API, without the web layer.
+        #expect(throws: PDFError.self) {
+            _ = try ImageXObject(data: bomb, maxWidth: 100, maxHeight: 100)
+        }
+    }
+
+    @Test("a page too heavy for the budget is a clear 503, not an empty PNG; the next page still draws")
+    func renderBudget() async throws {
+        let server = try await TestServer(document: WebAttackFixtures.heavyPage(segments: 1_000_000)) {
+            $0.renderTimeLimit = .milliseconds(500)
+        }
+        defer { Task { await server.stop() } }
+        let heavy = try await server.request("/api/pages/0/tile?scale=1")
+        #expect(heavy.status == 503)
+        #expect(heavy.errorCode == "pageTooComplex")
+        #expect(try await server.request("/api/pages/1/tile?scale=1").status == 200)
+        let small = try await TestServer(document: WebAttackFixtures.heavyPage(segments: 300_000)) {
+            $0.maxDisplayItems = 1000
+        }
+        defer { Task { await small.stop() } }
+        let items = try await small.request("/api/pages/0/tile?scale=1")
+        #expect(items.status == 503)
+        #expect(items.json["error"]?["message"]?.stringValue?.contains("drawing operations") == true)
+    }
+
+    @Test("a render is stopped when its client leaves: the process stops spending CPU on it")
+    func disconnectCancels() async throws {
+        let server = try await TestServer(document: WebAttackFixtures.heavyPage(segments: 2_000_000)) {
+            $0.renderTimeLimit = .seconds(120)
+        }
+        defer { Task { await server.stop() } }
+        let gone = try await server.request("/api/pages/0/tile?scale=2", extra: ["--max-time", "1"])
+        #expect(gone.status == 0)  // curl gave up
+        try await Task.sleep(for: .milliseconds(700))
+        let before = WebAttackFixtures.cpuSeconds()
+        try await Task.sleep(for: .seconds(1))
+        let spent = WebAttackFixtures.cpuSeconds() - before
+        #expect(spent < 0.5, "\(spent) s of CPU in the second after the client left")
+        #expect(try await server.request("/api/pages/1/tile?scale=0.5").status == 200)
+    }
+
+    @Test("uploads beyond the number allowed at once are 503 with Retry-After; the others go through")
+    func uploadsAtOnce() async throws {
+        let server = try await TestServer { $0.concurrentUploads = 1 }
+        defer { Task { await server.stop() } }
+        // One slow upload holds the only place (curl sends 1 KB/s for 6 s).
+        let body = [UInt8](repeating: 0x20, count: 6000)
+        async let slow = server.request("POST", "/api/documents", body: body, extra: ["--limit-rate", "1K"])
+        var refused: TestServer.Reply?
+        for _ in 0..<40 where refused == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            let reply = try await server.request("POST", "/api/documents", body: Array("%PDF-".utf8))
+            if reply.status == 503 { refused = reply }
+        }
+        let busy = try #require(refused)
+        #expect(busy.errorCode == "busy")
+        #expect(busy.headers["retry-after"] == "1")
+        let slowStatus = try await slow.status
+        #expect(slowStatus == 400, "\(slowStatus)")  // not a PDF, but received whole
+        #expect(try await server.request("POST", "/api/documents", body: WebFixtures.form()).status == 200)
+    }
+
+    /// Sends `text` as it is on a TCP connection and returns what comes back first.
+    static func raw(_ port: Int, _ text: String) async throws -> String {
+        let result = try await TestServer.runOffPool(
+            "python3",
+            [
+                "-c",
+                "import socket,sys;s=socket.create_connection(('127.0.0.1',int(sys.argv[1])));s.settimeout(10);"
+                    + "s.sendall(sys.argv[2].encode());print(s.recv(65536).decode('latin-1'))",
+                String(port), text,
+            ])
+        return result.output
+    }
+}
+
+enum WebAttackFixtures {
+    /// A PNG whose header declares `width`×`height` pixels, followed by 1 MB of zlib-compressed zeros.
+    static func pngDeclaring(width: Int, height: Int) -> [UInt8] {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let length = UInt32(data.count)
+            let body = Array(type.utf8) + data
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + body
+                + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc32(body) >> $0) }
+        }
+        let be = { (value: Int) in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        let header = be(width) + be(height) + [8, 2, 0, 0, 0]
+        let zeros = Flate.compress([UInt8](repeating: 0, count: 64 << 20))
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zeros)
+            + chunk("IEND", [])
+    }
+
+    /// The CRC-32 of PNG chunks (ISO 3309).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// Two 612×792 pages: the first draws `segments` short strokes (about 4 operators each), the
+    /// second a rectangle.
+    static func heavyPage(segments: Int) -> [UInt8] {
+        var content = "0.1 w\n"
+        content.reserveCapacity(segments * 28)
+        var state: UInt64 = 1
+        for _ in 0..<segments {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = Int(state >> 40) % 600
+            let y = Int(state >> 20 & 0xFFFFF) % 780
+            content += "\(x) \(y) m \(x + 3) \(y + 2) l S\n"
+        }
+        var pdf = RawPDF()
+        pdf.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        pdf.object(2, "<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>")
+        pdf.object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>")
+        pdf.stream(4, dictionary: "", data: Array(content.utf8))
+        pdf.object(5, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 6 0 R >>")
+        pdf.stream(6, dictionary: "", data: Array("0 0 1 rg 100 100 200 200 re f".utf8))
+        pdf.xrefTable(size: 7, trailer: "<< /Size 7 /Root 1 0 R >>")
+        return pdf.bytes
+    }
+
+    /// The CPU time this process has used (user + system), from /proc/self/stat.
+    static func cpuSeconds() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return 0 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the name: state is field 3 of the file, utime 14 and stime 15.
+        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
