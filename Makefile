@@ -54,7 +54,8 @@ release:
 	scripts/static-pkgconfig $(BUILD_DIR)/static-pkgconfig
 	$(STATIC_PKG_CONFIG) $(SWIFT) build -c release --static-swift-stdlib --product autograph
 
-## bench: Autograph beside qpdf/pikepdf on the corpus and on a generated 1 GB file, as ratios
+## bench: Autograph beside qpdf/pikepdf on the corpus and on a generated 1 GB file, as ratios;
+## then `autograph serve` under 50 clients for 60 s (scripts/load-test.py)
 bench: release
 	scripts/install-deps bench
 	# SwiftPM does not see files added to the root package from the nested one's cached build plan.
@@ -63,6 +64,8 @@ bench: release
 	Benchmarks/.build/release/autograph-bench
 	@echo "web viewer: navigation to the first page's pixels (352-page corpus document), release build"
 	AUTOGRAPH_BENCH=1 scripts/browser-tests $(AUTOGRAPH) -k test_09
+	@echo "web server under load: 50 clients for 60 s on a form with a 2-million-operator page and a PNG bomb, release build"
+	python3 scripts/load-test.py --autograph $(AUTOGRAPH) --log $(BUILD_DIR)/load-test-serve.log
 
 ## fidelity: page 1 (and more of multi-page files) of every corpus file against MuPDF and poppler
 fidelity: release
