@@ -36,8 +36,10 @@ public struct TextExtractor: Sendable {
     }
 
     /// The text of page `index` (from 0). A page that does not exist gives no text and a warning.
-    public func text(pageAt index: Int) -> PageText {
-        let list = graphics.displayList(pageAt: index)
+    /// - Parameter budget: stops reading the page's content when spent (`budget.stop` says why; the
+    ///   text is then incomplete).
+    public func text(pageAt index: Int, budget: RenderBudget? = nil) -> PageText {
+        let list = graphics.displayList(pageAt: index, budget: budget)
         let pages = graphics.document.pages
         let crop =
             pages.indices.contains(index)

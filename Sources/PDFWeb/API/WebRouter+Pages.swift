@@ -91,24 +91,51 @@ extension WebRouter {
     }
 
     /// `GET /api/search?q=…`: hits in page order with their quads (counter-clockwise from the
-    /// lower left, PDF user space).
-    func search(_ request: HTTPRequest) async throws(WebError) -> JSONValue {
+    /// lower left, PDF user space). Each page's text is read on a rendering thread within the tile
+    /// budget, never on the pool that answers the other requests; a page over budget is left out
+    /// and named in `X-Autograph-Pages-Skipped`. The search stops when the client leaves.
+    func search(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
         guard let query = request.query["q"], !query.isEmpty else { throw WebError.badRequest("q is missing") }
         var options = SearchOptions()
         options.caseSensitive = request.query["caseSensitive"] == "1" || request.query["caseSensitive"] == "true"
         options.wholeWord = request.query["wholeWord"] == "1" || request.query["wholeWord"] == "true"
-        options.maxResults = min(max(Int(request.query["max"] ?? "") ?? 1000, 1), 10000)
+        let limit = try CheckedInput.integer(request.query, "max", in: 1...10_000) ?? 1000
+        options.maxResults = limit
         let search = TextSearch(document: await session.document)
+        let searchOptions = options
         var hits: [JSONValue] = []
-        for await hit in search.results(for: query, options: options) {
-            hits.append(
-                .object([
-                    ("page", .int(hit.pageIndex)), ("text", .string(hit.text)), ("context", .string(hit.context)),
-                    ("quads", .array(hit.quads.map(SessionJSON.quad))),
-                ]))
+        var skipped: [Int] = []
+        for index in 0..<search.extractor.graphics.document.pageCount where hits.count < limit {
+            guard request.client?.isGone != true else { throw WebError(status: 499, code: "cancelled", message: "the client left") }
+            let budget = RenderBudget(
+                timeLimit: configuration.renderTimeLimit, maxItems: configuration.maxDisplayItems)
+            request.client?.onGone { budget.cancel() }
+            let found = await TileWorkers.shared.run(maxWait: configuration.maxTileWait, client: request.client) {
+                () -> [SearchResult]? in
+                let page = search.extractor.text(pageAt: index, budget: budget)
+                guard budget.stop == nil else { return nil }
+                return search.results(in: page, for: query, options: searchOptions)
+            }
+            switch found {
+            case .success(let results?):
+                for hit in results.prefix(limit - hits.count) {
+                    hits.append(
+                        .object([
+                            ("page", .int(hit.pageIndex)), ("text", .string(hit.text)),
+                            ("context", .string(hit.context)), ("quads", .array(hit.quads.map(SessionJSON.quad))),
+                        ]))
+                }
+            case .success(nil): skipped.append(index)
+            case .failure(.clientGone): throw WebError(status: 499, code: "cancelled", message: "the client left")
+            case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)
+            }
         }
-        return .array(hits)
+        var response = HTTPResponse.json(.array(hits))
+        if !skipped.isEmpty {
+            response.headers.append(("X-Autograph-Pages-Skipped", skipped.map(String.init).joined(separator: ",")))
+        }
+        return response
     }
 }
 

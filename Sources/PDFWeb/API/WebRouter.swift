@@ -48,7 +48,7 @@ struct WebRouter: Sendable {
                 headers: [("Cache-Control", "no-store")])
         case ("POST", 1, _) where Self.workflowSteps.contains(first): return try await workflow(first, request)
         case ("POST", 1, "signature-fields"): return try await createSignatureField(request)
-        case ("GET", 1, "search"): return .json(try await search(request))
+        case ("GET", 1, "search"): return try await search(request)
         case ("POST", 2, "notes"): return try await notes(second, request)
         case ("POST", 2, "photo"): return try await placePhoto(second, request)
         case ("POST", 1, "photo-fields"): return try await setPhotoFields(request)
