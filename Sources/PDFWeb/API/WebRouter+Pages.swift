@@ -42,10 +42,10 @@ extension WebRouter {
         options.budget = budget
         let tileOptions = options
         let cache = displayLists
-        let key = DisplayListCache.Key(revision: revision, page: index)
+        let key = PageCache<DisplayList>.Key(revision: revision, page: index)
         let drawn = await TileWorkers.shared.run(maxWait: configuration.maxTileWait, client: request.client) {
             () -> [UInt8]? in
-            let list = cache.list(key) ?? renderer.graphics.displayList(pageAt: index, budget: budget)
+            let list = cache.value(key) ?? renderer.graphics.displayList(pageAt: index, budget: budget)
             guard budget.stop == nil else { return nil }
             cache.store(list, for: key)
             let image = renderer.render(list, pageAt: index, options: tileOptions)
@@ -95,15 +95,16 @@ extension WebRouter {
     /// budget, never on the pool that answers the other requests; a page over budget is left out
     /// and named in `X-Autograph-Pages-Skipped`. The search stops when the client leaves.
     func search(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
-        let session = try await backend.current()
         guard let query = request.query["q"], !query.isEmpty else { throw WebError.badRequest("q is missing") }
         var options = SearchOptions()
         options.caseSensitive = request.query["caseSensitive"] == "1" || request.query["caseSensitive"] == "true"
         options.wholeWord = request.query["wholeWord"] == "1" || request.query["wholeWord"] == "true"
         let limit = try CheckedInput.integer(request.query, "max", in: 1...10_000) ?? 1000
         options.maxResults = limit
-        let search = TextSearch(document: await session.document)
+        let (renderer, revision) = try await backend.currentRenderer()
+        let search = TextSearch(document: renderer.document)
         let searchOptions = options
+        let texts = pageTexts
         var hits: [JSONValue] = []
         var skipped: [Int] = []
         for index in 0..<search.extractor.graphics.document.pageCount where hits.count < limit {
@@ -113,8 +114,10 @@ extension WebRouter {
             request.client?.onGone { budget.cancel() }
             let found = await TileWorkers.shared.run(maxWait: configuration.maxTileWait, client: request.client) {
                 () -> [SearchResult]? in
-                let page = search.extractor.text(pageAt: index, budget: budget)
+                let key = PageCache<PageText>.Key(revision: revision, page: index)
+                let page = texts.value(key) ?? search.extractor.text(pageAt: index, budget: budget)
                 guard budget.stop == nil else { return nil }
+                texts.store(page, for: key)
                 return search.results(in: page, for: query, options: searchOptions)
             }
             switch found {

@@ -1,5 +1,6 @@
 import PDFCore
 import PDFForms
+import PDFGraphics
 import PDFSession
 
 /// Matches a request against the API's routes (exact paths; no file system) and answers it.
@@ -7,14 +8,16 @@ struct WebRouter: Sendable {
     let backend: WebBackend
     let assets: WebAssets
     let configuration: WebServer.Configuration
-    /// The pages interpreted last (their tiles replay them).
-    let displayLists: DisplayListCache
+    /// The pages interpreted last (their tiles replay them) and the text of the pages searched last.
+    let displayLists: PageCache<DisplayList>
+    let pageTexts: PageCache<PageText>
 
     init(backend: WebBackend, assets: WebAssets, configuration: WebServer.Configuration) {
         self.backend = backend
         self.assets = assets
         self.configuration = configuration
-        displayLists = DisplayListCache(capacity: configuration.maxDisplayItems)
+        displayLists = PageCache(capacity: configuration.maxDisplayItems) { $0.items.count }
+        pageTexts = PageCache(capacity: 4_000_000) { $0.glyphs.count + 1 }
     }
 
     func route(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {

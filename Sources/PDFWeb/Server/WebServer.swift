@@ -26,8 +26,9 @@ public final class WebServer: Sendable {
         public var maxImagePixels = 50_000_000
         /// The most pixels of one tile (a whole page at a scale, or a region of it).
         public var maxTilePixels = 25_000_000
-        /// How long drawing one tile may take before it is given up (`503`).
-        public var renderTimeLimit: Duration = .seconds(8)
+        /// How long one tile (or one page's text for search) may take, from its arrival — waiting for
+        /// a rendering thread included — before it is given up (`503`).
+        public var renderTimeLimit: Duration = .seconds(4)
         /// The most display items (drawing operations kept for replay) a page may have: the memory
         /// of one page's drawing.
         public var maxDisplayItems = 4_000_000
