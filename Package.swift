@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "autograph", targets: ["autograph"]),
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
         .executable(name: "FuzzCodecs", targets: ["FuzzCodecs"]),
+        .executable(name: "FuzzWeb", targets: ["FuzzWeb"]),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -90,6 +91,9 @@ let package = Package(
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
         .executableTarget(name: "FuzzCodecs", dependencies: ["PDFGraphics", "CShims"], swiftSettings: upcoming),
+        // libFuzzer entry for the web server: requests through the policy and the router, in process.
+        .executableTarget(
+            name: "FuzzWeb", dependencies: ["PDFWeb", "PDFSession", "PDFSigning", "CShims"], swiftSettings: upcoming),
         // A process the store's crash test kills in the middle of saves (see StoreCrashTests).
         .executableTarget(name: "StoreCrashProbe", dependencies: ["PDFSession"], swiftSettings: upcoming),
 

@@ -108,7 +108,9 @@ extension WebRouter {
         var hits: [JSONValue] = []
         var skipped: [Int] = []
         for index in 0..<search.extractor.graphics.document.pageCount where hits.count < limit {
-            guard request.client?.isGone != true else { throw WebError(status: 499, code: "cancelled", message: "the client left") }
+            guard request.client?.isGone != true else {
+                throw WebError(status: 499, code: "cancelled", message: "the client left")
+            }
             let budget = RenderBudget(
                 timeLimit: configuration.renderTimeLimit, maxItems: configuration.maxDisplayItems)
             request.client?.onGone { budget.cancel() }

@@ -9,7 +9,9 @@ enum CheckedInput {
         -> Double?
     {
         guard let text = query[name] else { return nil }
-        guard let value = Double(text), value.isFinite else { throw WebError.badRequest("\(name) must be a number", member: name) }
+        guard let value = Double(text), value.isFinite else {
+            throw WebError.badRequest("\(name) must be a number", member: name)
+        }
         guard range.contains(value) else { throw outOfRange(name, range.lowerBound, range.upperBound) }
         return value
     }
@@ -46,7 +48,9 @@ enum CheckedInput {
 
     /// A page index (from 0) of a document of `pageCount` pages, from the JSON member `name`.
     static func pageIndex(_ body: JSONValue, _ name: String = "page", pageCount: Int) throws(WebError) -> Int {
-        guard let member = body[name], member != .null else { throw WebError.badRequest("\"\(name)\" is missing", member: name) }
+        guard let member = body[name], member != .null else {
+            throw WebError.badRequest("\"\(name)\" is missing", member: name)
+        }
         guard let number = member.doubleValue, number.isFinite, number.rounded() == number else {
             throw WebError.badRequest("\"\(name)\" must be a whole number", member: name)
         }

@@ -51,6 +51,7 @@ public final class WebServer: Sendable {
     private let daemon: MicroHTTPDDaemon
     private let allowedHosts = AllowedHosts()
     let policy: RequestPolicy
+    private let router: WebRouter
 
     public init(backend: WebBackend, configuration: Configuration = Configuration()) {
         self.backend = backend
@@ -61,6 +62,7 @@ public final class WebServer: Sendable {
         self.policy = policy
         let router = WebRouter(
             backend: backend, assets: WebAssets(root: configuration.webRoot), configuration: configuration)
+        self.router = router
         let hosts = allowedHosts
         daemon = MicroHTTPDDaemon(
             limits: .init(
@@ -83,6 +85,12 @@ public final class WebServer: Sendable {
         }
         allowedHosts.set(hosts)
         return bound
+    }
+
+    /// Answers `request` as if it had come over HTTP to the address bound (the policy's checks, the
+    /// route, the security headers): for fuzzing the whole server in process.
+    package func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        await Self.respond(to: request, router: router, policy: policy, hosts: allowedHosts.current)
     }
 
     /// Ends the event streams, stops listening and waits for the connections to finish.
