@@ -54,6 +54,7 @@ import Testing
         let key = (0..<64).map { UInt8($0 * 3 % 256) }
         let keyFile = directory + "/key"
         try Data(key).write(to: URL(fileURLWithPath: keyFile))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
         let store = directory + "/store.sqlite"
         // This process: open, fill, accept, confirm; the digest waits for a CMS.
         let controller = try SessionController(username: "bob", storageKey: key, storePath: store)

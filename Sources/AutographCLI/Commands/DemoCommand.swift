@@ -8,19 +8,19 @@ enum DemoCommand: Command {
     static let spec = CommandSpec(
         name: "demo",
         summary: "Fill and sign the demo form through a session with a demo identity, printing each event",
-        usage: "autograph demo [--out DIR] [--name NAME] [--key-file KEY]",
+        usage: "autograph demo [--out DIR] [--name NAME] [--storage-key-file KEY]",
         positionals: 0...0,
         options: [
             .init(name: "out", valueName: "DIR", help: "where the store and the files go (default .build/demo)"),
             .init(name: "name", valueName: "NAME", help: "the signer's name (default Ada Lovelace)"),
-            .init(name: "key-file", valueName: "KEY", help: "the store's 64-byte key (else $AUTOGRAPH_STORAGE_KEY)"),
-        ],
+        ] + StorageKey.options,
         details: """
             Makes the demo form, opens it in a session (store DIR/store.sqlite), fills it, accepts it: the
             handwritten signature is drawn on the first run and reused afterwards, the preview is written to
             DIR/preview.png and confirmed, the document is signed with the demo identity (made on the first run
-            and kept in the store; its root DIR/demo-root.pem is trusted by nothing) and verified. Without a key the
-            store uses a public demo key: it protects nothing.
+            and kept in the store; its root DIR/demo-root.pem is trusted by nothing) and verified. The store's key:
+            --storage-key-file KEY (alias --key-file; mode 600) or $AUTOGRAPH_STORAGE_KEY; without one the store
+            uses a public key that protects nothing (make a real one with `\(StorageKey.generation)`).
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {

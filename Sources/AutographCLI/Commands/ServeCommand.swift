@@ -15,14 +15,17 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Serve the web viewer and its API over a signing session (local use: token, loopback)",
-        usage:
-            "autograph serve [FILE] [--port N] [--host H] [--store DIR] [--key-file KEY] [--web-root DIR] [--name NAME]",
+        usage: """
+            autograph serve [FILE] [--port N] [--host H] [--store DIR] [--storage-key-file KEY] [--replace]
+                                  [--web-root DIR] [--name NAME]
+            """,
         positionals: 0...1,
         options: [
             .init(name: "port", valueName: "N", help: "the TCP port (default 8410; 0: any free port)"),
             .init(name: "host", valueName: "H", help: "the address to listen on (default 127.0.0.1)"),
             .init(name: "store", valueName: "DIR", help: "where the session store goes (default .build/serve)"),
-            .init(name: "key-file", valueName: "KEY", help: "the store's 64-byte key (else $AUTOGRAPH_STORAGE_KEY)"),
+        ] + StorageKey.options + [
+            .init(name: "replace", help: "discard the stored document of FILE (or the demo form) and start over"),
             .init(name: "web-root", valueName: "DIR", help: "serve the viewer's files from DIR (front-end work)"),
             .init(name: "name", valueName: "NAME", help: "the demo signer's name (default Ada Lovelace)"),
             .init(name: "continuous", help: "scroll continuously (default: one page at a time, as WYSIWYS)"),
@@ -30,11 +33,24 @@ enum ServeCommand: Command {
             .init(name: "two-page", help: "two pages side by side, the first alone as a cover"),
         ],
         details: """
-            Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite, signs with the demo
-            identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted by
-            nothing), and prints the one URL to open, with the run's random token. Every request must carry
-            the token; only the Host named in the URL is answered. Without a key the store uses a public demo
-            key: it protects nothing.
+            Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
+            the demo identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted
+            by nothing), and prints the one URL to open, with the run's random token. Every request must carry
+            the token; only the Host named in the URL is answered.
+
+            A restart loses nothing: the document's id is "demo-form", or for FILE "file-" and the first 16 hex
+            digits of the SHA-256 of its bytes, and a stored document of that id is resumed as it was left
+            (filled, prepared or signed; serve says so in one line) instead of being opened afresh. --replace
+            discards it and starts over. List what the store holds with
+              autograph session list --store DIR/store.sqlite --user demo [--storage-key-file KEY]
+
+            The store's key: --storage-key-file KEY (64 bytes or 128 hex digits; refused unless only its owner
+            may read it) or $AUTOGRAPH_STORAGE_KEY. Without one the store uses a public key that protects
+            nothing. Make a real one with
+              \(StorageKey.generation)
+            and move a store made with the public key to it with
+              autograph session rekey --store DIR/store.sqlite --user demo --from-public-key \
+            --new-storage-key-file store.key
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -42,23 +58,7 @@ enum ServeCommand: Command {
         guard let port = Int(arguments.value("port") ?? "8410"), (0...65535).contains(port) else {
             throw UsageError("--port must be a number from 0 to 65535")
         }
-        let directory = arguments.value("store") ?? ".build/serve"
-        let name = arguments.value("name") ?? "Ada Lovelace"
-        let demo = try DemoStore(
-            directory: directory, name: name, arguments: arguments, console: console, command: "serve")
-        let controller = demo.controller
-        let signature = demo.configuration
-        var viewer = ViewerConfiguration()
-        viewer.continuousScrolling = arguments.has("continuous")
-        viewer.verticalScrolling = arguments.has("vertical")
-        viewer.twoPageSpreads = arguments.has("two-page")
-        let backend = WebBackend(
-            controller: controller, signatureConfiguration: signature, viewerConfiguration: viewer)
-        if let file = arguments.positionals.first {
-            try await backend.open(pdf: try readFile(file), documentID: nil)
-        } else {
-            try await backend.open(pdf: DemoForm.make(), documentID: "demo-form")
-        }
+        let (demo, backend) = try await prepare(arguments, console: console)
 
         var configuration = WebServer.Configuration()
         configuration.webRoot = arguments.value("web-root")
@@ -68,15 +68,49 @@ enum ServeCommand: Command {
             bound = try server.start(host: host, port: port)
         } catch {
             console.error("autograph serve: \(error.message)")
+            await backend.close()
             return .failure
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         console.print("autograph serve: open http://\(shownHost):\(bound)/?token=\(server.token)")
+        console.print(
+            "autograph serve: the store's documents: autograph session list --store \(demo.storePath) --user "
+                + DemoStore.user + (demo.keyGiven ? " (with the same storage key)" : ""))
         let signal = await waitForTermination()
         console.print("autograph serve: \(signal), stopping")
         server.stop()
         await backend.close()
         return .success
+    }
+
+    /// Everything before the server listens: the store, and the backend with FILE's stored document
+    /// (or the demo form's) resumed, or opened afresh; prints what it resumed or replaced.
+    static func prepare(_ arguments: Arguments, console: Console) async throws -> (DemoStore, WebBackend) {
+        let directory = arguments.value("store") ?? ".build/serve"
+        let name = arguments.value("name") ?? "Ada Lovelace"
+        let pdf: [UInt8]
+        let id: String
+        if let file = arguments.positionals.first {
+            pdf = try readFile(file)
+            id = documentID(forFile: pdf)
+        } else {
+            pdf = DemoForm.make()
+            id = demoDocumentID
+        }
+        let demo = try DemoStore(
+            directory: directory, name: name, arguments: arguments, console: console, command: "serve")
+        var viewer = ViewerConfiguration()
+        viewer.continuousScrolling = arguments.has("continuous")
+        viewer.verticalScrolling = arguments.has("vertical")
+        viewer.twoPageSpreads = arguments.has("two-page")
+        let backend = WebBackend(
+            controller: demo.controller, signatureConfiguration: demo.configuration, viewerConfiguration: viewer)
+        if let line = try await openDocument(
+            pdf, documentID: id, replace: arguments.has("replace"), in: backend)
+        {
+            console.print("autograph serve: " + line)
+        }
+        return (demo, backend)
     }
 
     /// Waits for SIGINT or SIGTERM (their default action is turned off meanwhile).

@@ -86,8 +86,19 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func commit(_ changes: [RecordChange]) throws(SessionError) {
+        try commit(changes, replacingMetadata: [:])
+    }
+
+    public func commit(
+        _ changes: [RecordChange], replacingMetadata metadata: [String: [UInt8]]
+    ) throws(SessionError) {
         try connection.withLock { connection throws(SessionError) in
             try connection.transaction(immediate: true) { () throws(SessionError) in
+                for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                    let replace = try connection.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES(?1, ?2)")
+                    try replace.bind([.text(name), .blob(value)])
+                    try replace.run()
+                }
                 for change in changes {
                     switch change {
                     case .put(let key, let value):
@@ -108,6 +119,15 @@ public final class SQLiteDocumentStore: DocumentStore {
                     }
                 }
             }
+        }
+    }
+
+    public func owners() throws(SessionError) -> [String] {
+        try connection.withLock { connection throws(SessionError) in
+            let select = try connection.prepare("SELECT DISTINCT owner FROM records ORDER BY owner")
+            var owners: [String] = []
+            while try select.step() { owners.append(select.text(0)) }
+            return owners
         }
     }
 

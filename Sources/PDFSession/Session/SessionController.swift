@@ -92,13 +92,37 @@ public final class SessionController: Sendable {
     /// The documents in progress: id, workflow phase, revision count.
     public func documentsInProgress() throws(SessionError) -> [DocumentSummary] {
         try store.documentIDs().filter { !$0.hasPrefix("show-") }.map { id throws(SessionError) in
-            let stored = try store.load(documentID: id)
-            let snapshot = try SessionSnapshot.decoded(stored.state)
-            return DocumentSummary(
-                documentID: id, phase: snapshot.workflow.phase, revisionCount: stored.revisions.count,
-                size: stored.original.count + stored.revisions.reduce(0) { $0 + $1.count },
-                digestToSign: snapshot.prepared?.digest)
+            try documentSummary(id)
         }
+    }
+
+    /// One document in progress: its workflow phase, revision count, size.
+    /// - Throws: `SessionError` `.documentNotFound`, `.tamperedRecord`, `.storeUnavailable`.
+    public func documentSummary(_ documentID: String) throws(SessionError) -> DocumentSummary {
+        let stored = try store.load(documentID: documentID)
+        let snapshot = try SessionSnapshot.decoded(stored.state)
+        return DocumentSummary(
+            documentID: documentID, phase: snapshot.workflow.phase, revisionCount: stored.revisions.count,
+            size: stored.original.count + stored.revisions.reduce(0) { $0 + $1.count },
+            digestToSign: snapshot.prepared?.digest)
+    }
+
+    /// Moves the SQLite store at `storePath` to another storage key: every record of every user is
+    /// sealed again under `newKey` in one transaction, or nothing changes (`SecureStore.rekey`).
+    /// - Parameters:
+    ///   - usernames: every user of the store.
+    ///   - oldKey: the 64-byte key the store was written with.
+    ///   - newKey: the 64-byte key to move to.
+    /// - Throws: `SessionError` `.storeUnavailable` when no store is at `storePath`; otherwise as
+    ///   `SecureStore.rekey(backend:usernames:from:to:)` (`.wrongStorageKey` for a wrong old key).
+    public static func rekeyStore(
+        at storePath: String, usernames: [String], from oldKey: [UInt8], to newKey: [UInt8]
+    ) throws(SessionError) -> SecureStore.RekeySummary {
+        guard storePath != ":memory:", StoreFiles.exists(storePath) else {
+            throw SessionError(.storeUnavailable, "no store is at \(storePath)")
+        }
+        return try SecureStore.rekey(
+            backend: SQLiteDocumentStore(path: storePath), usernames: usernames, from: oldKey, to: newKey)
     }
 
     /// Forgets a document (WYSIWYS `disposeDocument`): its bytes and state are deleted from the store.

@@ -25,6 +25,33 @@ public protocol DocumentStore: Sendable {
     /// there is none, atomically: concurrent callers all get the value that won.
     /// - Throws: `SessionError` `.storeUnavailable`.
     func metadata(_ name: String, insertingIfAbsent initial: [UInt8]) throws(SessionError) -> [UInt8]
+
+    /// The owner tags that have records, sorted (moving a store to another key must leave none behind).
+    /// - Throws: `SessionError` `.storeUnavailable`; the default implementation always throws it.
+    func owners() throws(SessionError) -> [String]
+
+    /// `commit(_:)` that also replaces store-wide plain values (see `metadata(_:insertingIfAbsent:)`)
+    /// in the same transaction: how a store moves to another storage key, all or nothing.
+    /// - Throws: as `commit(_:)`; the default implementation throws `.storeUnavailable` when
+    ///   `metadata` is not empty, writing nothing.
+    func commit(_ changes: [RecordChange], replacingMetadata metadata: [String: [UInt8]]) throws(SessionError)
+}
+
+extension DocumentStore {
+    /// A backend that cannot list its owners cannot be moved to another key.
+    public func owners() throws(SessionError) -> [String] {
+        throw SessionError(.storeUnavailable, "this store's backend cannot list its owners")
+    }
+
+    /// A backend that cannot replace metadata in a transaction commits record changes only.
+    public func commit(
+        _ changes: [RecordChange], replacingMetadata metadata: [String: [UInt8]]
+    ) throws(SessionError) {
+        guard metadata.isEmpty else {
+            throw SessionError(.storeUnavailable, "this store's backend cannot replace its metadata")
+        }
+        try commit(changes)
+    }
 }
 
 /// The address of one record: whose it is, which document, what it holds, its position.

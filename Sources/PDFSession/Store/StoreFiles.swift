@@ -26,6 +26,11 @@ enum StoreFiles {
         close(descriptor)
     }
 
+    /// Whether a file (or anything else) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
     private static func failure(_ code: Int32, _ doing: String) -> SessionError {
         SessionError(.storeUnavailable, "store: \(doing) failed: \(String(cString: strerror(code)))")
     }

@@ -41,6 +41,26 @@ public actor WebBackend {
         let opened = try await controller.open(
             pdf: pdf, documentID: id, viewerConfiguration: viewerConfiguration,
             signatureConfiguration: signatureConfiguration)
+        await adopt(opened)
+        return opened
+    }
+
+    /// Makes the stored document `documentID` the current one (replacing the current document),
+    /// as it was left: its edits and its workflow phase, signed ones included
+    /// (`SessionController.reopen`).
+    /// - Throws: `SessionError` `.documentNotFound` when the store has no such document,
+    ///   `.tamperedRecord`, `.storeUnavailable`.
+    @discardableResult
+    public func resume(documentID: String) async throws(SessionError) -> DocumentSession {
+        let reopened = try await controller.reopen(
+            documentID: documentID, viewerConfiguration: viewerConfiguration,
+            signatureConfiguration: signatureConfiguration)
+        await adopt(reopened)
+        return reopened
+    }
+
+    /// Closes the previous document and relays the new one's events.
+    private func adopt(_ opened: DocumentSession) async {
         if let old = session, old !== opened { await old.close() }
         pump?.cancel()
         session = opened
@@ -50,7 +70,6 @@ public actor WebBackend {
                 await self?.received(event, from: opened)
             }
         }
-        return opened
     }
 
     /// Closes the current document (it stays in the store, in progress).

@@ -1,0 +1,56 @@
+import PDFCore
+import PDFSession
+import PDFWeb
+
+/// Which document `serve` shows, so that a restart loses nothing: the stored document of the same
+/// id is resumed as it was left (filled, prepared or signed), never replaced unless asked.
+extension ServeCommand {
+    /// The id of the built-in demo form in the store.
+    static let demoDocumentID = "demo-form"
+
+    /// The id of a served file: "file-" and the first 16 hex digits of the SHA-256 of its bytes, so
+    /// the same file is the same document after a restart and another file another document.
+    static func documentID(forFile bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return "file-"
+            + String(Digest.sha256.hash(bytes).prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+    }
+
+    /// Makes the document `documentID` the backend's current one: the stored document of that id
+    /// when there is one (as it was left, signed or not), else `pdf` afresh; with `replace`, `pdf`
+    /// afresh over the stored one.
+    /// - Returns: the line to print, nil when the document is opened afresh or is stored as `pdf`
+    ///   would start ("resuming demo-form: 2 revisions, phase editing; --replace starts over").
+    /// - Throws: `SessionError` from the store; a stored document that cannot be resumed says that
+    ///   `--replace` starts over.
+    static func openDocument(
+        _ pdf: [UInt8], documentID: String, replace: Bool, in backend: WebBackend
+    ) async throws(SessionError) -> String? {
+        let controller = backend.controller
+        let stored = try controller.documentInProgress(documentID)
+        if replace || !stored {
+            let before = stored ? (try? controller.documentSummary(documentID)).map(describe) ?? "unreadable" : nil
+            try await backend.open(pdf: pdf, documentID: documentID)
+            return before.map { "replaced the stored \(documentID) (\($0)) with a fresh copy" }
+        }
+        let session: DocumentSession
+        let summary: DocumentSummary
+        do throws(SessionError) {
+            session = try await backend.resume(documentID: documentID)
+            summary = try controller.documentSummary(documentID)
+        } catch {
+            throw SessionError(
+                error.code, "cannot resume the stored \(documentID): \(error.message); --replace starts over",
+                signoCode: error.signoCode)
+        }
+        let bytes = await session.documentBytes
+        let unchanged = summary.revisionCount == 0 && summary.phase == .editing && bytes == pdf
+        return unchanged ? nil : "resuming \(documentID): \(describe(summary)); --replace starts over"
+    }
+
+    /// "2 revisions, phase editing".
+    static func describe(_ summary: DocumentSummary) -> String {
+        let count = summary.revisionCount
+        return "\(count) revision\(count == 1 ? "" : "s"), phase \(SessionCommand.describe(summary.phase))"
+    }
+}
