@@ -2,6 +2,7 @@ import PDFCore
 import PDFGraphics
 import PDFRendering
 import PDFSession
+import Synchronization
 
 /// Tiles and search: rendering and text extraction of the current revision.
 extension WebRouter {
@@ -52,6 +53,7 @@ extension WebRouter {
             guard budget.stop == nil else { return nil }
             return image.pngData(compressionLevel: 1, maxThreads: 1)
         }
+        if budget.stop == .cancelled { TileWorkers.cancelledRenders.add(1, ordering: .relaxed) }
         switch drawn {
         case .success(let png?): return HTTPResponse(contentType: "image/png", bytes: png, headers: caching)
         case .success(nil): throw Self.budgetError(budget.stop, page: index)

@@ -16,8 +16,8 @@ struct WebRouter: Sendable {
         self.backend = backend
         self.assets = assets
         self.configuration = configuration
-        displayLists = PageCache(capacity: configuration.maxDisplayItems) { $0.items.count }
-        pageTexts = PageCache(capacity: 4_000_000) { $0.glyphs.count + 1 }
+        displayLists = PageCache(capacity: configuration.cachedDisplayItems) { $0.items.count }
+        pageTexts = PageCache(capacity: configuration.cachedDisplayItems) { $0.glyphs.count + 1 }
     }
 
     func route(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {

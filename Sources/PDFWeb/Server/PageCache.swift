@@ -30,11 +30,15 @@ final class PageCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// Keeps `value`, dropping the least recently used beyond the capacity.
+    /// Keeps `value`, dropping what earlier revisions left (never asked again: revisions only move
+    /// forward) and the least recently used beyond the capacity.
     func store(_ value: Value, for key: Key) {
         let cost = cost(value)
         guard cost <= capacity else { return }
         state.withLock { state in
+            let stale = state.entries.filter { $0.key.revision < key.revision }
+            state.cost -= stale.reduce(0) { $0 + $1.cost }
+            state.entries.removeAll { $0.key.revision < key.revision }
             if let index = state.entries.firstIndex(where: { $0.key == key }) {
                 state.cost -= state.entries.remove(at: index).cost
             }

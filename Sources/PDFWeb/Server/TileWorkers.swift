@@ -78,6 +78,9 @@ final class TileWorkers: Sendable {
         }
     }
 
+    /// Renders stopped because their client left (for tests and logs).
+    static let cancelledRenders = Atomic<Int>(0)
+
     /// Jobs waiting longer than this are taken oldest first.
     static let rescueAfter: Duration = .seconds(1)
 

@@ -32,6 +32,8 @@ public final class WebServer: Sendable {
         /// The most display items (drawing operations kept for replay) a page may have: the memory
         /// of one page's drawing.
         public var maxDisplayItems = 4_000_000
+        /// The display items (and glyphs of extracted text) kept for the pages drawn last.
+        public var cachedDisplayItems = 1_000_000
         /// How long a tile may wait for a rendering thread before it is answered `503`.
         public var maxTileWait: Duration = .seconds(4)
         /// Serve the viewer's files from this directory instead of the embedded ones.
