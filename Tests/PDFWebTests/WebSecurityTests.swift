@@ -36,6 +36,10 @@ import Testing
         #expect(cookie.hasPrefix(server.cookie + ";"))
         #expect(!cookie.contains(server.token))
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
+        // Opened again by a browser that holds the cookie: the redirect still drops the token.
+        let again = try await server.request("/", auth: .query, headers: ["Cookie: \(server.cookie)"])
+        #expect(again.status == 303)
+        #expect(again.headers["location"] == "/")
         let index = try await server.request("/", auth: .cookie)
         #expect(index.status == 200)
         #expect(index.headers["content-type"]?.hasPrefix("text/html") == true)

@@ -1,12 +1,17 @@
 """Helpers for the web viewer's browser tests: the server under test, Chromium through Selenium,
 the API through urllib, screenshots and the oracles (pyHanko, pdfsig, pdftotext, pypdf)."""
 
+import hashlib
+import http.client
 import io
 import json
 import os
 import pathlib
+import re
+import sqlite3
 import subprocess
 import time
+import unittest
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -23,22 +28,44 @@ ARTIFACTS = pathlib.Path(os.environ.get("AUTOGRAPH_ARTIFACTS", ROOT / ".build" /
 SERVER_LOG = pathlib.Path(os.environ.get("AUTOGRAPH_SERVER_LOG", "/nonexistent"))
 PARSED = urllib.parse.urlparse(URL)
 BASE = f"{PARSED.scheme}://{PARSED.netloc}"
+# The printed link's token: the bearer token of the API calls below. The browser never uses it
+# but once, opening the link (the server answers with a cookie and a redirect to /).
 TOKEN = urllib.parse.parse_qs(PARSED.query).get("token", [""])[0]
 
+# The browsers open now, and every console message read from any of them, in order.
+DRIVERS = []
+CONSOLE = []
 
-def new_driver(width=1280, height=900, mobile=False):
+
+def new_driver(width=1280, height=900, mobile=False, profile=None, network=False, arguments=()):
+    """Chromium, headless. `profile`: its --user-data-dir (else a temporary one chromedriver
+    makes); `network`: keep the DevTools network events (`network(driver)`); `arguments`: more
+    command-line switches."""
     options = Options()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={width},{height}", "--hide-scrollbars", "--disable-extensions"):
+                     f"--window-size={width},{height}", "--hide-scrollbars", "--disable-extensions",
+                     *arguments):
         options.add_argument(argument)
+    if profile:
+        options.add_argument(f"--user-data-dir={profile}")
     if mobile:
         options.add_experimental_option("mobileEmulation", {
             "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True}})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    logs = {"browser": "ALL", **({"performance": "ALL"} if network else {})}
+    options.set_capability("goog:loggingPrefs", logs)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(30)
+    DRIVERS.append(driver)
     return driver
+
+
+def close(driver):
+    """Reads the console one last time (for the CSP check), then quits."""
+    console(driver)
+    if driver in DRIVERS:
+        DRIVERS.remove(driver)
+    driver.quit()
 
 
 def api(method, path, body=None, token=TOKEN, raw=False, headers=None):
@@ -92,10 +119,44 @@ def wait(driver, condition, timeout=30, message="condition", interval=0.1):
 
 
 def console(driver):
+    """The console messages since the last read (kept in CONSOLE too: reading empties the log)."""
     try:
-        return [entry["message"] for entry in driver.get_log("browser")]
+        messages = [entry["message"] for entry in driver.get_log("browser")]
     except Exception:  # noqa: BLE001
         return []
+    CONSOLE.extend(messages)
+    return messages
+
+
+# What Chromium writes to the console when the Content-Security-Policy blocks something: an inline
+# script or style, a load, a connection, a frame ("Refused to …", "… violates the following Content
+# Security Policy directive …").
+CSP_MESSAGE = re.compile(r"Content[- ]Security[- ]Policy|Refused to (apply|execute|load|connect|frame|evaluate)",
+                         re.IGNORECASE)
+
+
+class BrowserTestCase(unittest.TestCase):
+    """Fails a test when any browser open during it wrote a CSP violation to its console (except
+    those in `expected_csp`, regular expressions), and keeps each test's console messages in
+    ARTIFACTS/console-TEST.txt."""
+
+    expected_csp = ()
+
+    def setUp(self):
+        for driver in list(DRIVERS):
+            console(driver)
+        self.console_start = len(CONSOLE)
+
+    def tearDown(self):
+        for driver in list(DRIVERS):
+            console(driver)
+        messages = CONSOLE[self.console_start:]
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / f"console-{self._testMethodName}.txt").write_text("\n".join(messages) + "\n")
+        violations = [m for m in messages
+                      if CSP_MESSAGE.search(m) and not any(re.search(p, m) for p in self.expected_csp)]
+        if violations:
+            self.fail("Content-Security-Policy violations in the console:\n" + "\n".join(violations))
 
 
 def shot(driver, name):
@@ -104,9 +165,88 @@ def shot(driver, name):
 
 
 def open_viewer(driver, url=URL):
+    """Opens the viewer: the printed link (the server sets the cookie and redirects to /), or `url`."""
     driver.get(url)
     wait(driver, "document.body.dataset.ready === '1'", message="viewer ready")
     wait(driver, "document.querySelector('.page.loaded') !== null", message="first tile")
+    if "token=" in driver.current_url:
+        raise AssertionError(f"the token stayed in the address: {driver.current_url}")
+
+
+def raw_request(method, path, headers=None, body=None):
+    """One request as given, no redirect followed, no header added but Host, Accept-Encoding and
+    Content-Length: (status, headers as a list of (name, value), body bytes)."""
+    connection = http.client.HTTPConnection(PARSED.hostname, PARSED.port, timeout=60)
+    try:
+        connection.request(method, path, body=body, headers=dict(headers or {}))
+        response = connection.getresponse()
+        return response.status, response.getheaders(), response.read()
+    finally:
+        connection.close()
+
+
+def network(driver):
+    """The requests the browser sent since the last call, from the DevTools network events:
+    [{"url", "method", "type", "headers" (as sent, with Cookie), "status" (as the server answered,
+    also when the page may not see it), "failed" (net error), "blocked" (why the browser blocked
+    the answer), "cors" (the CORS error)}], in the order sent. A redirect's hops are requests of
+    their own; the raw headers of one hop may arrive after the next began and land on it."""
+    requests = {}
+    order = []
+    current = {}  # DevTools request ID → key of its latest hop (a redirect keeps the ID)
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        method, params = message["method"], message.get("params", {})
+        if "requestId" not in params or not method.startswith("Network."):
+            continue
+        key = current.get(params["requestId"])
+        if method == "Network.requestWillBeSent" and (key is None or params.get("redirectResponse")):
+            if key is not None:
+                redirect = params["redirectResponse"]
+                requests[key]["status"] = redirect["status"]
+                requests[key]["response_headers"].update({k.lower(): v for k, v in redirect["headers"].items()})
+            key = current[params["requestId"]] = f"{params['requestId']}.{len(order)}"
+        elif key is None:
+            key = current[params["requestId"]] = f"{params['requestId']}.{len(order)}"
+        if key not in requests:
+            requests[key] = {"url": None, "method": None, "type": None, "headers": {}, "status": None,
+                             "response_headers": {}, "failed": None, "blocked": None, "cors": None}
+            order.append(key)
+        record = requests[key]
+        if method == "Network.requestWillBeSent":
+            record.update(url=params["request"]["url"], method=params["request"]["method"], type=params.get("type"))
+        elif method == "Network.requestWillBeSentExtraInfo":
+            record["headers"].update({k.lower(): v for k, v in params.get("headers", {}).items()})
+        elif method == "Network.responseReceivedExtraInfo":
+            record["status"] = params.get("statusCode", record["status"])
+            record["response_headers"].update({k.lower(): v for k, v in params.get("headers", {}).items()})
+        elif method == "Network.responseReceived":
+            record["status"] = record["status"] or params["response"].get("status")
+        elif method == "Network.loadingFailed":
+            record.update(failed=params.get("errorText"), blocked=params.get("blockedReason"),
+                          cors=(params.get("corsErrorStatus") or {}).get("corsError"))
+    return [requests[key] for key in order]
+
+
+def store_digest():
+    """A digest of every record of the server's store (read-only): any write changes it."""
+    connection = sqlite3.connect(f"file:{STORE / 'store.sqlite'}?mode=ro", uri=True, timeout=30)
+    try:
+        digest = hashlib.sha256()
+        for row in connection.execute("SELECT owner, document, kind, idx, value FROM records ORDER BY owner, document, kind, idx"):
+            digest.update(repr(row[:4]).encode() + hashlib.sha256(bytes(row[4])).digest())
+        return digest.hexdigest()
+    finally:
+        connection.close()
+
+
+def demo_pdf():
+    """The demo form's bytes: from the server while it still shows it, else as the first test kept it."""
+    kept = ARTIFACTS / "00-demo-form.pdf"
+    state = api_ok("GET", "/api/state")
+    if state["documentID"] == "demo-form" and state["phase"] == "editing":
+        save_artifact(kept.name, api("GET", "/api/download", raw=True)[1])
+    return kept.read_bytes() if kept.exists() else None
 
 
 def open_document(pdf, document_id):

@@ -46,24 +46,18 @@ def reopen_demo(driver):
     H.open_viewer(driver)
 
 
-class ViewerTests(unittest.TestCase):
+class ViewerTests(H.BrowserTestCase):
     @classmethod
     def setUpClass(cls):
         if not H.URL:
             raise unittest.SkipTest("AUTOGRAPH_URL is not set: run scripts/browser-tests")
         # The server starts with its demo form: keep its bytes to open it again in later tests.
-        state = H.api_ok("GET", "/api/state")
-        kept = H.ARTIFACTS / "00-demo-form.pdf"
-        if state["documentID"] == "demo-form" and state["phase"] == "editing":
-            DEMO["pdf"] = H.api("GET", "/api/download", raw=True)[1]
-            H.save_artifact(kept.name, DEMO["pdf"])
-        elif kept.exists():
-            DEMO["pdf"] = kept.read_bytes()
+        DEMO["pdf"] = H.demo_pdf()
         cls.driver = H.new_driver()
 
     @classmethod
     def tearDownClass(cls):
-        cls.driver.quit()
+        H.close(cls.driver)
 
     def phase(self):
         return self.driver.execute_script("return document.body.dataset.phase")
@@ -311,10 +305,12 @@ class ViewerTests(unittest.TestCase):
             ActionChains(d).send_keys(Keys.ESCAPE).perform()
             H.wait(d, lambda d: not H.visible(d, "#signatures-dialog"), message="Escape closes")
         finally:
-            d.quit()
+            H.close(d)
 
     # 8 ────────────────────────────────────────────────────────────────────────────────
     def test_08_token_required(self):
+        """Without the token, nothing; the link's token is exchanged for a cookie by a redirect and
+        is good for nothing else; the cookie reads, and writes only from the viewer's own origin."""
         for path in ("/", "/app/viewer.js", "/api/state", "/api/fields", "/api/pages/0/tile?scale=1",
                      "/api/download", "/api/events"):
             status, body = H.api("GET", path, token="")
@@ -326,6 +322,43 @@ class ViewerTests(unittest.TestCase):
         self.assertEqual(body["error"]["code"], "forbidden")
         status, _ = H.api("GET", "/api/state")
         self.assertEqual(status, 200)
+
+        # The link: 303 to / with the run's cookie, the token in neither.
+        status, headers, body = H.raw_request("GET", "/?token=" + H.TOKEN)
+        self.assertEqual(status, 303)
+        headers = dict((name.lower(), value) for name, value in headers)
+        self.assertEqual(headers.get("location"), "/")
+        cookie = headers.get("set-cookie", "")
+        self.assertRegex(cookie, r"^autograph-[0-9a-f]+=[0-9a-f]+; ")
+        for attribute in ("HttpOnly", "SameSite=Strict", "Path=/"):
+            self.assertIn(attribute, cookie.split("; "))
+        self.assertNotIn(H.TOKEN, cookie)
+        self.assertNotIn(H.TOKEN.encode(), body)
+        pair = cookie.split(";")[0]
+        self.assertEqual(H.raw_request("GET", "/?token=" + "0" * 64)[0], 403)
+        # The link opened again by a browser that holds the cookie: redirected all the same.
+        status, headers, _ = H.raw_request("GET", "/?token=" + H.TOKEN, {"Cookie": pair})
+        self.assertEqual((status, dict((k.lower(), v) for k, v in headers).get("location")), (303, "/"))
+        # The token in a query opens only the page: no file, no API call.
+        for path in ("/app/viewer.js", "/api/state", "/api/download"):
+            self.assertEqual(H.raw_request("GET", path + "?token=" + H.TOKEN)[0], 403, path)
+        # The cookie reads; it writes only with X-Autograph and a proof of origin (an unknown route
+        # answers 404 once the policy let the request through, 403 otherwise: nothing changes).
+        self.assertEqual(H.raw_request("GET", "/api/state", {"Cookie": pair})[0], 200)
+        write = {"Cookie": pair, "X-Autograph": "1"}
+        self.assertEqual(H.raw_request("POST", "/api/nothing-here", write)[0], 403)
+        self.assertEqual(H.raw_request("POST", "/api/nothing-here", {**write, "Origin": H.BASE})[0], 404)
+        self.assertEqual(H.raw_request("POST", "/api/nothing-here", {**write, "Sec-Fetch-Site": "same-origin"})[0], 404)
+        self.assertEqual(H.raw_request("POST", "/api/nothing-here", {"Cookie": pair, "Origin": H.BASE})[0], 403)
+        other = "http://127.0.0.1:1"
+        self.assertEqual(H.raw_request("POST", "/api/nothing-here", {**write, "Origin": other})[0], 403)
+        self.assertEqual(H.raw_request("GET", "/api/state", {"Cookie": pair, "Sec-Fetch-Site": "same-site"})[0], 403)
+        # The bearer token: scripts; writes need X-Autograph too; another origin is refused even so.
+        bearer = {"Authorization": "Bearer " + H.TOKEN}
+        self.assertEqual(H.raw_request("POST", "/api/nothing-here", bearer)[0], 403)
+        self.assertEqual(H.raw_request("POST", "/api/nothing-here", {**bearer, "X-Autograph": "1"})[0], 404)
+        self.assertEqual(H.raw_request("GET", "/api/state", {**bearer, "Origin": other})[0], 403)
+        self.assertEqual(H.raw_request("GET", "/api/state", {**bearer, "Host": "attacker.example:" + str(H.PARSED.port)})[0], 403)
 
     # 9 ────────────────────────────────────────────────────────────────────────────────
     def test_09_performance(self):
@@ -385,7 +418,7 @@ class ViewerTests(unittest.TestCase):
             if first_page > 300:
                 print(f"performance: first page image {first_page:.0f} ms is over the 300 ms target")
         finally:
-            d.quit()
+            H.close(d)
 
     # 09b ──────────────────────────────────────────────────────────────────────────────
     def test_09b_first_page_medians(self):
@@ -408,7 +441,7 @@ class ViewerTests(unittest.TestCase):
                     times.append(H.wait(d, "window.autographMetrics && window.autographMetrics.firstPage",
                                         timeout=60, message="page 1 image"))
             finally:
-                d.quit()
+                H.close(d)
         print(f"\nperformance: first page's pixels, median of 5 (target ≤ 300 ms): new browser "
               f"{statistics.median(cold):.0f} ms {sorted(round(t) for t in cold)}, browser already running "
               f"{statistics.median(warm):.0f} ms {sorted(round(t) for t in warm)}")
@@ -456,6 +489,27 @@ class ViewerTests(unittest.TestCase):
         self.assertIn("Signature Field Name: Signature1", H.pdfsig(path)[1])
 
 
+    # 11 ───────────────────────────────────────────────────────────────────────────────
+    def test_11_capture_text_colour(self):
+        """The capture dialog's text (a signature configuration's displayText) takes its colour
+        under the page's Content-Security-Policy, which refuses style attributes (the console check
+        of every test fails on the refusal)."""
+        d = self.driver
+        reopen_demo(d)
+        d.execute_script("""
+            import('/app/capture.js').then((capture) => {
+              window.captureResult = capture.captureSignature(
+                {displayText: 'Signed on the tablet', textColor: [0.8, 0, 0]}, {title: 'Sign here'});
+            });""")
+        H.wait(d, lambda d: H.visible(d, "#capture-dialog .capture-text"), message="capture text")
+        H.shot(d, "11-1-capture-text")
+        self.assertEqual(H.by_css(d, "#capture-dialog .capture-text").text, "Signed on the tablet")
+        colour = d.execute_script("return getComputedStyle(document.querySelector('#capture-dialog .capture-text')).color")
+        self.assertEqual(colour, "rgb(204, 0, 0)")
+        ActionChains(d).send_keys(Keys.ESCAPE).perform()
+        H.wait(d, lambda d: not H.visible(d, "#capture-dialog"), message="capture closed")
+        self.assertIsNone(d.execute_async_script("window.captureResult.then(arguments[0])"))
+
     # 12 ───────────────────────────────────────────────────────────────────────────────
     def test_12_touch_pinch_zoom(self):
         """Two fingers moving apart on a phone-sized screen zoom in (touch through the DevTools
@@ -482,7 +536,7 @@ class ViewerTests(unittest.TestCase):
             # The fingers moved from 70 to 250 pixels apart: about 3.6 times (clamped by the layout's limits).
             self.assertGreater(after / before, 2.0)
         finally:
-            d.quit()
+            H.close(d)
 
 
 if __name__ == "__main__":

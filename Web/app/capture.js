@@ -34,7 +34,7 @@ export function captureSignature(configuration = {}, { title = 'Sign here' } = {
   let start = null;
   const confirmButton = { label: 'Confirm', value: 'confirm', primary: true };
   const body = [
-    configuration.displayText ? h('p', { className: 'capture-text', textContent: configuration.displayText, style: `color: ${textColor}` }) : null,
+    configuration.displayText ? text(configuration.displayText, textColor) : null,
     h('div', { className: 'capture-frame' }, canvas, h('div', { className: 'capture-line', 'aria-hidden': 'true' })),
     h('p', { className: 'hint', textContent: 'Draw inside the box, then confirm.' }),
   ];
@@ -94,6 +94,13 @@ export function captureSignature(configuration = {}, { title = 'Sign here' } = {
       dialog.querySelector('[data-action="clear"]').addEventListener('click', end);
     },
   });
+}
+
+/** The configuration's text in its colour (set through the CSSOM: the page's CSP refuses style attributes). */
+function text(content, color) {
+  const paragraph = h('p', { className: 'capture-text', textContent: content });
+  paragraph.style.color = color;
+  return paragraph;
 }
 
 /** Strokes the points of `stroke` (width from pressure). */

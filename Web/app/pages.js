@@ -6,6 +6,7 @@ import { viewBox } from './geometry.js';
 
 const SPACING = 16;
 const MAX_TILE_PIXELS = 16e6;
+const TILE_RETRIES = 4;
 
 export class PageView {
   constructor(viewport, content, { onPageChange, onFirstTile } = {}) {
@@ -54,9 +55,11 @@ export class PageView {
       image.decoding = 'async';
       image.draggable = false;
       image.addEventListener('load', () => {
+        image.retries = 0;
         element.classList.add('loaded');
         this.onFirstTile(page.index, image);
       });
+      image.addEventListener('error', () => this.retryTile(page.index, image));
       const overlay = document.createElement('div');
       overlay.className = 'overlay';
       element.append(image, overlay);
@@ -141,7 +144,26 @@ export class PageView {
     const image = this.elements[index].firstChild;
     // The document and its revision in the URL: tiles are cached for an hour.
     const source = url(`/api/pages/${index}/tile`, { scale: this.tileScale(index), v: `${this.documentKey}.${this.revision}` });
-    if (image.getAttribute('src') !== source) image.src = source;
+    if (image.getAttribute('src') !== source) {
+      image.retries = 0;
+      image.src = source;
+    }
+  }
+
+  /**
+   * Asks again for a tile that failed: the server answers 503 (Retry-After) when every rendering
+   * thread stayed busy too long, which an image cannot tell apart from other failures; a few tries,
+   * further apart each time, while the page is still near and its tile unchanged.
+   */
+  retryTile(index, image) {
+    const source = image.getAttribute('src');
+    if (!source || (image.retries || 0) >= TILE_RETRIES) return;
+    image.retries = (image.retries || 0) + 1;
+    setTimeout(() => {
+      if (image.getAttribute('src') !== source || !this.near.has(index)) return;
+      image.removeAttribute('src');
+      image.src = source;
+    }, 2000 * image.retries);
   }
 
   unloadTile(index) {

@@ -11,7 +11,8 @@
 ///    navigation to the viewer page itself is the one exception;
 /// 4. it carries a credential: `Authorization: Bearer TOKEN` (scripts, tests), the run's cookie
 ///    (the browser, after the link), or the token in the query of the link itself (`GET /` only,
-///    answered with a redirect that sets the cookie and drops the token from the address);
+///    answered with a redirect that sets the cookie and drops the token from the address — also
+///    when the request carries the cookie or the bearer token as well);
 /// 5. a request that changes anything (every method but `GET` and `HEAD`) also carries
 ///    `X-Autograph: 1` — a header no form, image or cross-origin "simple" request can send — and,
 ///    when its credential is the cookie, an `Origin` or `Sec-Fetch-Site` that proves where it comes
@@ -53,16 +54,19 @@ struct RequestPolicy: Sendable {
             return .failure(.forbidden("a \(site) request is refused: only the viewer's own pages may call"))
         }
         let credential: Credential
-        if let value = request.headers["authorization"], value.hasPrefix("Bearer "),
+        if let value = request.query["token"], Self.equal(value, token), request.isRead,
+            request.path == "/" || request.path == "/index.html"
+        {
+            // The link first, whatever else the request carries: a browser that already holds the
+            // cookie (the link opened a second time) must be redirected too, or the token stays in
+            // its address bar, its history and the page's own URL.
+            credential = .link
+        } else if let value = request.headers["authorization"], value.hasPrefix("Bearer "),
             Self.equal(String(value.dropFirst(7)), token)
         {
             credential = .bearer
         } else if let value = request.cookies[cookieName], Self.equal(value, cookieSecret) {
             credential = .cookie
-        } else if let value = request.query["token"], Self.equal(value, token), request.isRead,
-            request.path == "/" || request.path == "/index.html"
-        {
-            credential = .link
         } else {
             return .failure(.forbidden("the request does not carry this run's token"))
         }
