@@ -459,6 +459,7 @@ class LinkTests(H.BrowserTestCase):
         if not H.URL:
             self.skipTest("AUTOGRAPH_URL is not set: run scripts/browser-tests")
         profile = pathlib.Path(tempfile.mkdtemp(prefix="autograph-profile-"))
+        self.addCleanup(shutil.rmtree, profile, True)
         d = H.new_driver(profile=str(profile), network=True)
         try:
             H.open_viewer(d)
@@ -517,7 +518,6 @@ class LinkTests(H.BrowserTestCase):
             connection.close()
         holding = sorted(str(path.relative_to(profile)) for path in profile.rglob("*")
                          if path.is_file() and not path.is_symlink() and H.TOKEN.encode() in path.read_bytes())
-        shutil.rmtree(profile, ignore_errors=True)
         hidden = lambda text: text.replace(H.TOKEN, "<TOKEN>")  # noqa: E731
         lines = ["urls (id, url, title, visit_count, typed_count, hidden):"]
         lines += [f"  {i} {hidden(u)} {t!r} visits={v} typed={ty} hidden={h}" for i, u, t, v, ty, h in urls]
