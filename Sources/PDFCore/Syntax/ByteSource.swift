@@ -68,7 +68,12 @@ package final class ByteSource: @unchecked Sendable {
         }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         let buffer = UnsafeMutableRawBufferPointer(start: memory, count: size)
-        _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+        // Arrays and slices are copied at once: element by element through the generic iterator,
+        // a 5 MB document took 0.4 s to copy (every revision appended in a session reopens it).
+        let copied = bytes.withContiguousStorageIfAvailable { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(source))
+        }
+        if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: bytes) }
         start = UnsafeRawPointer(memory)
         count = size
         owner = .allocation(memory)

@@ -34,6 +34,12 @@ public final class RenderBudget: Sendable {
         self.maxItems = maxItems
     }
 
+    /// A budget that ends at `deadline` (a request's arrival plus its allowance, say).
+    public init(deadline: ContinuousClock.Instant, maxItems: Int = .max) {
+        self.deadline = deadline
+        self.maxItems = maxItems
+    }
+
     /// Stops the work at its next check (no effect once stopped for another reason).
     public func cancel() { record(.cancelled) }
 

@@ -39,7 +39,12 @@ public struct TextExtractor: Sendable {
     /// - Parameter budget: stops reading the page's content when spent (`budget.stop` says why; the
     ///   text is then incomplete).
     public func text(pageAt index: Int, budget: RenderBudget? = nil) -> PageText {
-        let list = graphics.displayList(pageAt: index, budget: budget)
+        text(of: graphics.displayList(pageAt: index, budget: budget), pageAt: index)
+    }
+
+    /// The text of page `index` from a display list already made for it — the renderer's, say, so
+    /// that what is searched is what is drawn, and the page is interpreted once for both.
+    public func text(of list: DisplayList, pageAt index: Int) -> PageText {
         let pages = graphics.document.pages
         let crop =
             pages.indices.contains(index)

@@ -2,6 +2,7 @@ import PDFAnnotations
 public import PDFCore
 public import PDFForms
 import PDFSigning
+import Synchronization
 
 /// One open document (WYSIWYS `WYSPDFViewer` + `WYSIWYSController`'s per-document calls, signo
 /// `STSignoViewController`'s document side): its fields, edits saved to the encrypted store as they
@@ -23,7 +24,15 @@ public actor DocumentSession {
     weak var delegate: (any SessionDelegate)?
 
     /// The document as it is now: the original and every revision.
-    public private(set) var document: PDFDocument
+    public private(set) var document: PDFDocument {
+        didSet { published.withLock { $0 = document } }
+    }
+    /// `document`, readable without waiting for the actor (a long write, such as a revision of a
+    /// large document, must not hold up a viewer drawing the current one).
+    private nonisolated let published: Mutex<PDFDocument>
+    /// The document as it is now, read at once from any thread: the same value as `document`,
+    /// published when each change is complete.
+    public nonisolated var currentDocument: PDFDocument { published.withLock { $0 } }
     var bytes: [UInt8]
     /// The size of each revision after the original, in order.
     var revisionSizes: [Int]
@@ -53,8 +62,10 @@ public actor DocumentSession {
         self.bytes = stored.bytes
         self.revisionSizes = stored.revisions.map(\.count)
         self.storeVersion = stored.version
-        self.document = try Self.open(bytes)
-        self.loadedPageCount = document.pages.count
+        let opened = try Self.open(stored.bytes)
+        self.published = Mutex(opened)
+        self.document = opened
+        self.loadedPageCount = opened.pages.count
         (events, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
         self.snapshot.workflow.acceptedReason = signature.attributes.acceptedReason
         self.snapshot.workflow.refusedReason = signature.attributes.refusedReason

@@ -100,7 +100,7 @@ public actor WebBackend {
 
     /// The renderer of the current revision and its number (a new renderer when the document changed).
     func currentRenderer() async throws(WebError) -> (DocumentRenderer, Int) {
-        let document = try await current().document
+        let document = try current().currentDocument
         if let renderer, renderer.document === document { return (renderer, revision) }
         let made = DocumentRenderer(document: document)
         renderer = made

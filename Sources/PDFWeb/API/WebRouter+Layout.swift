@@ -6,7 +6,7 @@ import PDFViewer
 /// page — computed by `PDFViewer`, so the browser and a native viewer share one layout.
 extension WebRouter {
     func layout(_ request: HTTPRequest) async throws(WebError) -> JSONValue {
-        let document = try await backend.current().document
+        let document = try await backend.current().currentDocument
         let width = try CheckedInput.number(request.query, "width", in: 1...100_000) ?? 800
         let height = try CheckedInput.number(request.query, "height", in: 1...100_000) ?? 600
         let configuration = try Self.layoutConfiguration(request.query)

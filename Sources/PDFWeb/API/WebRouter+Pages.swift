@@ -38,17 +38,21 @@ extension WebRouter {
         {
             return HTTPResponse(status: 304, headers: caching)
         }
-        let budget = RenderBudget(timeLimit: configuration.renderTimeLimit, maxItems: configuration.maxDisplayItems)
+        let budget = RenderBudget(
+            deadline: request.received + configuration.renderTimeLimit, maxItems: configuration.maxDisplayItems)
         request.client?.onGone { budget.cancel() }
         options.budget = budget
         let tileOptions = options
         let cache = displayLists
-        let key = PageCache<DisplayList>.Key(revision: revision, page: index)
-        let drawn = await TileWorkers.shared.run(maxWait: configuration.maxTileWait, client: request.client) {
+        let key = PageKey(revision: revision, page: index)
+        let wait = min(configuration.maxTileWait, request.received + configuration.renderTimeLimit - .now)
+        let drawn = await TileWorkers.shared.run(maxWait: wait, client: request.client) {
             () -> [UInt8]? in
-            let list = cache.value(key) ?? renderer.graphics.displayList(pageAt: index, budget: budget)
-            guard budget.stop == nil else { return nil }
-            cache.store(list, for: key)
+            let made = cache.value(key, stopped: { budget.stop != nil }) {
+                let list = renderer.graphics.displayList(pageAt: index, budget: budget)
+                return budget.stop == nil ? list : nil
+            }
+            guard let list = made, budget.stop == nil else { return nil }
             let image = renderer.render(list, pageAt: index, options: tileOptions)
             guard budget.stop == nil else { return nil }
             return image.pngData(compressionLevel: 1, maxThreads: 1)
@@ -107,21 +111,35 @@ extension WebRouter {
         let search = TextSearch(document: renderer.document)
         let searchOptions = options
         let texts = pageTexts
+        let lists = displayLists
         var hits: [JSONValue] = []
         var skipped: [Int] = []
+        // One search may take twice a tile's time; pages it cannot reach by then are skipped.
+        let deadline = request.received + configuration.renderTimeLimit * 2
         for index in 0..<search.extractor.graphics.document.pageCount where hits.count < limit {
             guard request.client?.isGone != true else {
                 throw WebError(status: 499, code: "cancelled", message: "the client left")
             }
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else {
+                skipped.append(index)
+                continue
+            }
             let budget = RenderBudget(
-                timeLimit: configuration.renderTimeLimit, maxItems: configuration.maxDisplayItems)
+                timeLimit: min(configuration.renderTimeLimit, remaining), maxItems: configuration.maxDisplayItems)
             request.client?.onGone { budget.cancel() }
             let found = await TileWorkers.shared.run(maxWait: configuration.maxTileWait, client: request.client) {
                 () -> [SearchResult]? in
-                let key = PageCache<PageText>.Key(revision: revision, page: index)
-                let page = texts.value(key) ?? search.extractor.text(pageAt: index, budget: budget)
-                guard budget.stop == nil else { return nil }
-                texts.store(page, for: key)
+                let key = PageKey(revision: revision, page: index)
+                // The page's text from the display list its tiles draw (made once for both).
+                let made = texts.value(key, stopped: { budget.stop != nil }) {
+                    let list = lists.value(key, stopped: { budget.stop != nil }) {
+                        let list = renderer.graphics.displayList(pageAt: index, budget: budget)
+                        return budget.stop == nil ? list : nil
+                    }
+                    return list.map { search.extractor.text(of: $0, pageAt: index) }
+                }
+                guard let page = made, budget.stop == nil else { return nil }
                 return search.results(in: page, for: query, options: searchOptions)
             }
             switch found {

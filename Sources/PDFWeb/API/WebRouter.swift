@@ -133,7 +133,7 @@ struct WebRouter: Sendable {
     }
 
     func pages() async throws(WebError) -> JSONValue {
-        let document = try await backend.current().document
+        let document = try await backend.current().currentDocument
         return .array(
             document.pages.map { page in
                 let size = page.displaySize

@@ -16,6 +16,8 @@ public struct HTTPRequest: Sendable {
     public var repeatedHeaders: Set<String> = []
     /// The connection, watched while the request is answered (nil for requests made in process).
     public var client: ClientConnection?
+    /// When the request was read whole: time budgets count from here, waiting included.
+    public var received = ContinuousClock.now
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],

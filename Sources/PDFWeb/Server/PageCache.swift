@@ -1,16 +1,22 @@
+import Dispatch
 import Synchronization
+
+/// A page of one revision of the document served.
+struct PageKey: Hashable, Sendable {
+    /// The backend's revision counter (a new one for every document or revision rendered).
+    let revision: Int
+    let page: Int
+}
 
 /// What was made last for the pages of a document — display lists for tiles, text for search — so
 /// that the tiles of one page, or the same page searched again, read its content once. Bounded by
 /// a cost (display items or glyphs, the measure of their memory); the least recently used go first.
 final class PageCache<Value: Sendable>: Sendable {
-    struct Key: Hashable, Sendable {
-        /// The backend's revision counter (a new one for every document or revision rendered).
-        let revision: Int
-        let page: Int
-    }
+    typealias Key = PageKey
 
     private let state = Mutex<(entries: [(key: Key, value: Value, cost: Int)], cost: Int)>(([], 0))
+    /// The values being made now, each with the group its other askers wait on.
+    private let making = Mutex<[Key: DispatchGroup]>([:])
     /// The most cost held at once.
     let capacity: Int
     private let cost: @Sendable (Value) -> Int
@@ -27,6 +33,36 @@ final class PageCache<Value: Sendable>: Sendable {
             let found = state.entries.remove(at: index)
             state.entries.append(found)
             return found.value
+        }
+    }
+
+    /// The cached value, or the one `make` returns (kept); when another thread is making the same
+    /// value, waits for it instead of making it twice (a page of millions of operators is read once,
+    /// however many tiles and searches ask for it at once). Gives up with nil once `stopped` says so.
+    /// Called on the rendering threads: it blocks.
+    func value(_ key: Key, stopped: () -> Bool, make: () -> Value?) -> Value? {
+        while true {
+            if let cached = value(key) { return cached }
+            let (group, maker) = making.withLock { making -> (DispatchGroup, Bool) in
+                if let group = making[key] { return (group, false) }
+                let group = DispatchGroup()
+                group.enter()
+                making[key] = group
+                return (group, true)
+            }
+            if maker {
+                let made = make()
+                if let made { store(made, for: key) }
+                making.withLock { _ = $0.removeValue(forKey: key) }
+                group.leave()
+                return made
+            }
+            // Another thread makes it: wait, looking at this asker's own budget now and then. If
+            // the maker gave up (its client left), the loop makes it here.
+            while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                if stopped() { return nil }
+            }
+            if stopped() { return nil }
         }
     }
 
