@@ -35,6 +35,10 @@ public struct ActualText: Sendable {
 }
 
 /// One drawing operation.
+///
+/// The rare items with large payloads (images, shadings, groups) are `indirect`: a page keeps
+/// millions of fills and strokes, and every item is as large as the largest case (576 bytes before,
+/// 208 now).
 public enum DisplayItem: Sendable {
     /// Saves the clip (and nothing else: every other item carries its full state).
     case save
@@ -53,15 +57,15 @@ public enum DisplayItem: Sendable {
     /// becomes its intersection with the union of these runs' glyph outlines (ISO 32000-2 §9.3.6).
     case clipGlyphs([GlyphRun])
     /// Paints an image into the unit square mapped by `ctm`.
-    case image(ImageSource, ctm: Matrix, state: DrawState)
+    indirect case image(ImageSource, ctm: Matrix, state: DrawState)
     /// Paints `paint` through a 1-bit stencil mask in the unit square mapped by `ctm` (`/ImageMask true`).
-    case stencilMask(ImageSource, Paint, ctm: Matrix, state: DrawState)
+    indirect case stencilMask(ImageSource, Paint, ctm: Matrix, state: DrawState)
     /// Paints a shading over the whole clip (`sh`), its geometry in the space `ctm` maps to user space.
-    case shading(Shading, ctm: Matrix, state: DrawState)
+    indirect case shading(Shading, ctm: Matrix, state: DrawState)
     /// Starts a transparency group (a form XObject with `/Group /S /Transparency`, or a group made
     /// for a soft mask): items up to the matching ``endGroup`` are drawn into it, then it is
     /// composited with `state`.
-    case beginGroup(TransparencyGroup)
+    indirect case beginGroup(TransparencyGroup)
     case endGroup
 }
 
@@ -85,13 +89,13 @@ public struct RGB: Hashable, Sendable {
     public var luminosity: Double { 0.3 * r + 0.59 * g + 0.11 * b }
 }
 
-/// What fills or strokes.
+/// What fills or strokes (patterns `indirect`: most paints are colours, kept small).
 public enum Paint: Sendable {
     case color(RGB)
     /// A shading pattern; `matrix` maps pattern space to user space.
-    case shading(Shading, matrix: Matrix)
+    indirect case shading(Shading, matrix: Matrix)
     /// A tiling pattern; its cell is drawn from `cell` (already interpreted, in pattern space).
-    case tiling(TilingPattern)
+    indirect case tiling(TilingPattern)
 }
 
 /// Line style in the space of the stroked path (ISO 32000-2 §8.4.3).
