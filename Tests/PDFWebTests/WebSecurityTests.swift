@@ -25,21 +25,39 @@ import Testing
         #expect(try await server.request("/api/state", headers: ["Host: localhost:\(server.port)"]).status == 200)
     }
 
-    @Test("the link's token is exchanged for a cookie by a redirect to /; the API takes the bearer token or the cookie")
+    @Test(
+        "a sign-in link is exchanged once for a cookie by a redirect to /; the API takes the bearer token or the cookie"
+    )
     func tokenCarriers() async throws {
         let server = try await TestServer()
         defer { Task { await server.stop() } }
-        let link = try await server.request("/", auth: .query)
+        let code = String(server.server.signInLink().dropFirst(8))
+        #expect(code.count == 48 && !server.token.contains(code))
+        let link = try await server.request("/", auth: .linkCode(code))
         #expect(link.status == 303)
         #expect(link.headers["location"] == "/")
         let cookie = try #require(link.headers["set-cookie"])
         #expect(cookie.hasPrefix(server.cookie + ";"))
         #expect(!cookie.contains(server.token))
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
-        // Opened again by a browser that holds the cookie: the redirect still drops the token.
-        let again = try await server.request("/", auth: .query, headers: ["Cookie: \(server.cookie)"])
+        // Opened again by a browser that holds the cookie: the redirect still drops the code.
+        let again = try await server.request("/", auth: .linkCode(code), headers: ["Cookie: \(server.cookie)"])
         #expect(again.status == 303)
         #expect(again.headers["location"] == "/")
+        #expect(again.headers["set-cookie"] == nil)
+        // Opened again without the cookie (read from a History): spent, refused.
+        let spent = try await server.request("/", auth: .linkCode(code))
+        #expect(spent.status == 403)
+        #expect(spent.json["error"]?["message"]?.stringValue?.contains("used already") == true)
+        // A new link comes from the API token only; the cookie cannot make one.
+        let made = try await server.post("/api/links")
+        #expect(made.status == 201)
+        let fresh = try #require(made.json["url"]?.stringValue)
+        #expect(fresh.hasPrefix("/?login=") && !fresh.contains(code))
+        #expect(try await server.request("/", auth: .linkCode(String(fresh.dropFirst(8)))).status == 303)
+        let byCookie = try await server.request(
+            "POST", "/api/links", auth: .cookie, json: "{}", headers: ["Origin: \(server.base)"])
+        #expect(byCookie.status == 403)
         let index = try await server.request("/", auth: .cookie)
         #expect(index.status == 200)
         #expect(index.headers["content-type"]?.hasPrefix("text/html") == true)
@@ -48,8 +66,9 @@ import Testing
             #expect(state.status == 200, "\(auth)")
             #expect(state.json["documentID"]?.stringValue == "web-test")
         }
-        // The token in a sub-resource's URL is no credential.
-        #expect(try await server.request("/api/state", auth: .query).status == 403)
+        // The API token in a URL is no credential, not even as a link's code.
+        #expect(try await server.request("/api/state", auth: .tokenInQuery).status == 403)
+        #expect(try await server.request("/", auth: .tokenInQuery).status == 403)
         #expect(server.token.count == 64 && server.token.allSatisfy(\.isHexDigit))
     }
 

@@ -51,7 +51,9 @@ final class TestServer: @unchecked Sendable {
         var signoCode: Int? { json["error"]?["signoCode"]?.intValue }
     }
 
-    enum Auth { case none, query, bearer, cookie, wrong }
+    /// `link`: a new sign-in link's code in the query; `linkCode(c)`: that code; `tokenInQuery`: the
+    /// API token where a link's code goes (never a credential).
+    enum Auth { case none, link, linkCode(String), tokenInQuery, bearer, cookie, wrong }
 
     /// The browser's cookie (`name=value`), as the link's redirect sets it.
     var cookie: String { server.policy.cookieName + "=" + server.policy.cookieSecret }
@@ -71,7 +73,9 @@ final class TestServer: @unchecked Sendable {
         var url = base + path
         switch auth {
         case .none: break
-        case .query: url += (path.contains("?") ? "&" : "?") + "token=" + token
+        case .link: url += (path.contains("?") ? "&" : "?") + "login=" + server.signInLink().dropFirst(8)
+        case .linkCode(let code): url += (path.contains("?") ? "&" : "?") + "login=" + code
+        case .tokenInQuery: url += (path.contains("?") ? "&" : "?") + "login=" + token + "&token=" + token
         case .bearer: arguments += ["-H", "Authorization: Bearer " + token]
         case .cookie: arguments += ["-b", cookie]
         case .wrong: arguments += ["-H", "Authorization: Bearer " + String(token.reversed())]

@@ -28,9 +28,9 @@ ARTIFACTS = pathlib.Path(os.environ.get("AUTOGRAPH_ARTIFACTS", ROOT / ".build" /
 SERVER_LOG = pathlib.Path(os.environ.get("AUTOGRAPH_SERVER_LOG", "/nonexistent"))
 PARSED = urllib.parse.urlparse(URL)
 BASE = f"{PARSED.scheme}://{PARSED.netloc}"
-# The printed link's token: the bearer token of the API calls below. The browser never uses it
-# but once, opening the link (the server answers with a cookie and a redirect to /).
-TOKEN = urllib.parse.parse_qs(PARSED.query).get("token", [""])[0]
+# The API token the server printed: the bearer token of the API calls below. The browser never
+# holds it: it opens one-use sign-in links (the server answers with a cookie and a redirect to /).
+TOKEN = os.environ.get("AUTOGRAPH_TOKEN", "")
 
 # The browsers open now, and every console message read from any of them, in order.
 DRIVERS = []
@@ -164,13 +164,21 @@ def shot(driver, name):
     driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
 
 
-def open_viewer(driver, url=URL):
-    """Opens the viewer: the printed link (the server sets the cookie and redirects to /), or `url`."""
-    driver.get(url)
+def new_link():
+    """A new one-use sign-in link (POST /api/links with the API token), as a full URL."""
+    status, body = api("POST", "/api/links")
+    if status != 201:
+        raise AssertionError(f"POST /api/links answered {status}: {body}")
+    return BASE + body["url"]
+
+
+def open_viewer(driver, url=None):
+    """Opens the viewer: a new sign-in link (the server sets the cookie and redirects to /), or `url`."""
+    driver.get(url or new_link())
     wait(driver, "document.body.dataset.ready === '1'", message="viewer ready")
     wait(driver, "document.querySelector('.page.loaded') !== null", message="first tile")
-    if "token=" in driver.current_url:
-        raise AssertionError(f"the token stayed in the address: {driver.current_url}")
+    if "login=" in driver.current_url or "token=" in driver.current_url:
+        raise AssertionError(f"the link's code stayed in the address: {driver.current_url}")
 
 
 def raw_request(method, path, headers=None, body=None):

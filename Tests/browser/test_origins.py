@@ -460,9 +460,11 @@ class LinkTests(H.BrowserTestCase):
             self.skipTest("AUTOGRAPH_URL is not set: run scripts/browser-tests")
         profile = pathlib.Path(tempfile.mkdtemp(prefix="autograph-profile-"))
         self.addCleanup(shutil.rmtree, profile, True)
+        link = H.new_link()
+        code = link.split("login=")[1]
         d = H.new_driver(profile=str(profile), network=True)
         try:
-            H.open_viewer(d)
+            H.open_viewer(d, link)
             self.assertEqual(d.execute_script("return location.href"), H.BASE + "/")
             self.assertEqual(d.execute_script("return document.referrer"), "")
             self.assertEqual(d.execute_script("return document.cookie"), "", "the cookie is HttpOnly")
@@ -470,36 +472,41 @@ class LinkTests(H.BrowserTestCase):
                 "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
                 ".map(e => e.name)")
             self.assertGreater(len(names), 5, names)
-            self.assertEqual([n for n in names if H.TOKEN in n], [])
+            self.assertEqual([n for n in names if code in n or H.TOKEN in n], [])
             self.assertEqual(names[0], H.BASE + "/")
-            # On the wire: the link alone carries the token, answered 303 with the cookie.
+            # On the wire: the link alone carries its code, answered 303 with the cookie; the API
+            # token is in no request of the browser at all.
             requests = H.network(d)
-            with_token = [r for r in requests if H.TOKEN in json.dumps(r)]
-            self.assertEqual(len(with_token), 1, json.dumps(with_token, indent=1)[:3000])
-            link = with_token[0]
-            self.assertEqual((link["url"], link["method"], link["status"]), (H.URL, "GET", 303))
-            self.assertEqual(link["response_headers"].get("location"), "/")
+            self.assertEqual([r["url"] for r in requests if H.TOKEN in json.dumps(r)], [])
+            with_code = [r for r in requests if code in json.dumps(r)]
+            self.assertEqual(len(with_code), 1, json.dumps(with_code, indent=1)[:3000])
+            first = with_code[0]
+            self.assertEqual((first["url"], first["method"], first["status"]), (link, "GET", 303))
+            self.assertEqual(first["response_headers"].get("location"), "/")
             self.assertTrue([r for r in requests if r["url"] == H.BASE + "/api/state" and r["status"] == 200])
             cookies = d.get_cookies()
             self.assertEqual(len(cookies), 1, cookies)
             self.assertTrue(cookies[0]["name"].startswith("autograph-"))
             self.assertEqual((cookies[0]["httpOnly"], cookies[0]["sameSite"]), (True, "Strict"))
             self.assertNotIn(H.TOKEN, cookies[0]["value"])
+            self.assertNotIn(code, cookies[0]["value"])
             # Reloading needs the cookie only.
             d.refresh()
             H.wait(d, "document.body.dataset.ready === '1'", message="viewer ready after reload")
-            self.assertEqual([r["url"] for r in H.network(d) if H.TOKEN in json.dumps(r)], [])
-            # The link opened again, the cookie already held: redirected all the same.
-            H.open_viewer(d)
+            self.assertEqual([r["url"] for r in H.network(d) if code in json.dumps(r)], [])
+            # The spent link opened again, the cookie already held: redirected all the same.
+            H.open_viewer(d, link)
             self.assertEqual(d.execute_script("return location.href"), H.BASE + "/")
             self.assertEqual(d.execute_script("return performance.getEntriesByType('navigation')[0].name"), H.BASE + "/")
-            again = [r for r in H.network(d) if H.TOKEN in json.dumps(r)]
-            self.assertEqual([(r["url"], r["status"]) for r in again], [(H.URL, 303)])
+            again = [r for r in H.network(d) if code in json.dumps(r)]
+            self.assertEqual([(r["url"], r["status"]) for r in again], [(link, 303)])
         finally:
             H.close(d)
-        self.report_profile(profile)
+        # What History keeps of the link is spent: without the cookie it opens nothing.
+        self.assertEqual(H.raw_request("GET", link[len(H.BASE):])[0], 403)
+        self.report_profile(profile, link, code)
 
-    def report_profile(self, profile):
+    def report_profile(self, profile, link, code):
         """What the profile keeps of the link, read once Chromium has quit: History's URLs and
         visits (printed, and kept in ARTIFACTS/history.txt), and the files that hold the token.
         Asserted: no URL with the token but the link itself, and the page recorded without it."""
@@ -516,18 +523,20 @@ class LinkTests(H.BrowserTestCase):
             ).fetchall()
         finally:
             connection.close()
-        holding = sorted(str(path.relative_to(profile)) for path in profile.rglob("*")
-                         if path.is_file() and not path.is_symlink() and H.TOKEN.encode() in path.read_bytes())
-        hidden = lambda text: text.replace(H.TOKEN, "<TOKEN>")  # noqa: E731
+        files = [path for path in profile.rglob("*") if path.is_file() and not path.is_symlink()]
+        holding = sorted(str(path.relative_to(profile)) for path in files if code.encode() in path.read_bytes())
+        with_api_token = sorted(str(path.relative_to(profile)) for path in files if H.TOKEN.encode() in path.read_bytes())
+        hidden = lambda text: text.replace(code, "<CODE>")  # noqa: E731
         lines = ["urls (id, url, title, visit_count, typed_count, hidden):"]
         lines += [f"  {i} {hidden(u)} {t!r} visits={v} typed={ty} hidden={h}" for i, u, t, v, ty, h in urls]
         lines += ["visits (id, url, from_visit, transition):"]
         lines += [f"  {i} {hidden(u)} from={f} {transition(t)}" for i, u, f, t in visits]
-        lines += ["profile files holding the token: " + ", ".join(holding)]
+        lines += ["profile files holding the (spent) link's code: " + ", ".join(holding)]
         (H.ARTIFACTS / "history.txt").write_text("\n".join(lines) + "\n")
         print("\nhistory: " + "\n history: ".join(lines))
-        with_token = [u for _, u, *_ in urls if H.TOKEN in u]
-        self.assertLessEqual(set(with_token), {H.URL}, "a URL other than the link holds the token")
+        self.assertEqual(with_api_token, [], "the API token reached the browser profile")
+        with_code = [u for _, u, *_ in urls if code in u]
+        self.assertLessEqual(set(with_code), {link}, "a URL other than the link holds its code")
         self.assertIn(H.BASE + "/", [u for _, u, *_ in urls], "the viewer's page is not in History")
 
 

@@ -323,8 +323,12 @@ class ViewerTests(H.BrowserTestCase):
         status, _ = H.api("GET", "/api/state")
         self.assertEqual(status, 200)
 
-        # The link: 303 to / with the run's cookie, the token in neither.
-        status, headers, body = H.raw_request("GET", "/?token=" + H.TOKEN)
+        # A sign-in link: 303 to / with the run's cookie, neither holding the API token; spent once used.
+        link = H.new_link()
+        path = link[len(H.BASE):]
+        code = path.split("login=")[1]
+        self.assertNotIn(code, H.TOKEN)
+        status, headers, body = H.raw_request("GET", path)
         self.assertEqual(status, 303)
         headers = dict((name.lower(), value) for name, value in headers)
         self.assertEqual(headers.get("location"), "/")
@@ -335,13 +339,18 @@ class ViewerTests(H.BrowserTestCase):
         self.assertNotIn(H.TOKEN, cookie)
         self.assertNotIn(H.TOKEN.encode(), body)
         pair = cookie.split(";")[0]
-        self.assertEqual(H.raw_request("GET", "/?token=" + "0" * 64)[0], 403)
-        # The link opened again by a browser that holds the cookie: redirected all the same.
-        status, headers, _ = H.raw_request("GET", "/?token=" + H.TOKEN, {"Cookie": pair})
-        self.assertEqual((status, dict((k.lower(), v) for k, v in headers).get("location")), (303, "/"))
-        # The token in a query opens only the page: no file, no API call.
-        for path in ("/app/viewer.js", "/api/state", "/api/download"):
-            self.assertEqual(H.raw_request("GET", path + "?token=" + H.TOKEN)[0], 403, path)
+        self.assertEqual(H.raw_request("GET", "/?login=" + "0" * 48)[0], 403)
+        # The link opened again: without the cookie refused (spent), with it only redirected.
+        self.assertEqual(H.raw_request("GET", path)[0], 403)
+        status, headers, _ = H.raw_request("GET", path, {"Cookie": pair})
+        headers = dict((k.lower(), v) for k, v in headers)
+        self.assertEqual((status, headers.get("location"), headers.get("set-cookie")), (303, "/", None))
+        # The API token in a URL is no credential anywhere, not even as a link's code.
+        for path in ("/", "/?login=" + H.TOKEN, "/app/viewer.js", "/api/state", "/api/download"):
+            separator = "&" if "?" in path else "?"
+            self.assertEqual(H.raw_request("GET", path + separator + "token=" + H.TOKEN)[0], 403, path)
+        # A link is made with the API token only.
+        self.assertEqual(H.raw_request("POST", "/api/links", {"Cookie": pair, "X-Autograph": "1", "Origin": H.BASE})[0], 403)
         # The cookie reads; it writes only with X-Autograph and a proof of origin (an unknown route
         # answers 404 once the policy let the request through, 403 otherwise: nothing changes).
         self.assertEqual(H.raw_request("GET", "/api/state", {"Cookie": pair})[0], 200)
@@ -371,7 +380,7 @@ class ViewerTests(H.BrowserTestCase):
         H.open_document(FREECULTURE.read_bytes(), "freeculture")
         d = H.new_driver()
         try:
-            d.get(H.URL)
+            d.get(H.new_link())
             first = H.wait(d, "window.autographMetrics && window.autographMetrics.firstTile", timeout=60,
                            message="first tile")
             H.wait(d, "document.body.dataset.ready === '1'", message="ready")
@@ -440,7 +449,7 @@ class ViewerTests(H.BrowserTestCase):
             try:
                 for times in (cold, warm):
                     H.open_document(pdf, f"freeculture-{run}-{len(times)}")
-                    d.get(H.URL)
+                    d.get(H.new_link())
                     times.append(H.wait(d, "window.autographMetrics && window.autographMetrics.firstPage",
                                         timeout=60, message="page 1 image"))
             finally:

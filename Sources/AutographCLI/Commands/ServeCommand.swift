@@ -35,8 +35,8 @@ enum ServeCommand: Command {
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
             the demo identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted
-            by nothing), and prints the one URL to open, with the run's random token. Every request must carry
-            the token; only the Host named in the URL is answered.
+            by nothing), and prints a sign-in link (it opens the viewer in one browser, once, and leaves a cookie)
+            and the run's random API token for scripts. Only the Host named in the URL is answered.
 
             A restart loses nothing: the document's id is "demo-form", or for FILE "file-" and the first 16 hex
             digits of the SHA-256 of its bytes, and a stored document of that id is resumed as it was left
@@ -72,7 +72,10 @@ enum ServeCommand: Command {
             return .failure
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        console.print("autograph serve: open http://\(shownHost):\(bound)/?token=\(server.token)")
+        console.print("autograph serve: open http://\(shownHost):\(bound)\(server.signInLink())")
+        console.print(
+            "autograph serve: that link opens the viewer in one browser, once; the API token (scripts: "
+                + "Authorization: Bearer; POST /api/links makes another link) is \(server.token)")
         console.print(
             "autograph serve: the store's documents: autograph session list --store \(demo.storePath) --user "
                 + DemoStore.user + (demo.keyGiven ? " (with the same storage key)" : ""))

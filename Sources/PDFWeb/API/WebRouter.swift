@@ -12,7 +12,11 @@ struct WebRouter: Sendable {
     let displayLists: PageCache<DisplayList>
     let pageTexts: PageCache<PageText>
 
-    init(backend: WebBackend, assets: WebAssets, configuration: WebServer.Configuration) {
+    /// The sign-in links (`POST /api/links` makes one).
+    let links: SignInLinks
+
+    init(backend: WebBackend, assets: WebAssets, configuration: WebServer.Configuration, links: SignInLinks) {
+        self.links = links
         self.backend = backend
         self.assets = assets
         self.configuration = configuration
@@ -59,6 +63,12 @@ struct WebRouter: Sendable {
         case ("POST", 1, "signatures"): return try addSavedSignature(request)
         case ("DELETE", 2, "signatures"): return try deleteSavedSignature(second)
         case ("GET", 1, "events"): return await events()
+        case ("POST", 1, "links"):
+            // Only a holder of the API token hands out sign-in links (a browser's cookie cannot).
+            guard request.carriesAPIToken else {
+                throw WebError.forbidden("a sign-in link is made with the API token (Authorization: Bearer)")
+            }
+            return .json(.object([("url", .string("/?login=" + links.make()))]), status: 201)
         default: throw WebError.notFound("no route \(path)")
         }
     }
@@ -83,7 +93,7 @@ struct WebRouter: Sendable {
             return reading
         case (3, "pages") where parts[2] == "tile" && !parts[1].isEmpty: return reading
         case (2, "fields") where named: return ["PUT"]
-        case (1, "documents"), (1, "save"), (1, "page"), (1, "signature-fields"), (1, "photo-fields"):
+        case (1, "documents"), (1, "save"), (1, "page"), (1, "signature-fields"), (1, "photo-fields"), (1, "links"):
             return ["POST"]
         case (1, let step) where workflowSteps.contains(step): return ["POST"]
         case (2, "notes") where noteSteps.contains(parts[1]): return ["POST"]

@@ -18,6 +18,8 @@ public struct HTTPRequest: Sendable {
     public var client: ClientConnection?
     /// When the request was read whole: time budgets count from here, waiting included.
     public var received = ContinuousClock.now
+    /// Set by the policy: the request carries the API token (not only a browser's cookie).
+    var carriesAPIToken = false
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],

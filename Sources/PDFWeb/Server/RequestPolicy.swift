@@ -10,23 +10,32 @@
 ///    `Sec-Fetch-Site`, when present, is `same-origin` or `none` (typed or bookmarked) — a top-level
 ///    navigation to the viewer page itself is the one exception;
 /// 4. it carries a credential: `Authorization: Bearer TOKEN` (scripts, tests), the run's cookie
-///    (the browser, after the link), or the token in the query of the link itself (`GET /` only,
-///    answered with a redirect that sets the cookie and drops the token from the address — also
-///    when the request carries the cookie or the bearer token as well);
+///    (the browser, after a sign-in link), or an unused sign-in link's code (`GET /?login=CODE`
+///    only, answered with a redirect that sets the cookie and drops the code from the address —
+///    also when the request carries the cookie as well; a used code with the cookie is only
+///    redirected, without it refused). The API token never appears in a URL;
 /// 5. a request that changes anything (every method but `GET` and `HEAD`) also carries
 ///    `X-Autograph: 1` — a header no form, image or cross-origin "simple" request can send — and,
 ///    when its credential is the cookie, an `Origin` or `Sec-Fetch-Site` that proves where it comes
 ///    from.
 struct RequestPolicy: Sendable {
-    /// The bearer token, also the token of the link printed at start.
+    /// The bearer token (the API's; never in a URL).
     let token: String
+    /// The sign-in links' codes, each good for one use.
+    let links: SignInLinks
     /// The cookie's name: one per run, so two servers on one host (cookies ignore ports) never
     /// overwrite each other's.
     let cookieName: String
     /// The cookie's value: a secret of its own, so the cookie never reveals the bearer token.
     let cookieSecret: String
 
-    enum Credential: Equatable { case bearer, cookie, link }
+    enum Credential: Equatable {
+        case bearer, cookie
+        /// An unused sign-in link: redirect and set the cookie.
+        case link
+        /// A used (or unknown) link from a browser that holds the cookie: redirect only.
+        case spentLink
+    }
 
     /// Headers that must come once: a second one would let a proxy and this server disagree.
     static let singleHeaders = [
@@ -54,18 +63,26 @@ struct RequestPolicy: Sendable {
             return .failure(.forbidden("a \(site) request is refused: only the viewer's own pages may call"))
         }
         let credential: Credential
-        if let value = request.query["token"], Self.equal(value, token), request.isRead,
-            request.path == "/" || request.path == "/index.html"
-        {
+        let hasCookie = request.cookies[cookieName].map { Self.equal($0, cookieSecret) } ?? false
+        if let code = request.query["login"], request.isRead, request.path == "/" || request.path == "/index.html" {
             // The link first, whatever else the request carries: a browser that already holds the
-            // cookie (the link opened a second time) must be redirected too, or the token stays in
-            // its address bar, its history and the page's own URL.
-            credential = .link
+            // cookie (a link opened a second time) is redirected too, so no code stays in its
+            // address bar or its page's URL.
+            if links.consume(code) {
+                credential = .link
+            } else if hasCookie {
+                credential = .spentLink
+            } else {
+                return .failure(
+                    .forbidden(
+                        "this sign-in link was used already (each opens the viewer in one browser, once): "
+                            + "ask for a new one with POST /api/links and the API token, or restart autograph serve"))
+            }
         } else if let value = request.headers["authorization"], value.hasPrefix("Bearer "),
             Self.equal(String(value.dropFirst(7)), token)
         {
             credential = .bearer
-        } else if let value = request.cookies[cookieName], Self.equal(value, cookieSecret) {
+        } else if hasCookie {
             credential = .cookie
         } else {
             return .failure(.forbidden("the request does not carry this run's token"))

@@ -5,13 +5,13 @@ import Synchronization
 /// ``WebBackend``, on libmicrohttpd.
 ///
 /// Every request passes ``RequestPolicy`` first: the run's token (`Authorization: Bearer`, or the
-/// cookie that the printed link sets), the server's own `Host` and origin, and `X-Autograph: 1` on
+/// cookie that a one-use sign-in link sets), the server's own `Host` and origin, and `X-Autograph: 1` on
 /// every request that changes anything; otherwise `403`. Every answer carries ``SecurityHeaders``.
 ///
 /// ```swift
 /// let server = WebServer(backend: backend)
 /// let port = try server.start(host: "127.0.0.1", port: 0)
-/// print("http://127.0.0.1:\(port)/?token=\(server.token)")
+/// print("open http://127.0.0.1:\(port)\(server.signInLink())")
 /// ```
 public final class WebServer: Sendable {
     /// What a server allows and where its files come from.
@@ -59,11 +59,14 @@ public final class WebServer: Sendable {
         self.backend = backend
         self.configuration = configuration
         token = configuration.token ?? Self.randomHex(32)
+        let links = SignInLinks()
         let policy = RequestPolicy(
-            token: token, cookieName: "autograph-" + Self.randomHex(6), cookieSecret: Self.randomHex(32))
+            token: token, links: links, cookieName: "autograph-" + Self.randomHex(6),
+            cookieSecret: Self.randomHex(32))
         self.policy = policy
         let router = WebRouter(
-            backend: backend, assets: WebAssets(root: configuration.webRoot), configuration: configuration)
+            backend: backend, assets: WebAssets(root: configuration.webRoot), configuration: configuration,
+            links: links)
         self.router = router
         let hosts = allowedHosts
         daemon = MicroHTTPDDaemon(
@@ -88,6 +91,10 @@ public final class WebServer: Sendable {
         allowedHosts.set(hosts)
         return bound
     }
+
+    /// A new sign-in link's path and query (`/?login=CODE`): it opens the viewer in one browser,
+    /// once (the browser then holds the run's cookie). Print it with the address bound.
+    public func signInLink() -> String { "/?login=" + policy.links.make() }
 
     /// Answers `request` as if it had come over HTTP to the address bound (the policy's checks, the
     /// route, the security headers): for fuzzing the whole server in process.
@@ -122,10 +129,14 @@ public final class WebServer: Sendable {
         case .failure(let error):
             response = .error(error)
         case .success(.link):
-            // The token leaves the address before anything is drawn: the browser keeps the cookie,
-            // and the history and every later URL only the bare path.
+            // The code leaves the address before anything is drawn (and is spent): the browser
+            // keeps the cookie, and every later URL only the bare path.
             response = HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", policy.cookie)])
-        case .success:
+        case .success(.spentLink):
+            response = HTTPResponse(status: 303, headers: [("Location", "/")])
+        case .success(let credential):
+            var request = request
+            request.carriesAPIToken = credential == .bearer
             do {
                 response = try await router.route(request)
             } catch {
