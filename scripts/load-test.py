@@ -53,7 +53,8 @@ TILE_MAX_TARGET = 5.0
 RSS_TARGET = 1024 * 1024 * 1024
 HEAVY_PAGE = 1  # 0-based: the page with the 2 million path operators
 LIGHT_PAGES = (0, 2)
-URL_PATTERN = re.compile(r"open (http://127\.0\.0\.1:(\d+)/\?token=([0-9A-Fa-f]+))")
+URL_PATTERN = re.compile(r"open (http://127\.0\.0\.1:(\d+)/\?login=[0-9A-Fa-f]+)")
+TOKEN_PATTERN = re.compile(r"API token .* is ([0-9A-Fa-f]{64})")
 MAX_REQUESTS_PER_CLIENT = 1_000_000  # a bound beside the deadline
 
 
@@ -203,7 +204,7 @@ class Server:
     def wait_ready(self, start_timeout=60):
         """Waits for the URL; raises RuntimeError (the server stopped) when none comes."""
         self.ready.wait(start_timeout)
-        if self.port is None:
+        if self.port is None or self.token is None:
             code = self.process.poll()
             self.stop()
             raise RuntimeError("autograph serve printed no URL within %d s (%s)" % (
@@ -218,7 +219,11 @@ class Server:
             self.log.flush()
             match = URL_PATTERN.search(line)
             if match and self.port is None:
-                self.port, self.token = int(match.group(2)), match.group(3)
+                self.port = int(match.group(2))
+            match = TOKEN_PATTERN.search(line)
+            if match and self.token is None:
+                self.token = match.group(1)
+            if self.port is not None and self.token is not None:
                 self.ready.set()
         self.ready.set()
 
