@@ -7,7 +7,7 @@ import PDFForms
 ///
 /// A text field or a push button takes a photo; placing another one replaces it, until the field
 /// is read-only. Each call is one incremental update.
-public struct PhotoFieldFiller {
+public struct PhotoFieldFiller: Sendable {
     public let document: PDFDocument
     /// The largest photo kept, in pixels (signoAPI `setPhotoFieldsNames:maxWidth:maxHeight:`).
     public var maxWidth: Int
@@ -33,10 +33,44 @@ public struct PhotoFieldFiller {
         return update
     }
 
+    /// The update placing a photo already read with ``decode(_:)`` (decoding, the slow part, can
+    /// then run wherever the caller likes).
+    public func makeUpdate(placing photo: ImageXObject, in fieldName: String) throws(AnnotationError)
+        -> IncrementalUpdate
+    {
+        var update = IncrementalUpdate(base: document, options: writeOptions)
+        try place(.decoded(photo), in: fieldName, into: &update)
+        return update
+    }
+
+    /// Reads JPEG or PNG bytes as the photo this filler places: scaled down to `maxWidth`×`maxHeight`,
+    /// EXIF orientation honoured; refused from its header when it declares more than `maxPixels`.
+    /// - Throws: `.invalidImage` for bytes that are not a readable JPEG or PNG or declare too many pixels.
+    public func decode(_ image: [UInt8], maxPixels: Int = ImageXObject.defaultMaximumPixels) throws(AnnotationError)
+        -> ImageXObject
+    {
+        do {
+            return try ImageXObject(
+                data: image, maxWidth: maxWidth, maxHeight: maxHeight, jpegQuality: jpegQuality, maxPixels: maxPixels)
+        } catch {
+            throw AnnotationError(.invalidImage, "the photo cannot be read: \(error.message)")
+        }
+    }
+
+    /// A photo as bytes, or already decoded.
+    enum Photo {
+        case bytes([UInt8])
+        case decoded(ImageXObject)
+    }
+
     /// Adds the objects placing `image` in the field to `update` (to place several photos at once).
     public func place(_ image: [UInt8], in fieldName: String, into update: inout IncrementalUpdate)
         throws(AnnotationError)
     {
+        try place(.bytes(image), in: fieldName, into: &update)
+    }
+
+    func place(_ image: Photo, in fieldName: String, into update: inout IncrementalUpdate) throws(AnnotationError) {
         guard maxWidth > 0, maxHeight > 0 else {
             throw AnnotationError(.invalidArgument, "the maximum photo size must be at least 1×1 pixel")
         }
@@ -55,10 +89,9 @@ public struct PhotoFieldFiller {
             throw AnnotationError(.unknownField, "the field '\(fieldName)' has no widget to show a photo in")
         }
         let photo: ImageXObject
-        do {
-            photo = try ImageXObject(data: image, maxWidth: maxWidth, maxHeight: maxHeight, jpegQuality: jpegQuality)
-        } catch {
-            throw AnnotationError(.invalidImage, "the photo cannot be read: \(error.message)")
+        switch image {
+        case .bytes(let bytes): photo = try decode(bytes)
+        case .decoded(let decoded): photo = decoded
         }
         let imageReference = photo.add { update.add($0) }
         for widget in widgets {

@@ -52,3 +52,15 @@ extension Revision {
         return end
     }
 }
+
+extension PDFDocument {
+    /// The numbers of the objects the revisions after the first `revisionCount` write (replaced,
+    /// added or freed): what can differ between the document as of that revision and this one.
+    public func objectNumbers(updatedAfter revisionCount: Int) -> Set<Int> {
+        var numbers: Set<Int> = []
+        for revision in revisions.dropFirst(max(0, revisionCount)) {
+            for section in revision.sections { numbers.formUnion(section.numbers) }
+        }
+        return numbers
+    }
+}

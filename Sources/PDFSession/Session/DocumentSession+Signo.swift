@@ -86,18 +86,31 @@ extension DocumentSession {
     /// The fields that take photos.
     public var photoFieldNames: [String] { snapshot.photoFields?.names ?? [] }
 
-    /// Places a photo (JPEG or PNG) in a photo field, scaled down to the configured size.
-    public func placePhoto(_ image: [UInt8], inField name: String) throws(SessionError) {
+    /// Places a photo (JPEG or PNG) in a photo field, scaled down to the configured size. The photo
+    /// is decoded off Swift's cooperative pool (an image of tens of megapixels takes a second), and
+    /// one declaring more than `ImageXObject.defaultMaximumPixels` is refused from its header.
+    public func placePhoto(_ image: [UInt8], inField name: String) async throws(SessionError) {
         do throws(SessionError) {
             try requireEditing("placing a photo")
             guard let settings = snapshot.photoFields, settings.names.contains(name) else {
                 throw SessionError(.invalidField, "\"\(name)\" is not a photo field")
             }
+            let decoder = PhotoFieldFiller(
+                document: document, maxWidth: settings.maxWidth, maxHeight: settings.maxHeight)
+            let photo: ImageXObject
+            do {
+                photo = try await BlockingWork.run { () throws(AnnotationError) in try decoder.decode(image) }
+            } catch {
+                throw SessionError(error)
+            }
+            // The session may have moved on while the photo was decoded: checked again, and the
+            // update made on the document as it is now.
+            try requireEditing("placing a photo")
             let filler = PhotoFieldFiller(
                 document: document, maxWidth: settings.maxWidth, maxHeight: settings.maxHeight)
             let update: IncrementalUpdate
             do {
-                update = try filler.makeUpdate(placing: image, in: name)
+                update = try filler.makeUpdate(placing: photo, in: name)
             } catch {
                 throw SessionError(error)
             }

@@ -48,11 +48,9 @@ extension WebRouter {
         let wait = min(configuration.maxTileWait, request.received + configuration.renderTimeLimit - .now)
         let drawn = await TileWorkers.shared.run(maxWait: wait, client: request.client) {
             () -> [UInt8]? in
-            let made = cache.value(key, stopped: { budget.stop != nil }) {
-                let list = renderer.graphics.displayList(pageAt: index, budget: budget)
-                return budget.stop == nil ? list : nil
-            }
-            guard let list = made, budget.stop == nil else { return nil }
+            guard let list = Self.displayList(key, renderer: renderer, cache: cache, budget: budget),
+                budget.stop == nil
+            else { return nil }
             let image = renderer.render(list, pageAt: index, options: tileOptions)
             guard budget.stop == nil else { return nil }
             return image.pngData(compressionLevel: 1, maxThreads: 1)
@@ -63,6 +61,21 @@ extension WebRouter {
         case .success(nil): throw Self.budgetError(budget.stop, page: index)
         case .failure(.clientGone): throw WebError(status: 499, code: "cancelled", message: "the client left")
         case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)
+        }
+    }
+
+    /// The display list of the page `key` names: cached, carried over from an earlier revision that
+    /// changed nothing it reads, or made (once, however many ask) within `budget`.
+    static func displayList(
+        _ key: PageKey, renderer: DocumentRenderer, cache: PageCache<DisplayList>, budget: RenderBudget
+    ) -> DisplayList? {
+        cache.value(
+            key, stopped: { budget.stop != nil },
+            carry: { $0.hold(in: renderer.document, pageAt: key.page) }
+        ) {
+            let list = renderer.graphics.displayList(pageAt: key.page, budget: budget)
+            guard budget.stop == nil else { return nil }
+            return (list, renderer.graphics.dependencies(ofPageAt: key.page))
         }
     }
 
@@ -132,12 +145,13 @@ extension WebRouter {
                 () -> [SearchResult]? in
                 let key = PageKey(revision: revision, page: index)
                 // The page's text from the display list its tiles draw (made once for both).
-                let made = texts.value(key, stopped: { budget.stop != nil }) {
-                    let list = lists.value(key, stopped: { budget.stop != nil }) {
-                        let list = renderer.graphics.displayList(pageAt: index, budget: budget)
-                        return budget.stop == nil ? list : nil
+                let made = texts.value(
+                    key, stopped: { budget.stop != nil },
+                    carry: { $0.hold(in: renderer.document, pageAt: index) }
+                ) {
+                    Self.displayList(key, renderer: renderer, cache: lists, budget: budget).map {
+                        (search.extractor.text(of: $0, pageAt: index), renderer.graphics.dependencies(ofPageAt: index))
                     }
-                    return list.map { search.extractor.text(of: $0, pageAt: index) }
                 }
                 guard let page = made, budget.stop == nil else { return nil }
                 return search.results(in: page, for: query, options: searchOptions)

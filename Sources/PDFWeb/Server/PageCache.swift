@@ -1,4 +1,5 @@
 import Dispatch
+import PDFGraphics
 import Synchronization
 
 /// A page of one revision of the document served.
@@ -14,7 +15,15 @@ struct PageKey: Hashable, Sendable {
 final class PageCache<Value: Sendable>: Sendable {
     typealias Key = PageKey
 
-    private let state = Mutex<(entries: [(key: Key, value: Value, cost: Int)], cost: Int)>(([], 0))
+    private struct Entry {
+        var key: Key
+        let value: Value
+        let cost: Int
+        /// What the value was made from, to serve a later revision that changed none of it.
+        let dependencies: PageDependencies?
+    }
+
+    private let state = Mutex<(entries: [Entry], cost: Int)>(([], 0))
     /// The values being made now, each with the group its other askers wait on.
     private let making = Mutex<[Key: DispatchGroup]>([:])
     /// The most cost held at once.
@@ -36,13 +45,34 @@ final class PageCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// The value made for the same page of an earlier revision, now kept for `key`, when `holds` says
+    /// its dependencies are untouched in `key`'s revision.
+    func carryOver(to key: Key, holds: (PageDependencies) -> Bool) -> Value? {
+        state.withLock { state in
+            guard
+                let index = state.entries.lastIndex(where: {
+                    $0.key.page == key.page && $0.key.revision < key.revision && $0.dependencies != nil
+                }),
+                let dependencies = state.entries[index].dependencies, holds(dependencies)
+            else { return nil }
+            var carried = state.entries.remove(at: index)
+            carried.key = key
+            state.entries.append(carried)
+            return carried.value
+        }
+    }
+
     /// The cached value, or the one `make` returns (kept); when another thread is making the same
     /// value, waits for it instead of making it twice (a page of millions of operators is read once,
     /// however many tiles and searches ask for it at once). Gives up with nil once `stopped` says so.
     /// Called on the rendering threads: it blocks.
-    func value(_ key: Key, stopped: () -> Bool, make: () -> Value?) -> Value? {
+    func value(
+        _ key: Key, stopped: () -> Bool, carry holds: ((PageDependencies) -> Bool)? = nil,
+        make: () -> (Value, PageDependencies?)?
+    ) -> Value? {
         while true {
             if let cached = value(key) { return cached }
+            if let holds, let carried = carryOver(to: key, holds: holds) { return carried }
             let (group, maker) = making.withLock { making -> (DispatchGroup, Bool) in
                 if let group = making[key] { return (group, false) }
                 let group = DispatchGroup()
@@ -52,10 +82,10 @@ final class PageCache<Value: Sendable>: Sendable {
             }
             if maker {
                 let made = make()
-                if let made { store(made, for: key) }
+                if let made { store(made.0, for: key, dependencies: made.1) }
                 making.withLock { _ = $0.removeValue(forKey: key) }
                 group.leave()
-                return made
+                return made?.0
             }
             // Another thread makes it: wait, looking at this asker's own budget now and then. If
             // the maker gave up (its client left), the loop makes it here.
@@ -66,22 +96,24 @@ final class PageCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// Keeps `value`, dropping what earlier revisions left (never asked again: revisions only move
-    /// forward) and the least recently used beyond the capacity.
-    func store(_ value: Value, for key: Key) {
+    /// Keeps `value`, dropping what an earlier revision left for the same page and the least
+    /// recently used beyond the capacity.
+    func store(_ value: Value, for key: Key, dependencies: PageDependencies? = nil) {
         let cost = cost(value)
         guard cost <= capacity else { return }
         state.withLock { state in
-            let stale = state.entries.filter { $0.key.revision < key.revision }
-            state.cost -= stale.reduce(0) { $0 + $1.cost }
-            state.entries.removeAll { $0.key.revision < key.revision }
+            // The same page of an earlier revision is superseded; other pages of earlier revisions
+            // stay (within the capacity) to be carried over to this revision when they can.
+            let superseded = { (entry: Entry) in entry.key.page == key.page && entry.key.revision < key.revision }
+            state.cost -= state.entries.filter(superseded).reduce(0) { $0 + $1.cost }
+            state.entries.removeAll(where: superseded)
             if let index = state.entries.firstIndex(where: { $0.key == key }) {
                 state.cost -= state.entries.remove(at: index).cost
             }
             while state.cost + cost > capacity, !state.entries.isEmpty {
                 state.cost -= state.entries.removeFirst().cost
             }
-            state.entries.append((key, value, cost))
+            state.entries.append(Entry(key: key, value: value, cost: cost, dependencies: dependencies))
             state.cost += cost
         }
     }
