@@ -115,6 +115,35 @@ import Testing
         #expect(try Oracle.qpdfCheck(path).status == 0)
     }
 
+    @Test(
+        "an encrypted upload opens with X-Document-Password (-122 without or with a wrong one); edits keep it encrypted"
+    )
+    func encryptedUpload() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let plain = try WebFixtures.write(Data(WebFixtures.form()), server.directory, "plain.pdf")
+        let locked = server.directory + "/locked.pdf"
+        try Oracle.qpdfEncrypt(plain, locked, user: "user secret", owner: "owner secret", ["256"])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: locked)))
+        let missing = try await server.request("POST", "/api/documents", body: bytes)
+        #expect(missing.status == 400)
+        #expect(missing.signoCode == -122)
+        let wrong = try await server.request(
+            "POST", "/api/documents", body: bytes, headers: ["X-Document-Password: nope"])
+        #expect(wrong.signoCode == -122)
+        let opened = try await server.request(
+            "POST", "/api/documents", body: bytes, headers: ["X-Document-Password: user secret"])
+        #expect(opened.status == 200)
+        #expect(opened.json["pageCount"]?.intValue == 2)
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
+        #expect(try await server.request("/api/pages/0/tile?scale=0.3").status == 200)
+        let download = try await server.request("/api/download")
+        let path = try WebFixtures.write(download.body, server.directory, "locked-filled.pdf")
+        #expect(try Oracle.qpdfCheck(path, password: "user secret").status == 0)
+        #expect(try Oracle.pypdfFieldValues(path, password: "user secret")["name"] == "Ada")
+        #expect(try Oracle.qpdfCheck(path).status != 0)  // still encrypted: no password, no reading
+    }
+
     @Test("search gives each hit with quads around the text where the page draws it")
     func search() async throws {
         let server = try await TestServer()

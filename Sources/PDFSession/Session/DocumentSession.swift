@@ -62,7 +62,7 @@ public actor DocumentSession {
         self.bytes = stored.bytes
         self.revisionSizes = stored.revisions.map(\.count)
         self.storeVersion = stored.version
-        let opened = try Self.open(stored.bytes)
+        let opened = try Self.open(stored.bytes, password: snapshot.documentPassword)
         self.published = Mutex(opened)
         self.document = opened
         self.loadedPageCount = opened.pages.count
@@ -71,9 +71,9 @@ public actor DocumentSession {
         self.snapshot.workflow.refusedReason = signature.attributes.refusedReason
     }
 
-    static func open(_ bytes: [UInt8]) throws(SessionError) -> PDFDocument {
+    static func open(_ bytes: [UInt8], password: String? = nil) throws(SessionError) -> PDFDocument {
         do {
-            let document = try PDFDocument(bytes: bytes)
+            let document = try PDFDocument(bytes: bytes, options: ParseOptions(password: password))
             guard !document.pages.isEmpty else { throw SessionError(.documentUnreadable, "the document has no pages") }
             return document
         } catch let error as SessionError {
@@ -191,7 +191,7 @@ public actor DocumentSession {
     func appendRevision(bytes revision: [UInt8]) throws(SessionError) {
         guard !revision.isEmpty else { return }
         let updated = bytes + revision
-        let document = try Self.open(updated)
+        let document = try Self.open(updated, password: snapshot.documentPassword)
         storeVersion = try store.append(
             documentID: documentID, revision: revision, state: snapshot.encoded(), expecting: storeVersion)
         self.bytes = updated
@@ -203,7 +203,7 @@ public actor DocumentSession {
     func replaceLastRevision(with revision: [UInt8]) throws(SessionError) {
         guard let last = revisionSizes.last else { throw SessionError(.invalidState, "no revision to replace") }
         let updated = bytes[..<(bytes.count - last)] + revision
-        let document = try Self.open(Array(updated))
+        let document = try Self.open(Array(updated), password: snapshot.documentPassword)
         storeVersion = try store.replaceLastRevision(
             documentID: documentID, with: revision, state: snapshot.encoded(), expecting: storeVersion)
         self.bytes = Array(updated)
@@ -222,7 +222,7 @@ public actor DocumentSession {
         let kept = revisionSizes.prefix(count).reduce(bytes.count - revisionSizes.reduce(0, +), +)
         bytes = Array(bytes[..<kept])
         revisionSizes = Array(revisionSizes.prefix(count))
-        document = try Self.open(bytes)
+        document = try Self.open(bytes, password: snapshot.documentPassword)
     }
 
     func requireEditing(_ what: String) throws(SessionError) {

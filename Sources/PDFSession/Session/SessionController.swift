@@ -38,14 +38,20 @@ public final class SessionController: Sendable {
 
     /// Opens a document to fill and sign (WYSIWYS `openDocument`); a document in progress with the
     /// same id is replaced. `documentDidLoad` is the first event.
+    /// - Parameter password: the user or owner password of an encrypted document (kept in the
+    ///   encrypted store with the document, to read it again after each revision and a restart).
+    /// - Throws: `.passwordRequired` (-122) when the document is encrypted and the password is
+    ///   missing or wrong.
     public func open(
-        pdf: [UInt8], documentID: String, viewerConfiguration: ViewerConfiguration = ViewerConfiguration(),
+        pdf: [UInt8], documentID: String, password: String? = nil,
+        viewerConfiguration: ViewerConfiguration = ViewerConfiguration(),
         signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
         delegate: (any SessionDelegate)? = nil
     ) async throws(SessionError) -> DocumentSession {
         guard !documentID.isEmpty else { throw SessionError(.invalidArgument, "the document id is empty") }
-        _ = try DocumentSession.open(pdf)
-        let snapshot = SessionSnapshot(kind: .editable)
+        _ = try DocumentSession.open(pdf, password: password)
+        var snapshot = SessionSnapshot(kind: .editable)
+        snapshot.documentPassword = password
         try store.create(documentID: documentID, original: pdf, state: snapshot.encoded())
         return try start(documentID, viewerConfiguration, signatureConfiguration, delegate)
     }

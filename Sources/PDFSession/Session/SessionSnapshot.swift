@@ -21,6 +21,9 @@ struct SessionSnapshot: Codable, Sendable {
     /// remains when they are discarded.
     var revisionsBeforeSigning: Int?
     var currentPageIndex = 0
+    /// The password of an encrypted document (user or owner), needed to read it again after each
+    /// revision and after a restart; kept only in the encrypted store.
+    var documentPassword: String?
     var photoFields: PhotoFields?
     /// The signature field the toolbar's "sign" button started last (signo `startSignature`).
     var lastStartedField: String?

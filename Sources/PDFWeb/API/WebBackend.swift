@@ -33,13 +33,15 @@ public actor WebBackend {
     }
 
     /// Opens `pdf` (replacing the current document): a document in progress with the same id is
-    /// replaced too. Without an id, a random one.
+    /// replaced too. Without an id, a random one; `password` opens an encrypted document.
     @discardableResult
-    public func open(pdf: [UInt8], documentID: String? = nil) async throws(SessionError) -> DocumentSession {
+    public func open(pdf: [UInt8], documentID: String? = nil, password: String? = nil) async throws(SessionError)
+        -> DocumentSession
+    {
         var generator = SystemRandomNumberGenerator()
         let id = documentID ?? "web-" + String(generator.next() as UInt64, radix: 36)
         let opened = try await controller.open(
-            pdf: pdf, documentID: id, viewerConfiguration: viewerConfiguration,
+            pdf: pdf, documentID: id, password: password, viewerConfiguration: viewerConfiguration,
             signatureConfiguration: signatureConfiguration)
         await adopt(opened)
         return opened

@@ -135,8 +135,10 @@ struct WebRouter: Sendable {
     func openDocument(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         guard !request.body.isEmpty else { throw WebError.badRequest("the body must be the PDF's bytes") }
         let id = request.headers["x-document-id"].flatMap { $0.isEmpty ? nil : $0 }
+        // A header, never the query: a password has no place in a URL or an access log.
+        let password = request.headers["x-document-password"]
         let session = try await Self.call { () async throws(SessionError) in
-            try await backend.open(pdf: request.body, documentID: id)
+            try await backend.open(pdf: request.body, documentID: id, password: password)
         }
         return .json(
             .object([("documentID", .string(session.documentID)), ("pageCount", .int(await session.pageCount))]))
