@@ -127,6 +127,15 @@ extension WebRouter {
         let lists = displayLists
         var hits: [JSONValue] = []
         var skipped: [Int] = []
+        func append(_ results: [SearchResult]) {
+            for hit in results.prefix(limit - hits.count) {
+                hits.append(
+                    .object([
+                        ("page", .int(hit.pageIndex)), ("text", .string(hit.text)),
+                        ("context", .string(hit.context)), ("quads", .array(hit.quads.map(SessionJSON.quad))),
+                    ]))
+            }
+        }
         // One search may take twice a tile's time; pages it cannot reach by then are skipped.
         let deadline = request.received + configuration.renderTimeLimit * 2
         for index in 0..<search.extractor.graphics.document.pageCount where hits.count < limit {
@@ -138,10 +147,21 @@ extension WebRouter {
                 skipped.append(index)
                 continue
             }
+            // A page whose text is known (this revision's, or an earlier one's that still holds) is
+            // searched here at once: only the pages to read wait for a rendering thread.
+            let key = PageKey(revision: revision, page: index)
+            if let page = texts.value(key)
+                ?? texts.carryOver(to: key, holds: { $0.hold(in: renderer.document, pageAt: index) })
+            {
+                append(search.results(in: page, for: query, options: searchOptions))
+                continue
+            }
             let budget = RenderBudget(
                 timeLimit: min(configuration.renderTimeLimit, remaining), maxItems: configuration.maxDisplayItems)
             request.client?.onGone { budget.cancel() }
-            let found = await TileWorkers.shared.run(maxWait: configuration.maxTileWait, client: request.client) {
+            let found = await TileWorkers.shared.run(
+                maxWait: configuration.maxTileWait, client: request.client, urgent: true
+            ) {
                 () -> [SearchResult]? in
                 let key = PageKey(revision: revision, page: index)
                 // The page's text from the display list its tiles draw (made once for both).
@@ -157,14 +177,7 @@ extension WebRouter {
                 return search.results(in: page, for: query, options: searchOptions)
             }
             switch found {
-            case .success(let results?):
-                for hit in results.prefix(limit - hits.count) {
-                    hits.append(
-                        .object([
-                            ("page", .int(hit.pageIndex)), ("text", .string(hit.text)),
-                            ("context", .string(hit.context)), ("quads", .array(hit.quads.map(SessionJSON.quad))),
-                        ]))
-                }
+            case .success(let results?): append(results)
             case .success(nil): skipped.append(index)
             case .failure(.clientGone): throw WebError(status: 499, code: "cancelled", message: "the client left")
             case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)

@@ -15,6 +15,8 @@ final class TileWorkers: Sendable {
     private struct Job {
         let id: Int
         let enqueued: ContinuousClock.Instant
+        /// Taken before every tile (a search waits for its pages one after another).
+        let urgent: Bool
         /// Runs the work and resumes the waiting request with its result.
         let run: @Sendable () -> Void
         /// Resumes the waiting request without running the work.
@@ -41,8 +43,9 @@ final class TileWorkers: Sendable {
 
     /// Runs `work` on a rendering thread and returns its result, or the refusal when it waited
     /// longer than `maxWait` or its client left first.
+    /// - Parameter urgent: taken before every tile (the page's text for a search: an API call waits).
     func run<Value: Sendable>(
-        maxWait: Duration, client: ClientConnection?, _ work: @escaping @Sendable () -> Value
+        maxWait: Duration, client: ClientConnection?, urgent: Bool = false, _ work: @escaping @Sendable () -> Value
     ) async -> Result<Value, Refusal> {
         let now = ContinuousClock.now
         return await withCheckedContinuation { continuation in
@@ -51,7 +54,7 @@ final class TileWorkers: Sendable {
                 let id = state.nextID
                 state.jobs.append(
                     Job(
-                        id: id, enqueued: now, run: { continuation.resume(returning: .success(work())) },
+                        id: id, enqueued: now, urgent: urgent, run: { continuation.resume(returning: .success(work())) },
                         abandon: { continuation.resume(returning: .failure(.waitedTooLong)) }))
                 return id
             }
@@ -67,10 +70,12 @@ final class TileWorkers: Sendable {
         }
     }
 
-    /// The job to run now: the oldest when it has waited half the usual bound, else the newest.
+    /// The job to run now: an urgent one, else the oldest when it has waited ``rescueAfter``, else
+    /// the newest.
     private func takeNext() -> Job? {
         queue.withLock { state in
             guard !state.jobs.isEmpty else { return nil }
+            if let urgent = state.jobs.firstIndex(where: \.urgent) { return state.jobs.remove(at: urgent) }
             if let oldest = state.jobs.first, ContinuousClock.now - oldest.enqueued >= Self.rescueAfter {
                 return state.jobs.removeFirst()
             }
