@@ -144,10 +144,3 @@ int cshim_jpeg_encode(const uint8_t *pixels, int width, int height, int componen
     jpeg_destroy_compress(&info);
     return 0;
 }
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-int autograph_set_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
-#else
-int autograph_set_malloc_arenas(int count) { (void)count; return 0; }
-#endif

@@ -1,4 +1,3 @@
-import CShims
 import Dispatch
 import PDFCore
 import PDFSession
@@ -63,9 +62,6 @@ enum ServeCommand: Command {
 
         var configuration = WebServer.Configuration()
         configuration.webRoot = arguments.value("web-root")
-        // Two malloc arenas instead of eight a core: the rendering threads free large display lists
-        // and images, and per-thread arenas keep that memory from the system.
-        _ = autograph_set_malloc_arenas(2)
         let server = WebServer(backend: backend, configuration: configuration)
         let bound: Int
         do {

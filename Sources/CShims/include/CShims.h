@@ -37,9 +37,6 @@ int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_h
 int cshim_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
                       unsigned char **output, unsigned long *output_size, char *message, size_t message_size);
 
-/* mallopt(M_ARENA_MAX, count): how many malloc arenas threads share (glibc; 0 elsewhere). */
-int autograph_set_malloc_arenas(int count);
-
 /* libFuzzer's driver, present only in binaries built with -sanitize=fuzzer. */
 int LLVMFuzzerRunDriver(int *argc, char ***argv,
                         int (*callback)(const uint8_t *data, size_t size));

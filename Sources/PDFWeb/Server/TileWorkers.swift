@@ -54,7 +54,8 @@ final class TileWorkers: Sendable {
                 let id = state.nextID
                 state.jobs.append(
                     Job(
-                        id: id, enqueued: now, urgent: urgent, run: { continuation.resume(returning: .success(work())) },
+                        id: id, enqueued: now, urgent: urgent,
+                        run: { continuation.resume(returning: .success(work())) },
                         abandon: { continuation.resume(returning: .failure(.waitedTooLong)) }))
                 return id
             }
