@@ -81,7 +81,7 @@ let package = Package(
             name: "AutographCLI",
             dependencies: [
                 "PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering", "PDFSession",
-                "PDFWeb",
+                "PDFWeb", "CShims",
             ],
             swiftSettings: upcoming),
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),

@@ -144,3 +144,10 @@ int cshim_jpeg_encode(const uint8_t *pixels, int width, int height, int componen
     jpeg_destroy_compress(&info);
     return 0;
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+int autograph_set_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+#else
+int autograph_set_malloc_mmap_threshold(int bytes) { (void)bytes; return 0; }
+#endif

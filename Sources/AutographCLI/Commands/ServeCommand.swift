@@ -1,3 +1,4 @@
+import CShims
 import Dispatch
 import PDFCore
 import PDFSession
@@ -62,6 +63,10 @@ enum ServeCommand: Command {
 
         var configuration = WebServer.Configuration()
         configuration.webRoot = arguments.value("web-root")
+        // Large buffers (documents of each revision, pages drawn, PNGs) are mapped on their own and
+        // given back when freed: glibc's own threshold rises after each large free, and the server's
+        // memory then only grew under load.
+        _ = autograph_set_malloc_mmap_threshold(1 << 20)
         let server = WebServer(backend: backend, configuration: configuration)
         let bound: Int
         do {

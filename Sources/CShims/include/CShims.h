@@ -37,6 +37,11 @@ int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_h
 int cshim_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
                       unsigned char **output, unsigned long *output_size, char *message, size_t message_size);
 
+/* mallopt(M_MMAP_THRESHOLD, bytes): allocations from this size up are mapped on their own and
+   given back to the system when freed (glibc; no effect elsewhere). Setting it also stops glibc
+   raising the threshold by itself after each large free. */
+int autograph_set_malloc_mmap_threshold(int bytes);
+
 /* libFuzzer's driver, present only in binaries built with -sanitize=fuzzer. */
 int LLVMFuzzerRunDriver(int *argc, char ***argv,
                         int (*callback)(const uint8_t *data, size_t size));

@@ -24,8 +24,10 @@ final class PageCache<Value: Sendable>: Sendable {
     }
 
     private let state = Mutex<(entries: [Entry], cost: Int)>(([], 0))
-    /// The values being made now, each with the group its other askers wait on.
-    private let making = Mutex<[Key: DispatchGroup]>([:])
+    /// The pages being made now (for any revision), each with the group its other askers wait on:
+    /// one making of a page at a time, so that a page asked for in several revisions at once (a
+    /// form being filled meanwhile) is read once and carried over, not read once per revision.
+    private let making = Mutex<[Int: DispatchGroup]>([:])
     /// The most cost held at once.
     let capacity: Int
     private let cost: @Sendable (Value) -> Int
@@ -74,21 +76,22 @@ final class PageCache<Value: Sendable>: Sendable {
             if let cached = value(key) { return cached }
             if let holds, let carried = carryOver(to: key, holds: holds) { return carried }
             let (group, maker) = making.withLock { making -> (DispatchGroup, Bool) in
-                if let group = making[key] { return (group, false) }
+                if let group = making[key.page] { return (group, false) }
                 let group = DispatchGroup()
                 group.enter()
-                making[key] = group
+                making[key.page] = group
                 return (group, true)
             }
             if maker {
                 let made = make()
                 if let made { store(made.0, for: key, dependencies: made.1) }
-                making.withLock { _ = $0.removeValue(forKey: key) }
+                making.withLock { _ = $0.removeValue(forKey: key.page) }
                 group.leave()
                 return made?.0
             }
-            // Another thread makes it: wait, looking at this asker's own budget now and then. If
-            // the maker gave up (its client left), the loop makes it here.
+            // Another thread makes this page: wait, looking at this asker's own budget now and then,
+            // then take it (same revision), carry it over (a later one that changed nothing it
+            // reads), or make it here (the maker gave up, or the page changed).
             while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 if stopped() { return nil }
             }
