@@ -74,7 +74,7 @@ let package = Package(
             name: "PDFWeb",
             dependencies: [
                 "PDFSession", "PDFViewer", "PDFRendering", "PDFGraphics", "PDFSigning", "PDFForms", "PDFAnnotations",
-                "PDFCore", "CMicroHTTPD",
+                "PDFCore", "CMicroHTTPD", "CShims",
             ],
             swiftSettings: upcoming, plugins: ["EmbedWebAssetsPlugin"]),
         .target(

@@ -151,3 +151,11 @@ int autograph_set_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRES
 #else
 int autograph_set_malloc_mmap_threshold(int bytes) { (void)bytes; return 0; }
 #endif
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+int autograph_set_thread_niceness(int niceness) { return setpriority(PRIO_PROCESS, (id_t)gettid(), niceness); }
+#else
+int autograph_set_thread_niceness(int niceness) { (void)niceness; return 0; }
+#endif

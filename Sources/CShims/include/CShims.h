@@ -42,6 +42,9 @@ int cshim_jpeg_encode(const uint8_t *pixels, int width, int height, int componen
    raising the threshold by itself after each large free. */
 int autograph_set_malloc_mmap_threshold(int bytes);
 
+/* setpriority(PRIO_PROCESS, gettid(), niceness): the calling thread's niceness (Linux; 0 elsewhere). */
+int autograph_set_thread_niceness(int niceness);
+
 /* libFuzzer's driver, present only in binaries built with -sanitize=fuzzer. */
 int LLVMFuzzerRunDriver(int *argc, char ***argv,
                         int (*callback)(const uint8_t *data, size_t size));

@@ -1,3 +1,4 @@
+import CShims
 import Dispatch
 import Synchronization
 
@@ -30,6 +31,7 @@ final class TileWorkers: Sendable {
     init(count: Int = TileWorkers.processorCount) {
         for index in 0..<max(1, count) {
             DispatchQueue(label: "autograph.tiles.\(index)", qos: .userInitiated).async { [self] in
+                Self.lowerPriority()
                 while true {
                     available.wait()
                     takeNext()?.run()
@@ -95,6 +97,12 @@ final class TileWorkers: Sendable {
             guard let index = state.jobs.firstIndex(where: { $0.id == id }) else { return nil }
             return state.jobs.remove(at: index)
         }
+    }
+
+    /// Drawing runs behind the API: the rendering threads take a niceness of 5, so that with every
+    /// core drawing, a form value, the state or a search still gets its CPU at once.
+    static func lowerPriority() {
+        _ = autograph_set_thread_niceness(5)
     }
 
     static var processorCount: Int {
