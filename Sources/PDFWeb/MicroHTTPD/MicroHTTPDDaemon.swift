@@ -168,7 +168,9 @@ final class MicroHTTPDDaemon: Sendable {
                 context.answered = true
                 return queue(HTTPResponse.error(.tooLarge(uploadLimit)), on: connection)
             }
-            if (length ?? 0) > 0 || headers.values["transfer-encoding"] != nil {
+            // An upload (a document, a photo): a body over 64 KB or of unknown length. Small JSON
+            // bodies are API calls; they count only in the bytes held.
+            if (length ?? 0) > Self.smallBody || headers.values["transfer-encoding"] != nil {
                 guard admitUpload(context) else {
                     context.answered = true
                     return queue(HTTPResponse.error(.busy("too many uploads at once")), on: connection)
@@ -216,6 +218,9 @@ final class MicroHTTPDDaemon: Sendable {
         let response = answer(request, on: connection)
         return queue(response, on: connection)
     }
+
+    /// The largest body that is not counted among the uploads received at once.
+    static let smallBody = 64 * 1024
 
     /// Conflicting framing headers (request smuggling): two `Content-Length`s, both a length and
     /// `Transfer-Encoding`, a length that is not a number.

@@ -18,7 +18,7 @@ public final class WebServer: Sendable {
     public struct Configuration: Sendable {
         /// The largest request body; beyond it `413` as soon as the bytes arrive (200 MB).
         public var uploadLimit = 200 * 1024 * 1024
-        /// Request bodies received at once; beyond, `503` at once.
+        /// Uploads (bodies over 64 KB, or of unknown length) received at once; beyond, `503` at once.
         public var concurrentUploads = 4
         /// The bytes of every request body held at once; beyond, `503` (320 MB).
         public var uploadBytesInFlight = 320 * 1024 * 1024
