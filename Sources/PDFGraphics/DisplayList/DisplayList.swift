@@ -36,9 +36,9 @@ public struct ActualText: Sendable {
 
 /// One drawing operation.
 ///
-/// The rare items with large payloads (images, shadings, groups) are `indirect`: a page keeps
+/// The items with large payloads (glyph runs, images, shadings, groups) are `indirect`: a page keeps
 /// millions of fills and strokes, and every item is as large as the largest case (576 bytes before,
-/// 208 now).
+/// 152 now; a glyph run, one allocation more, carries many glyphs).
 public enum DisplayItem: Sendable {
     /// Saves the clip (and nothing else: every other item carries its full state).
     case save
@@ -52,7 +52,7 @@ public enum DisplayItem: Sendable {
     case stroke(Path, StrokeStyle, Paint, ctm: Matrix, state: DrawState)
     /// Shows glyphs. A run of a Type 3 font is followed by the items its glyph procedures draw, so
     /// backends draw nothing for it; text extraction reads every run.
-    case glyphs(GlyphRun, state: DrawState)
+    indirect case glyphs(GlyphRun, state: DrawState)
     /// Ends a text object whose glyphs were shown in a clipping render mode (4 to 7): the clip
     /// becomes its intersection with the union of these runs' glyph outlines (ISO 32000-2 §9.3.6).
     case clipGlyphs([GlyphRun])
