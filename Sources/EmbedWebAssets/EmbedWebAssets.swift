@@ -32,11 +32,9 @@ func literalText(_ data: Data) -> String? {
     return unsafe ? nil : text
 }
 
-/// The tool's entry point (a type, not top-level code, so that it also builds where every file is
-/// parsed as a library: the libFuzzer builds of `scripts/fuzz`).
-@main
+/// What the tool does, from its arguments.
 enum EmbedWebAssets {
-    static func main() throws {
+    static func run() throws {
         let arguments = CommandLine.arguments
         guard arguments.count == 3 else {
             FileHandle.standardError.write(Data("usage: EmbedWebAssets WEB-DIRECTORY OUTPUT.swift\n".utf8))
@@ -78,3 +76,30 @@ enum EmbedWebAssets {
         }
     }
 }
+
+#if FUZZING
+    // The libFuzzer builds of `scripts/fuzz` link every executable with libFuzzer's own `main`, this
+    // build tool included: it then does its job in libFuzzer's first callback and exits there.
+    @_cdecl("LLVMFuzzerInitialize")
+    public func fuzzerInitialize(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+    ) -> Int32 {
+        do {
+            try EmbedWebAssets.run()
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("EmbedWebAssets: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 { 0 }
+#else
+    /// The entry point (a type, not top-level code, so that the file also builds parsed as a library).
+    @main
+    enum EmbedWebAssetsTool {
+        static func main() throws { try EmbedWebAssets.run() }
+    }
+#endif

@@ -42,7 +42,7 @@ func fuzz(_ data: UnsafeRawBufferPointer) {
     }
     var query: [String: String] = [:]
     for pair in (queryText ?? "").split(separator: "&") {
-        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         query[parts[0]] = parts.count > 1 ? parts[1] : ""
     }
     let server = FuzzServer.shared
