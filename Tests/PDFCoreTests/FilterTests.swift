@@ -1,3 +1,4 @@
+import PDFTestSupport
 import Testing
 
 @testable import PDFCore
@@ -7,17 +8,8 @@ import Testing
 struct FilterTests {
     // MARK: Helpers
 
-    /// SplitMix64: deterministic data for round trips (STYLE.md rule 13).
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
+    /// Deterministic data for round trips (STYLE.md rule 13).
+    typealias SeededRandom = SplitMix64
 
     static func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
         var random = SeededRandom(state: seed)

@@ -7,17 +7,8 @@ import Testing
 /// Random requests to the whole server in process (policy, router, session): every answer a status
 /// the API documents, never 500, and the server answering after each.
 @Suite struct WebFuzzTests {
-    /// A small deterministic generator (SplitMix64), so that a failure can be replayed by its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// Deterministic, so that a failure can be replayed by its seed.
+    typealias Generator = SplitMix64
 
     static let routes = [
         "/api/state", "/api/documents", "/api/pages", "/api/layout", "/api/pages/0/tile", "/api/pages/1/tile",

@@ -47,7 +47,7 @@ struct WebAssets: Sendable {
         while let start = find(open, in: html, from: index) {
             let textStart = start + open.count
             guard let end = find(close, in: html, from: textStart) else { break }
-            hashes.append(base64(Digest.sha256.hash(Array(html[textStart..<end]))))
+            hashes.append(Base64.encode(Digest.sha256.hash(Array(html[textStart..<end]))))
             index = end + close.count
         }
         return hashes
@@ -61,22 +61,6 @@ struct WebAssets: Sendable {
             index += 1
         }
         return nil
-    }
-
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
-            for position in 0..<4 {
-                output.append(
-                    position <= chunk.count ? alphabet[(value >> (18 - 6 * position)) & 63] : UInt8(ascii: "="))
-            }
-            index += 3
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     static func contentType(_ path: String) -> String {
