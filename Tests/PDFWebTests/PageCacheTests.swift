@@ -35,6 +35,16 @@ import Testing
         #expect(cache.value(PageKey(revision: 2, page: 0)) == [5])
     }
 
+    @Test("other pages of revisions more than eight back are dropped: each keeps its document alive")
+    func oldRevisionsGo() {
+        let cache = PageCache<[Int]>(capacity: 1000) { $0.count }
+        cache.store([1], for: PageKey(revision: 1, page: 5))
+        cache.store([2], for: PageKey(revision: 9, page: 0))
+        #expect(cache.value(PageKey(revision: 1, page: 5)) == [1])
+        cache.store([3], for: PageKey(revision: 10, page: 0))
+        #expect(cache.value(PageKey(revision: 1, page: 5)) == nil)
+    }
+
     @Test("beyond the capacity the least recently used go first")
     func capacity() {
         let cache = PageCache<[Int]>(capacity: 5) { $0.count }

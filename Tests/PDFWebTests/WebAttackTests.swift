@@ -45,6 +45,9 @@ import Testing
                 #expect(reply.json["error"]?["field"]?.stringValue == "page", "\(route) \(page)")
             }
         }
+        // The number as given, even when no Int holds it.
+        let huge = try await server.post("/api/page", "{\"page\": 1e300}")
+        #expect(huge.json["error"]?["message"]?.stringValue?.contains("page index 1e+300 does not exist") == true)
         let negative = try await server.post("/api/page", "{\"page\": -1}")
         #expect(negative.json["error"]?["message"]?.stringValue?.contains("page index -1 does not exist") == true)
         #expect(negative.json["error"]?["message"]?.stringValue?.contains("0 to 1") == true)
@@ -260,6 +263,24 @@ import Testing
         #expect(try await server.request("POST", "/api/documents", body: WebFixtures.form()).status == 200)
     }
 
+    @Test("a flood of 400 idle connections (the limit is 256) leaves the server answering once it ends")
+    func connectionFlood() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let result = try await TestServer.runOffPool(
+            "python3",
+            [
+                "-c",
+                "import socket,sys,time\nopen_=[]\nfor i in range(400):\n"
+                    + "    try: open_.append(socket.create_connection(('127.0.0.1',int(sys.argv[1])),timeout=2))\n"
+                    + "    except OSError: pass\ntime.sleep(1)\nprint(len(open_))\nfor s in open_: s.close()",
+                String(server.port),
+            ])
+        #expect(result.status == 0)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await server.request("/api/state").status == 200)
+    }
+
     /// Sends `text` as it is on a TCP connection and returns what comes back first.
     static func raw(_ port: Int, _ text: String) async throws -> String {
         let result = try await TestServer.runOffPool(
@@ -296,6 +317,20 @@ import Testing
         let items = try await small.request("/api/pages/0/tile?scale=1")
         #expect(items.status == 503)
         #expect(items.json["error"]?["message"]?.stringValue?.contains("drawing operations") == true)
+        // A search leaves the page out and says so, in ranges; the other page is searched.
+        let search = try await small.request("/api/search?q=anything")
+        #expect(search.status == 200)
+        #expect(search.headers["x-autograph-pages-skipped"] == "0")
+    }
+
+    @Test("skipped pages are written as ranges, one for a run however long")
+    func skippedRanges() {
+        var skipped = SkippedPages()
+        skipped.add(3..<4)
+        skipped.add(7..<8)
+        skipped.add(8..<10)
+        skipped.add(12..<1_000_000)
+        #expect(skipped.description == "3,7-9,12-999999")
     }
 
     @Test("a render is stopped when its client leaves, at the budget's next check")

@@ -5,7 +5,11 @@ public enum PageIndexCheck {
     /// Nil when `index` names one of `pageCount` pages, else the message for the caller.
     public static func problem(_ index: Int, pageCount: Int) -> String? {
         guard index < 0 || index >= pageCount else { return nil }
-        guard pageCount > 0 else { return "page index \(index) does not exist: the document has no pages" }
-        return "page index \(index) does not exist: the document's pages are 0 to \(pageCount - 1)"
+        return "page index \(index) does not exist: " + validIndices(pageCount: pageCount)
+    }
+
+    /// Which indices name pages: "the document's pages are 0 to N-1", or that it has none.
+    public static func validIndices(pageCount: Int) -> String {
+        pageCount > 0 ? "the document's pages are 0 to \(pageCount - 1)" : "the document has no pages"
     }
 }

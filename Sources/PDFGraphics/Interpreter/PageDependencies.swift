@@ -23,6 +23,12 @@ public struct PageDependencies: Sendable {
     /// The catalog's `/OCProperties` entry as it was (a direct value or a reference).
     public let optionalContent: PDFObject?
 
+    /// The same dependencies, taken from `document`: a later revision in which they ``hold(in:pageAt:)``,
+    /// so that the earlier document need not be kept.
+    public func rebased(on document: PDFDocument) -> PageDependencies {
+        PageDependencies(document: document, page: page, objects: objects, optionalContent: optionalContent)
+    }
+
     /// Whether page `index` of `document` — a later revision of the same file — draws as the page
     /// these dependencies were taken from.
     public func hold(in document: PDFDocument, pageAt index: Int) -> Bool {

@@ -71,7 +71,7 @@ extension WebRouter {
     ) -> DisplayList? {
         cache.value(
             key, stopped: { budget.stop != nil },
-            carry: { $0.hold(in: renderer.document, pageAt: key.page) }
+            carryingOverIn: renderer.document
         ) {
             let list = renderer.graphics.displayList(pageAt: key.page, budget: budget)
             guard budget.stop == nil else { return nil }
@@ -126,7 +126,7 @@ extension WebRouter {
         let texts = pageTexts
         let lists = displayLists
         var hits: [JSONValue] = []
-        var skipped: [Int] = []
+        var skipped = SkippedPages()
         func append(_ results: [SearchResult]) {
             for hit in results.prefix(limit - hits.count) {
                 hits.append(
@@ -144,14 +144,15 @@ extension WebRouter {
             }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
-                skipped.append(index)
-                continue
+                // Out of time: the rest is skipped at once (one range, whatever the page count).
+                skipped.add(index..<search.extractor.graphics.document.pageCount)
+                break
             }
             // A page whose text is known (this revision's, or an earlier one's that still holds) is
             // searched here at once: only the pages to read wait for a rendering thread.
             let key = PageKey(revision: revision, page: index)
             if let page = texts.value(key)
-                ?? texts.carryOver(to: key, holds: { $0.hold(in: renderer.document, pageAt: index) })
+                ?? texts.carryOver(to: key, in: renderer.document)
             {
                 append(search.results(in: page, for: query, options: searchOptions))
                 continue
@@ -160,14 +161,14 @@ extension WebRouter {
                 timeLimit: min(configuration.renderTimeLimit, remaining), maxItems: configuration.maxDisplayItems)
             request.client?.onGone { budget.cancel() }
             let found = await TileWorkers.shared.run(
-                maxWait: configuration.maxTileWait, client: request.client, urgent: true
+                maxWait: min(configuration.maxTileWait, remaining), client: request.client, urgent: true
             ) {
                 () -> [SearchResult]? in
                 let key = PageKey(revision: revision, page: index)
                 // The page's text from the display list its tiles draw (made once for both).
                 let made = texts.value(
                     key, stopped: { budget.stop != nil },
-                    carry: { $0.hold(in: renderer.document, pageAt: index) }
+                    carryingOverIn: renderer.document
                 ) {
                     Self.displayList(key, renderer: renderer, cache: lists, budget: budget).map {
                         (search.extractor.text(of: $0, pageAt: index), renderer.graphics.dependencies(ofPageAt: index))
@@ -178,16 +179,39 @@ extension WebRouter {
             }
             switch found {
             case .success(let results?): append(results)
-            case .success(nil): skipped.append(index)
+            case .success(nil): skipped.add(index..<(index + 1))
             case .failure(.clientGone): throw WebError(status: 499, code: "cancelled", message: "the client left")
             case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)
             }
         }
         var response = HTTPResponse.json(.array(hits))
         if !skipped.isEmpty {
-            response.headers.append(("X-Autograph-Pages-Skipped", skipped.map(String.init).joined(separator: ",")))
+            response.headers.append(("X-Autograph-Pages-Skipped", skipped.description))
         }
         return response
+    }
+}
+
+/// The pages a search left out, as ascending ranges (`3,7-9,12-4999`): a header of bounded
+/// length however many pages the document has.
+struct SkippedPages: CustomStringConvertible {
+    private(set) var ranges: [Range<Int>] = []
+
+    var isEmpty: Bool { ranges.isEmpty }
+
+    /// Adds `pages`, which come after every range added so far.
+    mutating func add(_ pages: Range<Int>) {
+        guard !pages.isEmpty else { return }
+        if let last = ranges.last, last.upperBound == pages.lowerBound {
+            ranges[ranges.count - 1] = last.lowerBound..<pages.upperBound
+        } else {
+            ranges.append(pages)
+        }
+    }
+
+    var description: String {
+        ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound - 1)" }
+            .joined(separator: ",")
     }
 }
 

@@ -21,7 +21,7 @@ enum CheckedInput {
         -> Int?
     {
         guard let text = query[name] else { return nil }
-        return try integer(Double(text), text: text, name, in: range)
+        return try integer(Double(text), name, in: range)
     }
 
     /// A JSON member as a whole number in `range`; nil when absent.
@@ -33,7 +33,7 @@ enum CheckedInput {
             }
             return value
         }
-        return try integer(member.doubleValue, text: member.serialized(), name, in: range)
+        return try integer(member.doubleValue, name, in: range)
     }
 
     /// A JSON member that must be there, as a whole number in `range`.
@@ -41,7 +41,7 @@ enum CheckedInput {
         -> Int
     {
         guard let value = try integer(body, name, in: range) else {
-            throw WebError.badRequest("\"\(name)\" is missing")
+            throw WebError.badRequest("\"\(name)\" is missing", member: name)
         }
         return value
     }
@@ -55,9 +55,10 @@ enum CheckedInput {
             throw WebError.badRequest("\"\(name)\" must be a whole number", member: name)
         }
         guard pageCount > 0, number >= 0, number < Double(pageCount) else {
+            // The number as given (1e300 has no Int to name it by).
             throw WebError.badRequest(
-                "\"\(name)\": " + (PageIndexCheck.problem(member.intValue ?? -1, pageCount: pageCount) ?? ""),
-                member: name)
+                "\"\(name)\": page index \(member.serialized()) does not exist: "
+                    + PageIndexCheck.validIndices(pageCount: pageCount), member: name)
         }
         return Int(number)
     }
@@ -125,15 +126,12 @@ enum CheckedInput {
         return strokes
     }
 
-    private static func integer(_ value: Double?, text: String, _ name: String, in range: ClosedRange<Int>)
-        throws(WebError) -> Int
-    {
+    private static func integer(_ value: Double?, _ name: String, in range: ClosedRange<Int>) throws(WebError) -> Int {
         guard let value, value.isFinite, value.rounded() == value else {
             throw WebError.badRequest("\(name) must be a whole number", member: name)
         }
         // Beyond ±2⁶³ no Int holds it (and Int(value) would trap): refused before converting.
         guard abs(value) < 0x1p63 else { throw outOfRange(name, Double(range.lowerBound), Double(range.upperBound)) }
-        // Compared as doubles first: Int(value) of a number beyond Int's range would trap.
         guard range.contains(Int(value)) else {
             throw outOfRange(name, Double(range.lowerBound), Double(range.upperBound))
         }

@@ -64,7 +64,11 @@ final class MicroHTTPDDaemon: Sendable {
         let arguments: [any CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, socket,
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(completed), OpaquePointer(context),
-            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(300),
+            // Each connection is a thread: at most `connectionLimit` at once, an idle one closed
+            // after a minute, or two keep-alive intervals of an event stream if that is longer.
+            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(Self.connectionLimit),
+            MHD_OPTION.CONNECTION_TIMEOUT.rawValue,
+            UInt32(min(max(60, keepAliveInterval.isFinite ? keepAliveInterval * 2 : 60), 3600)),
             MHD_OPTION.UNESCAPE_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(unescape, to: UnsafeRawPointer.self)),
             OpaquePointer(context),
             MHD_OPTION.END.rawValue,
@@ -159,6 +163,7 @@ final class MicroHTTPDDaemon: Sendable {
             let context = RequestContext(daemon: self)
             slot.pointee = Unmanaged.passRetained(context).toOpaque()
             let headers = values(connection, .HEADER_KIND, lowercased: true)
+            context.headers = headers
             if let refusal = Self.framingProblem(headers) {
                 context.answered = true
                 return queue(HTTPResponse.error(refusal), on: connection)
@@ -208,7 +213,7 @@ final class MicroHTTPDDaemon: Sendable {
             return queue(HTTPResponse.error(.busy("the uploads under way hold too many bytes")), on: connection)
         }
         context.answered = true
-        let headers = values(connection, .HEADER_KIND, lowercased: true)
+        let headers = context.headers
         var request = HTTPRequest(
             method: method, path: url, body: context.body, repeatedHeaders: headers.repeated)
         context.body = []
@@ -218,6 +223,9 @@ final class MicroHTTPDDaemon: Sendable {
         let response = answer(request, on: connection)
         return queue(response, on: connection)
     }
+
+    /// Connections (threads) at once; beyond, libmicrohttpd closes new ones at once.
+    static let connectionLimit = 256
 
     /// The largest body that is not counted among the uploads received at once.
     static let smallBody = 64 * 1024
@@ -328,10 +336,6 @@ final class MicroHTTPDDaemon: Sendable {
         return library.queueResponse(connection, UInt32(response.status), made)
     }
 
-    private func lookup(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
-        library.lookupConnectionValue(connection, kind, key).map { String(cString: $0) }
-    }
-
     /// The values of one kind, the last of a repeated name kept, and the names given more than once.
     private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> (
         values: [String: String], repeated: Set<String>
@@ -356,6 +360,8 @@ private final class RequestContext {
     var held = 0
     /// The total of bodies held was reached: this one is dropped and answered 503.
     var overBudget = false
+    /// The headers, read once when they arrived.
+    var headers: (values: [String: String], repeated: Set<String>) = ([:], [])
 
     init(daemon: MicroHTTPDDaemon) { self.daemon = daemon }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import PDFCore
 import PDFGraphics
 import Synchronization
 
@@ -30,6 +31,8 @@ final class PageCache<Value: Sendable>: Sendable {
     private let making = Mutex<[Int: DispatchGroup]>([:])
     /// The most cost held at once.
     let capacity: Int
+    /// How many revisions back a page's value is kept to be carried over.
+    static var revisionsKept: Int { 8 }
     private let cost: @Sendable (Value) -> Int
 
     init(capacity: Int, cost: @escaping @Sendable (Value) -> Int) {
@@ -47,20 +50,29 @@ final class PageCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// The value made for the same page of an earlier revision, now kept for `key`, when `holds` says
-    /// its dependencies are untouched in `key`'s revision.
-    func carryOver(to key: Key, holds: (PageDependencies) -> Bool) -> Value? {
-        state.withLock { state in
+    /// The value made for the same page of an earlier revision, now kept for `key`, when `document`
+    /// (`key`'s revision) writes none of what it was made from. Its dependencies then name `document`,
+    /// so the earlier one is not kept alive by it.
+    func carryOver(to key: Key, in document: PDFDocument) -> Value? {
+        let candidate = state.withLock { state -> (Key, PageDependencies)? in
             guard
-                let index = state.entries.lastIndex(where: {
+                let entry = state.entries.last(where: {
                     $0.key.page == key.page && $0.key.revision < key.revision && $0.dependencies != nil
                 }),
-                let dependencies = state.entries[index].dependencies, holds(dependencies)
+                let dependencies = entry.dependencies
             else { return nil }
-            var carried = state.entries.remove(at: index)
-            carried.key = key
-            state.entries.append(carried)
-            return carried.value
+            return (entry.key, dependencies)
+        }
+        // Checked outside the lock: it reads the new document's revisions and compares its bytes.
+        guard let (earlier, dependencies) = candidate, dependencies.hold(in: document, pageAt: key.page) else {
+            return nil
+        }
+        return state.withLock { state in
+            guard let index = state.entries.firstIndex(where: { $0.key == earlier }) else { return nil }
+            let entry = state.entries.remove(at: index)
+            state.entries.append(
+                Entry(key: key, value: entry.value, cost: entry.cost, dependencies: dependencies.rebased(on: document)))
+            return entry.value
         }
     }
 
@@ -69,12 +81,12 @@ final class PageCache<Value: Sendable>: Sendable {
     /// however many tiles and searches ask for it at once). Gives up with nil once `stopped` says so.
     /// Called on the rendering threads: it blocks.
     func value(
-        _ key: Key, stopped: () -> Bool, carry holds: ((PageDependencies) -> Bool)? = nil,
+        _ key: Key, stopped: () -> Bool, carryingOverIn document: PDFDocument? = nil,
         make: () -> (Value, PageDependencies?)?
     ) -> Value? {
         while true {
             if let cached = value(key) { return cached }
-            if let holds, let carried = carryOver(to: key, holds: holds) { return carried }
+            if let document, let carried = carryOver(to: key, in: document) { return carried }
             let (group, maker) = making.withLock { making -> (DispatchGroup, Bool) in
                 if let group = making[key.page] { return (group, false) }
                 let group = DispatchGroup()
@@ -105,9 +117,13 @@ final class PageCache<Value: Sendable>: Sendable {
         let cost = cost(value)
         guard cost <= capacity else { return }
         state.withLock { state in
-            // The same page of an earlier revision is superseded; other pages of earlier revisions
-            // stay (within the capacity) to be carried over to this revision when they can.
-            let superseded = { (entry: Entry) in entry.key.page == key.page && entry.key.revision < key.revision }
+            // The same page of an earlier revision is superseded; other pages of recent revisions stay
+            // (within the capacity) to be carried over to this one when they can. Older ones go: each
+            // keeps its revision's document alive.
+            let superseded = { (entry: Entry) in
+                entry.key.revision < key.revision
+                    && (entry.key.page == key.page || entry.key.revision < key.revision - Self.revisionsKept)
+            }
             state.cost -= state.entries.filter(superseded).reduce(0) { $0 + $1.cost }
             state.entries.removeAll(where: superseded)
             if let index = state.entries.firstIndex(where: { $0.key == key }) {
