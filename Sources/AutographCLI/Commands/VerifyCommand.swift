@@ -30,19 +30,35 @@ enum VerifyCommand: Command {
                            revision it signs, later incremental updates excluded; contiguousFromStart:
                            from the start to inside a revision; unclear: the unsigned gap is not exactly
                            /Contents, or the ranges are malformed
-              revision     the revision signed (0 = original) and how many updates follow it (what
-                           they change is not assessed yet)
+              revision     the revision signed (0 = original) and how many updates follow it
+              changes      every difference between the signed revision and each later one, object
+                           by object, and whether the certification (DocMDP), the field locks
+                           (FieldMDP) and ISO 32000-2 §12.8.2.2 permit it: new signatures, form
+                           filling, annotations (certification P=3 or none), DSS and document
+                           time-stamps are allowed; page content, pages, fonts, images, the catalog,
+                           a locked field, hidden objects made visible, bytes after the last %%EOF
+                           that are not a complete update, and broken /Prev chains are not
+              verdict      valid; validWithAllowedChanges; modified (changed since in a way nothing
+                           permits); invalid (not intact, not valid, not trusted, or not covering
+                           its revision)
               problems     everything wrong or unsupported (e.g. SHA-1 signatures, adbe.x509.rsa_sha1)
 
+            The text ends with one line saying who signed and what changed since.
+
             Exit code 0 only when there is at least one signature and every signature is intact,
-            valid, trusted and covers its revision (entireRevision or entireFile); 1 otherwise
-            (including "no signatures" and unreadable documents); 2 for a usage error.
+            valid, trusted, covers its revision (entireRevision or entireFile) and every change
+            after it is allowed; 1 otherwise (including "no signatures" and unreadable documents);
+            2 for a usage error.
 
             --json prints an array of objects with the keys field, signer {subject, issuer, serial}
             (null when the CMS lacks the certificate), intact, valid, trusted, trustReason (null when
             trusted), coverage, revision (null when unknown), laterRevisions, subFilter,
             digestAlgorithm, problems, and also byteRange, signingTime (/M, as a PDF date),
-            cmsSigningTime (seconds since 1970), unsupported and isValid.
+            cmsSigningTime (seconds since 1970), unsupported and isValid (the signature itself, without
+            later changes); and modificationLevel (none, ltv, signatures, formFilling, annotations,
+            disallowed; null when the signed revision is unknown), changes [{object, kind, page (from
+            1, or null), allowed, reason, revision}], certification (null or {permissions: 1|2|3}),
+            fieldLocks [{signatureField, action: All|Include|Exclude, fields}] and verdict.
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -59,7 +75,7 @@ enum VerifyCommand: Command {
         } else {
             console.print(text(statuses))
         }
-        return !statuses.isEmpty && statuses.allSatisfy(\.isValid) ? .success : .failure
+        return !statuses.isEmpty && statuses.allSatisfy(\.isValidAsShown) ? .success : .failure
     }
 
     /// The certificates in a `--trust` file: PEM blocks, or else one DER certificate.
@@ -121,18 +137,82 @@ enum VerifyCommand: Command {
             for (label, value) in lines {
                 block += "\n  " + label + ":" + String(repeating: " ", count: width - label.count) + value
             }
+            if let report = status.modifications {
+                if let certification = report.certification {
+                    block += "\n  Certification: P=\(certification.rawValue) (\(certification.description))"
+                }
+                let shown = report.changes.filter { $0.level != .none || !$0.allowed }
+                if !shown.isEmpty {
+                    block += "\n  Changes since signing (level \(report.level)):"
+                    for change in shown.prefix(40) {
+                        block +=
+                            "\n    - revision \(change.revision): " + change.reason
+                            + (change.allowed ? " (allowed)" : " (NOT ALLOWED)")
+                    }
+                    if shown.count > 40 { block += "\n    - … \(shown.count - 40) more (--json lists all)" }
+                }
+            }
             if !status.problems.isEmpty {
                 block += "\n  Problems:"
                 for problem in status.problems { block += "\n    - " + problem }
             }
+            block += "\n  Verdict: " + status.verdict.rawValue
             blocks.append(block)
         }
-        let invalid = statuses.filter { !$0.isValid }.count
-        blocks.append(
-            invalid == 0
-                ? "\(statuses.count) signature\(statuses.count == 1 ? "" : "s"): all valid"
-                : "\(invalid) of \(statuses.count) signature\(statuses.count == 1 ? "" : "s") not valid")
+        blocks.append(statuses.map(bottomLine).joined(separator: "\n"))
         return blocks.joined(separator: "\n\n")
+    }
+
+    /// One sentence a person understands: who signed, and what happened to the document since.
+    static func bottomLine(_ status: SignatureStatus) -> String {
+        let signer = status.signerCertificate.map { commonName($0.subject) } ?? "an unknown signer"
+        switch status.verdict {
+        case .invalid:
+            var why: [String] = []
+            if !status.digestIntact { why.append("the signed bytes changed") }
+            if !status.signatureValid { why.append("the signature does not verify") }
+            if status.coverage < .entireRevision { why.append("the signature does not cover its revision") }
+            if let reason = status.trustReason, status.digestIntact, status.signatureValid { why.append(reason) }
+            return "Signature in '\(status.fieldName)' by \(signer) is NOT valid: " + why.joined(separator: "; ")
+        case .modified:
+            let changes = status.modifications?.disallowedChanges ?? []
+            var reasons = changes.prefix(3).map { String($0.reason.split(separator: ":").first ?? "") }
+            if changes.count > 3 { reasons.append("\(changes.count - 3) more") }
+            return "Document changed after \(signer) signed ('\(status.fieldName)'): " + reasons.joined(separator: "; ")
+                + " (not allowed)"
+        case .valid:
+            return "Signed by \(signer) ('\(status.fieldName)'); not changed since"
+        case .validWithAllowedChanges:
+            let report = status.modifications
+            let pages = Set(report?.changes.filter { $0.level > .none }.compactMap(\.pageIndex) ?? []).sorted()
+            let onPages =
+                pages.isEmpty
+                ? ""
+                : " on page" + (pages.count == 1 ? " " : "s ") + pages.map { String($0 + 1) }.joined(separator: ", ")
+            var words: [String] = []
+            for change in report?.changes ?? [] where change.level > .none {
+                let word: String
+                switch change.kind {
+                case .dss: word = "validation material (DSS, time-stamps)"
+                case .signature: word = change.level == .annotations ? "an empty signature field" : "further signatures"
+                case .annotation: word = "annotations"
+                case .metadata: word = "metadata"
+                default: word = change.level == .annotations ? "a new form field" : "form filling"
+                }
+                if !words.contains(word) { words.append(word) }
+            }
+            let what = words.isEmpty ? "bookkeeping" : words.joined(separator: ", ")
+            return "Signed by \(signer) ('\(status.fieldName)'); changed afterwards only by \(what)\(onPages) (allowed)"
+        }
+    }
+
+    /// The CN of a subject such as `CN=Alice, O=Example`, or the whole subject.
+    static func commonName(_ subject: String) -> String {
+        for part in subject.split(separator: ",") {
+            let trimmed = part.drop { $0 == " " }
+            if trimmed.hasPrefix("CN=") { return String(trimmed.dropFirst(3)) }
+        }
+        return subject
     }
 }
 
@@ -157,6 +237,34 @@ extension SignatureStatus {
             "signingTime": claimedSigningTime.map { .string($0.pdfString) } ?? .null,
             "cmsSigningTime": cmsSigningTime.map { .int($0) } ?? .null,
             "unsupported": unsupported.map { .string($0) } ?? .null, "isValid": .bool(isValid),
+            "modificationLevel": modifications.map { .string($0.level.description) } ?? .null,
+            "changes": .array((modifications?.changes ?? []).map(\.json)),
+            "certification": modifications?.certification.map {
+                .object(sortingKeys: ["permissions": .int($0.rawValue)])
+            }
+                ?? .null,
+            "fieldLocks": .array((modifications?.fieldLocks ?? []).map(\.json)),
+            "verdict": .string(verdict.rawValue),
+        ])
+    }
+}
+
+extension Modification {
+    /// `{object, kind, page, allowed, reason, revision}` (page from 1).
+    var json: JSONValue {
+        .object(sortingKeys: [
+            "object": object.map { .int($0) } ?? .null, "kind": .string(kind.rawValue),
+            "page": pageIndex.map { .int($0 + 1) } ?? .null, "allowed": .bool(allowed), "reason": .string(reason),
+            "revision": .int(revision), "level": .string(level.description),
+        ])
+    }
+}
+
+extension FieldLock {
+    var json: JSONValue {
+        .object(sortingKeys: [
+            "signatureField": .string(signatureField), "action": .string(action.rawValue),
+            "fields": .array(fields.map { .string($0) }),
         ])
     }
 }

@@ -13,6 +13,12 @@ public enum XRefEntry: Hashable, Sendable {
         case .compressed: 0
         }
     }
+
+    /// True for an object in use (in the file or in an object stream).
+    public var isInUse: Bool {
+        if case .free = self { return false }
+        return true
+    }
 }
 
 /// One cross-reference section: a table with its trailer, a cross-reference stream, or a hybrid
@@ -36,14 +42,21 @@ public struct XRefSection: Sendable {
     /// Object numbers and their entries, in the order read.
     package let numbers: [Int]
     package let entries: [XRefEntry]
+    /// In a hybrid section, the object numbers the table and the stream both give in use but
+    /// differently: readers that ignore `/XRefStm` see other objects than those that read it.
+    public let hybridConflicts: [Int]
 
-    package init(offset: Int, form: Form, trailer: PDFDictionary, end: Int, numbers: [Int], entries: [XRefEntry]) {
+    package init(
+        offset: Int, form: Form, trailer: PDFDictionary, end: Int, numbers: [Int], entries: [XRefEntry],
+        hybridConflicts: [Int] = []
+    ) {
         self.offset = offset
         self.form = form
         self.trailer = trailer
         self.end = end
         self.numbers = numbers
         self.entries = entries
+        self.hybridConflicts = hybridConflicts
     }
 
     /// The number of entries in the section.

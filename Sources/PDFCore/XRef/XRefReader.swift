@@ -141,6 +141,7 @@ package struct XRefReader {
         warnings.append(contentsOf: parser.warnings)
         var end = parser.lexer.position
         var form = XRefSection.Form.table
+        var conflicts: [Int] = []
         // Hybrid file (§7.5.8.4): the stream's entries fill the numbers the table leaves free or absent.
         if let streamOffset = trailer[.xRefStm]?.intValue {
             do {
@@ -149,7 +150,10 @@ package struct XRefReader {
                 for (index, number) in numbers.enumerated() { position[number] = index }
                 for (number, entry) in zip(stream.numbers, stream.entries) {
                     if let index = position[number] {
-                        if case .inFile = entries[index] { continue }
+                        if case .inFile = entries[index] {
+                            if entry != entries[index], entry.isInUse { conflicts.append(number) }
+                            continue
+                        }
                         entries[index] = entry
                     } else {
                         position[number] = numbers.count
@@ -163,7 +167,9 @@ package struct XRefReader {
                 warnings.append(PDFWarning(.xrefInvalid, "/XRefStm unreadable: \(error.message)", offset: streamOffset))
             }
         }
-        return XRefSection(offset: offset, form: form, trailer: trailer, end: end, numbers: numbers, entries: entries)
+        return XRefSection(
+            offset: offset, form: form, trailer: trailer, end: end, numbers: numbers, entries: entries,
+            hybridConflicts: conflicts)
     }
 
     private func skipSpaces(_ lexer: inout Lexer) {

@@ -69,8 +69,11 @@ public struct SignatureStatus: Sendable {
     /// The revision the signature signs (0 = the original document, see `PDFDocument.revisions`):
     /// the one whose end the byte ranges reach; nil when the byte range cannot be read.
     public var revision: Int?
-    /// How many incremental updates follow the signed revision (their changes are not classified yet).
+    /// How many incremental updates follow the signed revision (see ``modifications`` for what they change).
     public var laterRevisions = 0
+    /// What the updates after the signed revision change, judged by the certification and the
+    /// field locks in force; nil when the signed revision is unknown (an unreadable `/ByteRange`).
+    public var modifications: ModificationReport?
     /// Why the signature could not be checked completely (an algorithm or `/SubFilter` this
     /// validator does not support), nil when it could; also listed in ``problems``.
     public var unsupported: String?
@@ -86,6 +89,32 @@ public struct SignatureStatus: Sendable {
     public var isValid: Bool {
         digestIntact && signatureValid && trust.isTrusted && coverage >= .entireRevision
     }
+
+    /// The bottom line: the signature and what happened to the document since.
+    public enum Verdict: String, Sendable {
+        /// Valid, and nothing shown changed since.
+        case valid
+        /// Valid, and changed since only in ways the certification and locks permit.
+        case validWithAllowedChanges
+        /// Valid as signed, but the document was changed since in a way nothing permits.
+        case modified
+        /// Not intact, not valid, not trusted, or not covering its revision.
+        case invalid
+    }
+
+    /// ``Verdict/invalid`` unless ``isValid``; then whether later changes are allowed.
+    public var verdict: Verdict {
+        guard isValid else { return .invalid }
+        guard let modifications else { return .invalid }
+        switch modifications.level {
+        case .disallowed: return .modified
+        case .none: return .valid
+        default: return .validWithAllowedChanges
+        }
+    }
+
+    /// True when the verdict is ``Verdict/valid`` or ``Verdict/validWithAllowedChanges``.
+    public var isValidAsShown: Bool { verdict == .valid || verdict == .validWithAllowedChanges }
 
     /// The reason the signer is not trusted, nil when trusted.
     public var trustReason: String? {

@@ -45,8 +45,22 @@ public struct SignatureValidator: Sendable {
     ///   oldest signature first); empty when the document has no signed field.
     public func validate() -> [SignatureStatus] {
         var checked: [(key: Int, status: SignatureStatus)] = []
-        for entry in signedFields() {
-            let (status, key) = validate(entry)
+        let analyzer = ModificationAnalyzer(document: document)
+        let (fields, reused) = signedFieldsAndReuse()
+        for entry in fields {
+            var (status, key) = validate(entry)
+            if let revision = status.revision {
+                status.modifications = analyzer.report(forRevision: revision)
+                readSignedVersion(entry, revision: revision, analyzer: analyzer, status: &status)
+            }
+            for name in reused[entry.reference?.number ?? -1] ?? [] {
+                status.problems.append("the signature dictionary is also the value of field '\(name)'")
+                status.modifications?.changes.append(
+                    Modification(
+                        object: entry.reference?.number, kind: .signature, pageIndex: nil, allowed: false,
+                        reason: "field '\(name)' reuses this signature dictionary", revision: status.revision ?? 0,
+                        level: .disallowed))
+            }
             checked.append((key, status))
         }
         // A stable sort: fields with equal keys keep the form's order.
@@ -71,9 +85,13 @@ public struct SignatureValidator: Sendable {
     }
 
     /// The signed signature fields, in the form's order, each signature dictionary once.
-    func signedFields() -> [SignedField] {
-        guard let form = AcroForm(document: document) else { return [] }
+    func signedFields() -> [SignedField] { signedFieldsAndReuse().fields }
+
+    /// The signed fields, and for a signature dictionary that several fields name, the other fields.
+    func signedFieldsAndReuse() -> (fields: [SignedField], reused: [Int: [String]]) {
+        guard let form = AcroForm(document: document) else { return ([], [:]) }
         var result: [SignedField] = []
+        var reused: [Int: [String]] = [:]
         var seen: Set<PDFReference> = []
         for field in form.signatureFields where field.value == .signature(signed: true) {
             let holder = field.valueHolder.flatMap { document.object($0).dictionaryValue } ?? field.dictionary
@@ -87,7 +105,11 @@ public struct SignatureValidator: Sendable {
                     object = document.indirectObject(next)
                     hops += 1
                 }
-                guard let dictionary = object.object.dictionaryValue, seen.insert(reference).inserted else { continue }
+                guard let dictionary = object.object.dictionaryValue else { continue }
+                guard seen.insert(reference).inserted else {
+                    reused[reference.number, default: []].append(field.name)
+                    continue
+                }
                 result.append(
                     SignedField(
                         name: field.name, reference: reference, dictionary: dictionary, objectRange: object.range,
@@ -99,7 +121,21 @@ public struct SignatureValidator: Sendable {
                         name: field.name, reference: nil, dictionary: dictionary, objectRange: range, isDirect: true))
             }
         }
-        return result
+        return (result, reused)
+    }
+
+    /// When an update after the signed revision rewrote the signature dictionary, what it claims
+    /// (`/M`) is read as signed, never from the unsigned update.
+    func readSignedVersion(
+        _ field: SignedField, revision: Int, analyzer: ModificationAnalyzer, status: inout SignatureStatus
+    ) {
+        guard let reference = field.reference, revision < document.revisions.count - 1,
+            document.objectNumbers(updatedAfter: revision + 1).contains(reference.number)
+        else { return }
+        let signed = analyzer.revision(revision)?.object(reference).dictionaryValue
+        status.claimedSigningTime = signed.flatMap { document.resolve($0, PDFName("M"))?.stringValue }
+            .flatMap { PDFDate(pdfString: $0.bytes) }
+        status.problems.append("the signature dictionary was rewritten after signing; what it says now is not signed")
     }
 
     // MARK: Validating one signature

@@ -1,0 +1,117 @@
+import PDFCore
+
+/// The objects a document reaches from its trailer, each with the place it is first reached
+/// from: what a change to it would change on screen.
+struct ObjectGraph: Sendable {
+    /// Where an object is used: the kind of change a change to it is, and the page.
+    struct Role: Sendable {
+        var kind: Modification.Kind
+        var pageIndex: Int?
+    }
+
+    /// Every reachable object number and its role.
+    private(set) var roles: [Int: Role] = [:]
+
+    /// Walks `document` from its pages, its catalog and `/Info` (pages first, so that what a page
+    /// draws is attributed to the page), never following `/Parent` and `/P` back up.
+    init(document: PDFDocument) {
+        var queue: [(PDFObject, Role)] = []
+        for page in document.pages {
+            if let reference = page.reference {
+                queue.append((.reference(reference), Role(kind: .page, pageIndex: page.index)))
+            }
+        }
+        if let root = document.trailer[.root] { queue.append((root, Role(kind: .catalog))) }
+        if let info = document.trailer[.info] { queue.append((info, Role(kind: .metadata))) }
+        let limit = max(document.objectCount, 1) + 1
+        var head = 0
+        while head < queue.count {
+            let (object, role) = queue[head]
+            head += 1
+            guard case .reference(let reference) = object else { continue }
+            guard roles[reference.number] == nil, roles.count < limit else { continue }
+            roles[reference.number] = role
+            Self.forEachChild(of: document.object(reference), role: role) { child, childRole in
+                if roles[child.number] == nil { queue.append((.reference(child), childRole)) }
+            }
+            // Keep the queue's memory bounded: drop what was read.
+            if head > 65_536 {
+                queue.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
+    subscript(number: Int) -> Role? { roles[number] }
+
+    func contains(_ number: Int) -> Bool { roles[number] != nil }
+
+    /// Calls `body` with every reference inside `object` (direct dictionaries and arrays entered,
+    /// a stream's dictionary read) and the role the child takes.
+    static func forEachChild(
+        of object: PDFObject, role: Role, _ body: (PDFReference, Role) -> Void
+    ) {
+        func visit(_ object: PDFObject, role: Role, key: PDFName?, depth: Int) {
+            guard depth < 64 else { return }
+            switch object {
+            case .reference(let reference):
+                body(reference, childRole(role, key: key))
+            case .array(let items):
+                for item in items { visit(item, role: role, key: key, depth: depth + 1) }
+            case .dictionary(let dictionary):
+                for entry in dictionary where entry.key != .parent && entry.key != .p {
+                    visit(
+                        entry.value, role: depth == 0 ? role : childRole(role, key: key), key: entry.key,
+                        depth: depth + 1)
+                }
+            case .stream(let stream):
+                visit(.dictionary(stream.dictionary), role: role, key: nil, depth: depth)
+            default:
+                break
+            }
+        }
+        visit(object, role: role, key: nil, depth: 0)
+    }
+
+    /// The role of an object reached from one in `role` through `key`.
+    static func childRole(_ role: Role, key: PDFName?) -> Role {
+        guard let key else { return role }
+        var child = role
+        switch role.kind {
+        case .page:
+            switch key {
+            case .contents: child.kind = .pageContent
+            case .resources: child.kind = .xobject
+            case .annots: child.kind = .annotation
+            case .kids: child.kind = .page
+            default: child.kind = .page
+            }
+        case .pageContent, .xobject, .annotation:
+            switch key {
+            case PDFName("Font"): child.kind = .font
+            case PDFName("Properties"), PDFName("OC"): child.kind = .optionalContent
+            case PDFName("XObject"), PDFName("Pattern"), PDFName("Shading"), PDFName("ExtGState"):
+                child.kind = role.kind == .annotation ? .annotation : .xobject
+            default: break
+            }
+        case .catalog:
+            switch key {
+            case .pages: child.kind = .page
+            case .acroForm: child.kind = .form
+            case PDFName("DSS"): child.kind = .dss
+            case .metadata: child.kind = .metadata
+            case PDFName("OCProperties"): child.kind = .optionalContent
+            default: child.kind = .other
+            }
+        case .form:
+            switch key {
+            case .fields: child.kind = .field
+            case PDFName("DR"): child.kind = .font
+            default: break
+            }
+        default:
+            break
+        }
+        return child
+    }
+}
