@@ -45,10 +45,16 @@ public struct SignatureValidator: Sendable {
     ///   oldest signature first); empty when the document has no signed field.
     public func validate() -> [SignatureStatus] {
         var checked: [(key: Int, status: SignatureStatus)] = []
-        let analyzer = ModificationAnalyzer(document: document)
         let (fields, reused) = signedFieldsAndReuse()
-        for entry in fields {
-            var (status, key) = validate(entry)
+        let validated = fields.map { validate($0) }
+        // A later signature counts as signing only when it verifies and signs its own revision.
+        var signatures: [String: Int] = [:]
+        for (status, _) in validated where status.digestIntact && status.signatureValid {
+            if let revision = status.revision { signatures[status.fieldName] = revision }
+        }
+        let analyzer = ModificationAnalyzer(document: document, signatures: signatures)
+        for (entry, (validatedStatus, key)) in zip(fields, validated) {
+            var status = validatedStatus
             if let revision = status.revision {
                 status.modifications = analyzer.report(forRevision: revision)
                 readSignedVersion(entry, revision: revision, analyzer: analyzer, status: &status)

@@ -3,7 +3,8 @@ import PDFCore
 /// The file-level tricks of the published attacks on PDF signatures (Mladenov et al. 2019,
 /// "incremental saving attack"; Rohlmann et al. 2021): bytes after the last `%%EOF` that are not
 /// a complete update, updates whose `/Prev` skips or invents a revision, cross-reference sections
-/// without their own `%%EOF`, hybrid files whose table and stream disagree, and a cross-reference
+/// without their own `%%EOF`, hybrid files whose table and stream disagree, sections that list an
+/// object twice differently, updates whose cross-reference needed repairs, and a cross-reference
 /// so damaged it had to be rebuilt. Each is a forbidden change of the revision it is in.
 enum FileStructureCheck {
     /// A finding, and whether it concerns every signature (damage that makes even the signed
@@ -17,6 +18,7 @@ enum FileStructureCheck {
     static func findings(in document: PDFDocument) -> [Finding] {
         var findings: [Finding] = []
         let revisions = document.revisions
+        let warnings = document.warnings
         func add(_ kind: Modification.Kind, _ revision: Int, _ reason: String, always: Bool = false) {
             let change = Modification(
                 object: nil, kind: kind, pageIndex: nil, allowed: false, reason: reason, revision: revision,
@@ -39,6 +41,16 @@ enum FileStructureCheck {
             }
         }
         for revision in revisions where !document.wasRecovered {
+            for section in revision.sections {
+                let twice = listedTwice(section)
+                guard !twice.isEmpty else { continue }
+                let numbers = twice.prefix(5).map(String.init).joined(separator: ", ")
+                add(
+                    .structure, revision.index,
+                    "a cross-reference section of revision \(revision.index) lists objects \(numbers) twice, "
+                        + "differently: readers that take the other entry see another document",
+                    always: true)
+            }
             for section in revision.sections where !section.hybridConflicts.isEmpty {
                 let numbers = section.hybridConflicts.prefix(5).map(String.init).joined(separator: ", ")
                 add(
@@ -48,6 +60,20 @@ enum FileStructureCheck {
                     always: true)
             }
             guard revision.index > 0 else { continue }
+            // An update whose cross-reference was read with repairs: readers that repair it otherwise
+            // (or rebuild it by scanning) see other objects than the ones compared here.
+            for section in revision.sections {
+                let range = section.offset...max(section.offset, section.end)
+                if let warning = warnings.first(where: { warning in
+                    warning.offset.map { range.contains($0) || range.contains($0 - document.headerOffset) } ?? false
+                }) {
+                    add(
+                        .structure, revision.index,
+                        "the cross-reference of revision \(revision.index) is damaged (\(warning.message)): readers "
+                            + "that repair it otherwise see other objects")
+                    break
+                }
+            }
             if revision.sections.count > 1 {
                 add(
                     .structure, revision.index,
@@ -65,6 +91,20 @@ enum FileStructureCheck {
             }
         }
         return findings
+    }
+
+    /// The object numbers a section lists more than once with different entries.
+    static func listedTwice(_ section: XRefSection) -> [Int] {
+        var first: [Int: XRefEntry] = [:]
+        var twice: Set<Int> = []
+        for (number, entry) in zip(section.numbers, section.entries) {
+            if let earlier = first[number] {
+                if earlier != entry { twice.insert(number) }
+            } else {
+                first[number] = entry
+            }
+        }
+        return twice.sorted()
     }
 
     /// How many bytes after `offset` are not white space (or NUL padding).

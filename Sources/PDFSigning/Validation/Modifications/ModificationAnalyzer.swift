@@ -16,6 +16,8 @@ import Synchronization
 /// stream data it does not compare, so memory does not grow with the file.
 public final class ModificationAnalyzer: Sendable {
     public let document: PDFDocument
+    /// The signature fields whose signatures verify and the revision each signs (see ``init(document:signatures:)``).
+    public let signatures: [String: Int]?
     private let cache = Mutex<Cache>(Cache())
 
     private struct Cache: ~Copyable {
@@ -24,8 +26,17 @@ public final class ModificationAnalyzer: Sendable {
         var structure: [FileStructureCheck.Finding]? = nil
     }
 
-    public init(document: PDFDocument) {
+    /// An analyzer of `document`.
+    ///
+    /// - Parameters:
+    ///   - document: the document, opened (with its password when encrypted).
+    ///   - signatures: the signature fields whose signatures verify (digest and CMS signature) and
+    ///     the revision each signs, as ``SignatureValidator`` finds them: a signature field filled
+    ///     by an update counts as signing only when it is one of them; anything else in it is only
+    ///     an appearance ("sneaky signature"). Nil takes every signature dictionary as what it claims.
+    public init(document: PDFDocument, signatures: [String: Int]? = nil) {
         self.document = document
+        self.signatures = signatures
     }
 
     /// What changed after `revision`, judged by the certification and the locks in force for a
@@ -63,7 +74,7 @@ public final class ModificationAnalyzer: Sendable {
                     what: "revision \(step) cannot be read", field: nil)
             ]
         }
-        let result = RevisionComparison.compare(old: old, new: new, revision: step)
+        let result = RevisionComparison.compare(old: old, new: new, revision: step, signatures: signatures)
         cache.withLock { $0.steps[step] = result }
         return result
     }

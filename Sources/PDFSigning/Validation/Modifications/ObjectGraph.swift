@@ -11,6 +11,9 @@ struct ObjectGraph: Sendable {
 
     /// Every reachable object number and its role.
     private(set) var roles: [Int: Role] = [:]
+    /// What the pages draw: every object reached from the page tree other than through `/Annots`
+    /// (contents, resources, inherited attributes), the page dictionaries themselves included.
+    private(set) var drawn: Set<Int> = []
 
     /// Walks `document` from its pages, its catalog and `/Info` (pages first, so that what a page
     /// draws is attributed to the page), never following `/Parent` and `/P` back up.
@@ -24,6 +27,9 @@ struct ObjectGraph: Sendable {
         if let root = document.trailer[.root] { queue.append((root, Role(kind: .catalog))) }
         if let info = document.trailer[.info] { queue.append((info, Role(kind: .metadata))) }
         let limit = max(document.objectCount, 1) + 1
+        if let pages = document.catalog?[.pages] {
+            drawn = Self.drawnObjects(from: pages, in: document, limit: limit)
+        }
         var head = 0
         while head < queue.count {
             let (object, role) = queue[head]
@@ -43,6 +49,48 @@ struct ObjectGraph: Sendable {
     }
 
     subscript(number: Int) -> Role? { roles[number] }
+
+    /// Whether the pages draw object `number` (outside their annotations).
+    func isDrawn(_ number: Int) -> Bool { drawn.contains(number) }
+
+    /// The objects reached from the page tree `pages` other than through `/Annots`, `/Parent` and `/P`.
+    static func drawnObjects(from pages: PDFObject, in document: PDFDocument, limit: Int) -> Set<Int> {
+        var drawn: Set<Int> = []
+        var queue: [PDFReference] = pages.referenceValue.map { [$0] } ?? []
+        var head = 0
+        while head < queue.count, drawn.count < limit {
+            let reference = queue[head]
+            head += 1
+            guard drawn.insert(reference.number).inserted else { continue }
+            forEachReference(in: document.object(reference), skipping: .annots) { child in
+                if !drawn.contains(child.number) { queue.append(child) }
+            }
+            if head > 65_536 {
+                queue.removeFirst(head)
+                head = 0
+            }
+        }
+        return drawn
+    }
+
+    /// Calls `body` with every reference inside `object` (direct dictionaries and arrays entered,
+    /// a stream's dictionary read), never through `/Parent`, `/P` or `skipping`.
+    static func forEachReference(in object: PDFObject, skipping: PDFName, _ body: (PDFReference) -> Void) {
+        func visit(_ object: PDFObject, depth: Int) {
+            guard depth < 64 else { return }
+            switch object {
+            case .reference(let reference): body(reference)
+            case .array(let items): for item in items { visit(item, depth: depth + 1) }
+            case .dictionary(let dictionary):
+                for entry in dictionary where entry.key != .parent && entry.key != .p && entry.key != skipping {
+                    visit(entry.value, depth: depth + 1)
+                }
+            case .stream(let stream): visit(.dictionary(stream.dictionary), depth: depth)
+            default: break
+            }
+        }
+        visit(object, depth: 0)
+    }
 
     func contains(_ number: Int) -> Bool { roles[number] != nil }
 

@@ -10,7 +10,7 @@ extension RevisionComparison {
         guard let root = new.trailer.reference(.root), root == old.trailer.reference(.root),
             changed.contains(root.number)
         else { return }
-        explained.insert(root.number)
+        explain(root.number, as: .catalog)
         let before = old.catalog ?? PDFDictionary()
         let after = new.catalog ?? PDFDictionary()
         for key in Self.differingKeys(before, after) {
@@ -19,19 +19,19 @@ extension RevisionComparison {
             case .acroForm:
                 // Compared by compareForm, whether the dictionary is direct or indirect.
                 if let value = after[key], case .reference(let reference) = value, added.contains(reference.number) {
-                    explained.insert(reference.number)
+                    explain(reference.number, as: .form)
                 }
             case PDFName("DSS"):
                 record(.validationMaterial, .dss, object: root.number, "the DSS was \(action) the catalog")
-                if let value = after[key] { claim(from: value, by: .dss) }
+                if let value = after[key] { claim(from: value, by: .dss, changedRoot: true) }
             case PDFName("Extensions"), .version:
                 record(.validationMaterial, .catalog, object: root.number, "/\(key.string) \(action) the catalog")
-                if let value = after[key] { claim(from: value, by: .catalog) }
+                if let value = after[key] { claim(from: value, by: .catalog, changedRoot: true) }
             case PDFName("MarkInfo"):
                 record(.bookkeeping, .catalog, object: root.number, "/MarkInfo \(action) the catalog")
             case .metadata:
                 record(.metadata, .metadata, object: root.number, "the XMP metadata was \(action) the catalog")
-                if let value = after[key] { claim(from: value, by: .metadata) }
+                if let value = after[key] { claim(from: value, by: .metadata, changedRoot: true) }
             case .perms:
                 record(
                     .forbidden, .catalog, object: root.number,
@@ -46,32 +46,88 @@ extension RevisionComparison {
 
     // MARK: The form dictionary and its fields
 
+    /// The form's default resources (§12.7.3.3), from which fields' appearances are made: resources
+    /// may be added, but one already named cannot be redefined or removed (a font redefined
+    /// changes every appearance made from it, "shadow replace"). Indirect resource dictionaries
+    /// the update rewrites are explained here.
+    mutating func compareDefaultResources(_ before: PDFObject?, _ after: PDFObject?, object: Int?) {
+        if let reference = after?.referenceValue, changed.contains(reference.number) || added.contains(reference.number)
+        {
+            explain(reference.number, as: .font)
+        }
+        let oldResources = old.resolve(before ?? .null).dictionaryValue ?? PDFDictionary()
+        let newResources = new.resolve(after ?? .null).dictionaryValue ?? PDFDictionary()
+        var redefined: [String] = []
+        var extended = false
+        for category in Set(oldResources.map(\.key) + newResources.map(\.key)).sorted(by: { $0.string < $1.string }) {
+            let oldValue = oldResources[category] ?? .null
+            let newValue = newResources[category] ?? .null
+            if let reference = newValue.referenceValue,
+                changed.contains(reference.number) || added.contains(reference.number)
+            {
+                explain(reference.number, as: .font)
+            }
+            guard let oldEntries = old.resolve(oldValue).dictionaryValue,
+                let newEntries = new.resolve(newValue).dictionaryValue
+            else {
+                if !ObjectComparison.same(old.resolve(oldValue), in: old, new.resolve(newValue), in: new) {
+                    if oldValue.isNull { extended = true } else { redefined.append("/" + category.string) }
+                    claim(from: newValue, by: .font)
+                }
+                continue
+            }
+            for entry in oldEntries {
+                let value = newEntries[entry.key] ?? .null
+                if !ObjectComparison.same(old.resolve(entry.value), in: old, new.resolve(value), in: new) {
+                    redefined.append("/\(category.string) /\(entry.key.string)")
+                }
+            }
+            for entry in newEntries where oldEntries[entry.key] == nil {
+                extended = true
+                claim(from: entry.value, by: .font)
+            }
+        }
+        if !redefined.isEmpty {
+            record(
+                .forbidden, .form, object: object,
+                "the form's default resources redefine or remove " + redefined.prefix(5).joined(separator: ", ")
+                    + ": appearances made from them change")
+        } else if extended {
+            record(.formFilling, .form, object: object, "resources added to the form's default resources")
+        }
+    }
+
     mutating func compareForm() {
         if let reference = newForm.form?.reference,
             changed.contains(reference.number) || added.contains(reference.number)
         {
-            explained.insert(reference.number)
+            explain(reference.number, as: .form)
         }
         let before = oldForm.form?.dictionary ?? PDFDictionary()
         let after = newForm.form?.dictionary ?? PDFDictionary()
         let object = newForm.form?.reference?.number
-        for key in Self.differingKeys(before, after) {
+        compareDefaultResources(before[PDFName("DR")], after[PDFName("DR")], object: object)
+        for key in Self.differingKeys(before, after) where key != PDFName("DR") {
             guard !ObjectComparison.same(before[key] ?? .null, in: old, after[key] ?? .null, in: new) else { continue }
             switch key {
             case .fields:
                 if case .reference(let reference)? = after[key],
                     added.contains(reference.number) || changed.contains(reference.number)
                 {
-                    explained.insert(reference.number)
+                    explain(reference.number, as: .field)
                 }
             case PDFName("SigFlags"):
                 record(.bookkeeping, .form, object: object, "/SigFlags of the form set")
             case PDFName("NeedAppearances"):
-                record(
-                    .formFilling, .form, object: object, "/NeedAppearances set: viewers regenerate field appearances")
-            case PDFName("DR"), PDFName("DA"):
-                record(.formFilling, .form, object: object, "the form's default /\(key.string) updated")
-                if let value = after[key] { claim(from: value, by: .font) }
+                if new.resolve(after[key] ?? .null).boolValue == true {
+                    record(
+                        .forbidden, .form, object: object,
+                        "/NeedAppearances set: viewers redraw every field from its value, not as it was signed")
+                } else {
+                    record(.formFilling, .form, object: object, "/NeedAppearances cleared")
+                }
+            case PDFName("DA"):
+                record(.formFilling, .form, object: object, "the form's default /DA updated")
             default:
                 record(.forbidden, .form, object: object, "/\(key.string) of the form changed")
             }
@@ -95,7 +151,7 @@ extension RevisionComparison {
                 let after = new.object(reference).dictionaryValue
             else { continue }
             let before = Self.reference(number, in: old).flatMap { old.object($0).dictionaryValue } ?? PDFDictionary()
-            explained.insert(number)
+            explain(number, as: .field)
             changedFieldObject(number, node: node, before: before, after: after)
         }
     }
@@ -137,14 +193,29 @@ extension RevisionComparison {
         let isTimestamp =
             dictionary.flatMap { new.resolve($0, .type)?.nameValue } == PDFName("DocTimeStamp")
             || dictionary.flatMap { new.resolve($0, PDFName("SubFilter"))?.nameValue } == PDFName("ETSI.RFC3161")
-        if isTimestamp {
+        let visible = newForm.hasVisibleWidget(name)
+        if let signatures, signatures[name] != revision {
+            // Not a signature of this revision (it does not verify, or signs another): only what
+            // the field shows is new ("sneaky signature").
+            record(
+                .newSignatureField(visible: visible), .signature, object: field.reference?.number, page: page,
+                field: name, "\(where_) holds a signature that does not verify or signs another revision")
+        } else if isTimestamp && !visible {
             record(
                 .validationMaterial, .dss, object: field.reference?.number, page: page, field: name,
                 "document time-stamp in \(where_)")
         } else {
-            record(.signing, .signature, object: field.reference?.number, page: page, field: name, "\(where_) signed")
+            record(
+                .signing, .signature, object: field.reference?.number, page: page, field: name,
+                isTimestamp ? "visible document time-stamp in \(where_)" : "\(where_) signed")
         }
         if let value { claim(from: value, by: .signature, page: page) }
+    }
+
+    /// Whether two values are the same (strings by their bytes, however they are written).
+    static func sameValue(_ a: PDFObject, _ b: PDFObject) -> Bool {
+        if let x = a.stringValue, let y = b.stringValue { return x.bytes == y.bytes }
+        return a == b
     }
 
     /// An existing field, widget or ancestor object changed: which keys, and whether filling or
@@ -173,10 +244,21 @@ extension RevisionComparison {
                             "the signature of field '\(name)' replaced or removed")
                     }
                 } else {
-                    for name in names where oldForm.fields[name]?.value != newForm.fields[name]?.value {
+                    let filled = names.filter { oldForm.fields[$0]?.value != newForm.fields[$0]?.value }
+                    for name in filled {
                         record(
                             .formFilling, .field, object: number, page: newForm.page(of: name), field: name,
                             "the value of field '\(name)' changed")
+                    }
+                    let rewritten =
+                        node.isTerminal
+                        && Self.sameValue(old.resolve(before[key] ?? .null), new.resolve(after[key] ?? .null))
+                    if filled.isEmpty && !rewritten {
+                        // A /V that is no field's value (on a widget, a parent, or a field named twice):
+                        // readers that take it show a value no rule vetted.
+                        record(
+                            .forbidden, .field, object: number, page: page, field: name,
+                            "a /V written where it is not the value of field '\(name)'")
                     }
                     if let value = after[key] { claim(from: value, by: .field, page: page) }
                 }
@@ -194,6 +276,11 @@ extension RevisionComparison {
                         .forbidden, .field, object: number, page: page, field: name,
                         "the appearance (/\(key.string)) of field '\(name)' changed, its value did not")
                 }
+            case PDFName("Lock") where signedNow:
+                // The fields a signature locks take effect as it is signed (§12.7.5.5): part of signing.
+                record(
+                    .signing, .signature, object: number, page: page, field: name,
+                    "the lock (/Lock) of signature field '\(name)' set as it is signed")
             case PDFName("Ff"):
                 let old = before.int(PDFName("Ff")) ?? 0
                 let new = after.int(PDFName("Ff")) ?? 0

@@ -22,10 +22,10 @@ extension RevisionComparison {
         }
         for number in changed.sorted() {
             if let page = newPages.pageByNumber[number], oldPages.pageByNumber[number] == page {
-                explained.insert(number)
+                explain(number, as: .page)
                 comparePage(number, page: page)
             } else if let page = newPages.annotsArrays[number] {
-                explained.insert(number)
+                explain(number, as: .annotation)
                 compareAnnotations(page: page)
             }
         }
@@ -42,7 +42,7 @@ extension RevisionComparison {
             switch key {
             case .annots:
                 if case .reference(let array)? = after[key], added.contains(array.number) {
-                    explained.insert(array.number)
+                    explain(array.number, as: .annotation)
                 }
                 compareAnnotations(page: page)
             case .contents:
@@ -89,6 +89,13 @@ extension RevisionComparison {
                     "annotation removed from page \(page + 1)")
             }
         }
+        // The order of /Annots is the order of drawing: which annotation covers which.
+        let kept = before.compactMap(\.referenceValue?.number).filter(newNumbers.contains)
+        if kept != after.compactMap(\.referenceValue?.number).filter(oldNumbers.contains) {
+            record(
+                .annotation, .annotation, object: nil, page: page,
+                "the annotations of page \(page + 1) reordered or repeated (which one is drawn over which)")
+        }
         let directBefore = before.filter { $0.referenceValue == nil }
         let directAfter = after.filter { $0.referenceValue == nil }
         if directBefore != directAfter {
@@ -101,26 +108,39 @@ extension RevisionComparison {
     /// except a new appearance, which shows something else where the signer saw the old one.
     private mutating func compareChangedAnnotations() {
         for number in changed.sorted() where !explained.contains(number) && newForm.nodes[number] == nil {
-            guard let page = newPages.annotationPage[number], let reference = Self.reference(number, in: new),
+            guard let page = newPages.annotationPage[number], oldPages.annotationPage[number] != nil,
+                let reference = Self.reference(number, in: new),
                 let after = new.object(reference).dictionaryValue,
                 let before = Self.reference(number, in: old).flatMap({ old.object($0).dictionaryValue })
             else { continue }
-            explained.insert(number)
+            explain(number, as: .annotation)
             let keys = Self.differingKeys(before, after).filter {
                 !ObjectComparison.same(before[$0] ?? .null, in: old, after[$0] ?? .null, in: new)
             }
-            if keys.contains(PDFName("AP")) {
+            if keys.contains(PDFName("AP")) || keys.contains(PDFName("AS")) {
                 record(
                     .forbidden, .annotation, object: number, page: page,
-                    "the appearance of an existing annotation on page \(page + 1) replaced")
+                    "the appearance of an existing annotation on page \(page + 1) replaced"
+                        + (keys.contains(PDFName("AP")) ? "" : " (another appearance state, /AS)"))
+            } else if Self.isHidden(before, in: old) && !Self.isHidden(after, in: new) {
+                record(
+                    .forbidden, .annotation, object: number, page: page,
+                    "an annotation on page \(page + 1) hidden when signed is shown (its /F or /OC changed)")
             } else if !keys.isEmpty {
                 record(
                     .annotation, .annotation, object: number, page: page,
                     "annotation on page \(page + 1) changed (" + keys.map { "/" + $0.string }.joined(separator: ", ")
                         + ")")
-                claim(from: .reference(reference), by: .annotation, page: page)
+                claim(from: .reference(reference), by: .annotation, page: page, changedRoot: true)
             }
         }
+    }
+
+    /// Whether an annotation is not shown: flagged invisible, hidden or no-view (§12.5.3), or in
+    /// optional content (its `/OC`, which may be off).
+    static func isHidden(_ annotation: PDFDictionary, in document: PDFDocument) -> Bool {
+        let flags = document.resolve(annotation[.f] ?? .null).intValue ?? 0
+        return flags & (1 | 2 | 32) != 0 || annotation[PDFName("OC")] != nil
     }
 
     // MARK: Everything else
@@ -131,12 +151,12 @@ extension RevisionComparison {
         let metadata = new.catalog?.reference(.metadata)?.number
         for number in changed.sorted() where !explained.contains(number) {
             if let name = oldForm.signatureDictionaries[number] {
-                explained.insert(number)
+                explain(number, as: .signature)
                 record(
                     .forbidden, .signature, object: number, page: oldForm.page(of: name), field: name,
                     "the signature dictionary of field '\(name)' rewritten after signing")
             } else if number == metadata {
-                explained.insert(number)
+                explain(number, as: .metadata)
                 record(.metadata, .metadata, object: number, "the XMP metadata stream rewritten")
             }
         }

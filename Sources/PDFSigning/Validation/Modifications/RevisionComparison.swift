@@ -20,8 +20,12 @@ struct RevisionComparison {
     var changed: Set<Int> = []
     var added: Set<Int> = []
     var freed: Set<Int> = []
-    /// Objects a rule has accounted for.
+    /// Objects a rule has accounted for, and the kind of object the rule took each for.
     var explained: Set<Int> = []
+    var explainedAs: [Int: Modification.Kind] = [:]
+    /// The signature fields whose signatures verify (digest and CMS signature), and the revision
+    /// each signs; nil when not known (every signature dictionary is then taken as what it claims).
+    let signatures: [String: Int]?
 
     let oldForm: FormIndex
     let newForm: FormIndex
@@ -30,10 +34,11 @@ struct RevisionComparison {
     private var oldGraphStorage: ObjectGraph?
     private var newGraphStorage: ObjectGraph?
 
-    init(old: PDFDocument, new: PDFDocument, revision: Int) {
+    init(old: PDFDocument, new: PDFDocument, revision: Int, signatures: [String: Int]? = nil) {
         self.old = old
         self.new = new
         self.revision = revision
+        self.signatures = signatures
         oldForm = FormIndex(document: old)
         newForm = FormIndex(document: new)
         oldPages = PageIndex(document: old)
@@ -41,8 +46,10 @@ struct RevisionComparison {
     }
 
     /// Compares the two revisions and returns the classified changes.
-    static func compare(old: PDFDocument, new: PDFDocument, revision: Int) -> [ObservedChange] {
-        var comparison = RevisionComparison(old: old, new: new, revision: revision)
+    static func compare(
+        old: PDFDocument, new: PDFDocument, revision: Int, signatures: [String: Int]? = nil
+    ) -> [ObservedChange] {
+        var comparison = RevisionComparison(old: old, new: new, revision: revision, signatures: signatures)
         comparison.run()
         return comparison.changes
     }
@@ -54,6 +61,7 @@ struct RevisionComparison {
         compareForm()
         comparePages()
         compareObjectsByPlace()
+        checkExplainedPlaces()
         explainRemaining()
     }
 
@@ -67,37 +75,44 @@ struct RevisionComparison {
 
     // MARK: The objects the update writes
 
-    /// Fills ``changed``, ``added`` and ``freed`` from the update's cross-reference sections,
-    /// leaving out its object streams and cross-reference streams (containers, not content).
+    /// Fills ``changed``, ``added`` and ``freed`` from the numbers the update's cross-reference
+    /// sections list, each as the document now reads it (whatever the entry claims), leaving out
+    /// the update's own object streams and cross-reference streams (containers, not content) when
+    /// they take new numbers: one written over an object in use is compared like any object.
     mutating func findWrittenObjects() {
         guard new.revisions.indices.contains(revision) else { return }
         var seen: Set<Int> = []
+        var listed: [PDFReference] = []
         for section in new.revisions[revision].sections {
-            for (number, entry) in zip(section.numbers, section.entries) where seen.insert(number).inserted {
-                let oldReference = Self.reference(number, in: old)
-                switch entry {
-                case .free:
-                    if let oldReference, !old.object(oldReference).isNull { freed.insert(number) }
-                case .inFile, .compressed:
-                    guard let newReference = Self.reference(number, in: new) else { continue }
-                    let object = new.object(newReference)
+            for number in section.numbers where seen.insert(number).inserted {
+                let before = Self.reference(number, in: old).map { old.object($0) } ?? .null
+                guard let newReference = Self.reference(number, in: new) else {
+                    if !before.isNull { freed.insert(number) }
+                    continue
+                }
+                listed.append(newReference)
+                let object = new.object(newReference)
+                if before.isNull {
                     if let type = object.streamValue?.dictionary.name(.type), type == .objStm || type == .xRef {
                         continue
                     }
-                    guard let oldReference else {
-                        added.insert(number)
-                        continue
-                    }
-                    let before = old.object(oldReference)
-                    if before.isNull {
-                        added.insert(number)
-                    } else if oldReference.generation != newReference.generation
-                        || !ObjectComparison.same(before, in: old, object, in: new)
-                    {
-                        changed.insert(number)
-                    }
+                    added.insert(number)
+                } else if Self.reference(number, in: old)?.generation != newReference.generation
+                    || !ObjectComparison.same(before, in: old, object, in: new)
+                {
+                    changed.insert(number)
                 }
             }
+        }
+        // Entries that do not lead to their object: what a reader shows depends on how it repairs them.
+        let misplaced = Set(
+            new.warnings.filter { $0.code == .objectOffsetInvalid || $0.code == .objectStreamInvalid }
+                .compactMap(\.object))
+        for reference in listed where misplaced.contains(reference) {
+            record(
+                .forbidden, .structure, object: reference.number,
+                "the cross-reference entry of object \(reference.number) in revision \(revision) does not lead to it: "
+                    + "readers repair it differently")
         }
     }
 
@@ -138,7 +153,7 @@ struct RevisionComparison {
             record(.forbidden, .metadata, object: reference.number, "the trailer's /Info is not a dictionary")
             return
         }
-        explained.insert(reference.number)
+        explain(reference.number, as: .metadata)
         let bookkeeping: Set<PDFName> = [PDFName("ModDate"), PDFName("Producer")]
         let differing = Self.differingKeys(oldInfo ?? PDFDictionary(), newInfo)
         if differing.isEmpty { return }
@@ -148,7 +163,7 @@ struct RevisionComparison {
             let names = differing.map { "/" + $0.string }.joined(separator: ", ")
             record(.metadata, .metadata, object: reference.number, "document information \(names) changed")
         }
-        claim(from: .reference(reference), by: .metadata)
+        claim(from: .reference(reference), by: .metadata, changedRoot: true)
     }
 
     /// The keys whose values differ between two dictionaries (added, removed or changed).
@@ -157,6 +172,47 @@ struct RevisionComparison {
         for entry in b where a[entry.key] != entry.value { keys.append(entry.key) }
         for entry in a where b[entry.key] == nil { keys.append(entry.key) }
         return keys
+    }
+
+    // MARK: Explaining objects
+
+    /// Records that a rule accounts for `number`, taking it for an object of `kind`.
+    mutating func explain(_ number: Int, as kind: Modification.Kind) {
+        explained.insert(number)
+        if explainedAs[number] == nil { explainedAs[number] = kind }
+    }
+
+    /// An existing object explained by a rule is judged where the previous revision uses it too:
+    /// what the pages draw (outside their annotations) is never changed, and an object taken for
+    /// metadata, a form, a field or an annotation must have been one (the same object may be both
+    /// the XMP metadata and a page's content stream, or `/Info` and a font).
+    mutating func checkExplainedPlaces() {
+        for number in changed.intersection(explained).sorted() {
+            guard let kind = explainedAs[number], oldPages.pageByNumber[number] == nil else { continue }
+            let graph = oldGraph()
+            guard let role = graph[number] else { continue }
+            let drawn = graph.isDrawn(number)
+            guard drawn || !Self.compatible(role.kind, with: kind) else { continue }
+            var used = role
+            if drawn, ![.page, .pageContent, .xobject, .font, .optionalContent].contains(role.kind) {
+                used.kind = .xobject
+            }
+            record(
+                .forbidden, used.kind, object: number, page: used.pageIndex,
+                "object \(number), \(Self.describe(used)), changed (the update passes it off as "
+                    + "\(Self.describe(ObjectGraph.Role(kind: kind))))")
+        }
+    }
+
+    /// Whether an object used as `used` may be changed by a rule about `kind`: the same kind, a
+    /// widget (an annotation) by the rules of fields, a catalog entry by the rules of the catalog.
+    static func compatible(_ used: Modification.Kind, with kind: Modification.Kind) -> Bool {
+        switch kind {
+        case .field: return used == .field || used == .annotation
+        case .signature: return used == .field || used == .signature
+        case .catalog: return used == .catalog || used == .other
+        default: return used == kind
+        }
     }
 
     // MARK: Claiming new objects
@@ -179,10 +235,18 @@ struct RevisionComparison {
     /// Accounts for the objects a permitted change brings: `object` and every object it reaches
     /// through objects the update adds. An old object that reaches no reader as of the previous
     /// revision and is reached now is a hidden object made visible ("shadow hide"): forbidden.
-    mutating func claim(from object: PDFObject, by kind: Modification.Kind, page: Int? = nil) {
+    /// An existing object the update changed is claimed only when it is `object` itself and
+    /// `changedRoot` says the rule is about that object (the `/Info` dictionary, the DSS, an
+    /// annotation already compared); one merely reached, or named by a new field or annotation, is
+    /// left to be judged where it is used.
+    mutating func claim(
+        from object: PDFObject, by kind: Modification.Kind, page: Int? = nil, changedRoot: Bool = false
+    ) {
         var queue: [PDFReference] = []
+        var root: Int? = nil
         if case .reference(let reference) = object {
             queue.append(reference)
+            root = changedRoot ? reference.number : nil
         } else {
             ObjectGraph.forEachChild(of: object, role: .init(kind: kind)) { child, _ in queue.append(child) }
         }
@@ -192,8 +256,8 @@ struct RevisionComparison {
             let reference = queue[head]
             head += 1
             guard visited.insert(reference.number).inserted else { continue }
-            if added.contains(reference.number) || (head == 1 && changed.contains(reference.number)) {
-                explained.insert(reference.number)
+            if added.contains(reference.number) || (reference.number == root && changed.contains(reference.number)) {
+                explain(reference.number, as: kind)
                 ObjectGraph.forEachChild(of: new.object(reference), role: .init(kind: kind)) { child, _ in
                     queue.append(child)
                 }
