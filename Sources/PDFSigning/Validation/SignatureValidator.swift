@@ -130,18 +130,25 @@ public struct SignatureValidator: Sendable {
         return (result, reused)
     }
 
-    /// When an update after the signed revision rewrote the signature dictionary, what it claims
-    /// (`/M`) is read as signed, never from the unsigned update.
+    /// What the signature dictionary claims (`/M`) is read as signed, in the signed revision, never
+    /// from an unsigned update after it (which may rewrite the dictionary, or an object it names).
     func readSignedVersion(
         _ field: SignedField, revision: Int, analyzer: ModificationAnalyzer, status: inout SignatureStatus
     ) {
-        guard let reference = field.reference, revision < document.revisions.count - 1,
-            document.objectNumbers(updatedAfter: revision + 1).contains(reference.number)
-        else { return }
-        let signed = analyzer.revision(revision)?.object(reference).dictionaryValue
-        status.claimedSigningTime = signed.flatMap { document.resolve($0, PDFName("M"))?.stringValue }
+        guard revision < document.revisions.count - 1, let signedDocument = analyzer.revision(revision) else { return }
+        let signed = field.reference.map { signedDocument.object($0).dictionaryValue } ?? field.dictionary
+        let time = signed.flatMap { signedDocument.resolve($0, PDFName("M"))?.stringValue }
             .flatMap { PDFDate(pdfString: $0.bytes) }
-        status.problems.append("the signature dictionary was rewritten after signing; what it says now is not signed")
+        if time?.seconds != status.claimedSigningTime?.seconds {
+            status.claimedSigningTime = time
+            status.problems.append("the signing time (/M) was rewritten after signing; the signed one is shown")
+        }
+        if let reference = field.reference,
+            document.objectNumbers(updatedAfter: revision + 1).contains(reference.number)
+        {
+            status.problems.append(
+                "the signature dictionary was rewritten after signing; what it says now is not signed")
+        }
     }
 
     // MARK: Validating one signature
