@@ -263,7 +263,7 @@ extension Modification {
 extension FieldLock {
     var json: JSONValue {
         .object(sortingKeys: [
-            "signatureField": .string(signatureField), "action": .string(action.rawValue),
+            "signatureField": .string(signatureField), "action": .string(action),
             "fields": .array(fields.map { .string($0) }),
         ])
     }
