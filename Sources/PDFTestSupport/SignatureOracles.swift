@@ -23,6 +23,52 @@ public enum SignatureOracle {
         return verdicts
     }
 
+    /// pyHanko's difference analysis per signed field: its `ModificationLevel` (`NONE`,
+    /// `LTA_UPDATES`, `FORM_FILLING`, `ANNOTATIONS`, `OTHER`), or `ERROR: …` when it cannot
+    /// validate the signature; nil when pyHanko is not installed. Trust is not checked.
+    public static func pyhankoModificationLevels(_ path: String, password: String? = nil) throws -> [String: String]? {
+        let script = """
+            import sys, logging
+            logging.disable(logging.CRITICAL)
+            try:
+                from pyhanko.pdf_utils.reader import PdfFileReader
+                from pyhanko.sign.validation import validate_pdf_signature
+                from pyhanko_certvalidator import ValidationContext
+            except ImportError:
+                sys.exit(3)
+            reader = PdfFileReader(open(sys.argv[1], "rb"), strict=False)
+            if reader.encrypted: reader.decrypt(sys.argv[2])
+            for signature in reader.embedded_signatures:
+                try:
+                    status = validate_pdf_signature(signature, ValidationContext(allow_fetching=False))
+                    level = status.modification_level.name if status.modification_level is not None else "NONE"
+                    if status.coverage.name not in ("ENTIRE_FILE", "ENTIRE_REVISION"): level = "OTHER"
+                    print(signature.field_name + "\t" + level)
+                except Exception as error:
+                    print(signature.field_name + "\tERROR: " + type(error).__name__ + " " + str(error)[:80])
+            """
+        let result = try Oracle.run("python3", ["-c", script, path, password ?? ""], timeout: 300)
+        if result.status == 3 { return nil }
+        var levels: [String: String] = [:]
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            if parts.count == 2 { levels[String(parts[0])] = String(parts[1]) }
+        }
+        return levels
+    }
+
+    /// pyHanko's name for one of Autograph's modification levels (`verify --json`'s
+    /// `modificationLevel`): signing and form filling are both `FORM_FILLING` there.
+    public static func pyhankoLevel(_ level: String) -> String {
+        switch level {
+        case "none": "NONE"
+        case "ltv": "LTA_UPDATES"
+        case "signatures", "formFilling": "FORM_FILLING"
+        case "annotations": "ANNOTATIONS"
+        default: "OTHER"
+        }
+    }
+
     /// True when pyHanko reads `path` in its strict syntax mode, in which it also refuses to validate
     /// signatures in hybrid-reference files.
     public static func pyhankoReadsStrictly(_ path: String, password: String? = nil) throws -> Bool {
