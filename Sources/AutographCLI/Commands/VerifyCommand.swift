@@ -3,7 +3,8 @@ import PDFSigning
 
 /// `autograph verify`: validates every signature of a document.
 enum VerifyCommand: Command {
-    static let spec = CommandSpec(
+    /// The options of validation; ``spec`` adds `--diff` (VerifyCommand+Diff.swift).
+    static let validationSpec = CommandSpec(
         name: "verify",
         summary: "Validate the signatures of a PDF: integrity, CMS signature, trust, coverage",
         usage: "autograph verify FILE [--trust ROOT.pem ...] [--password P] [--json]",
@@ -62,6 +63,7 @@ enum VerifyCommand: Command {
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
+        let diff = try RevisionDiff(arguments)
         var roots: [Certificate] = []
         for path in arguments.values("trust") {
             roots += try certificates(in: path)
@@ -75,6 +77,7 @@ enum VerifyCommand: Command {
         } else {
             console.print(text(statuses))
         }
+        try await diff?.write(statuses, of: document, console: console)
         return !statuses.isEmpty && statuses.allSatisfy(\.isValidAsShown) ? .success : .failure
     }
 
