@@ -55,6 +55,28 @@ import Testing
         #expect(try await server.request("/api/pages/0/tile?scale=0.5&revision=3").status == 404)
         #expect(try await server.request("/api/pages/0/tile?scale=0.5&revision=-1").status == 400)
         #expect(try await server.request("/api/pages/0/tile?scale=0.5&revision=1e300").status == 400)
+
+        // Where page 1 changed since revision 1: around the filled field, not the whole page; page 2 not at all.
+        let diff = try await server.request("/api/validation/diff?revision=1&page=0")
+        #expect(diff.status == 200, "\(diff.text)")
+        let regions = try #require(diff.json["regions"]?.arrayValue)
+        #expect(!regions.isEmpty)
+        let field = try #require(
+            AcroForm(document: try PDFDocument(bytes: try await Self.signedForm(fill: false)))?.field(named: "name")?
+                .widgets.first?.rect)
+        for region in regions {
+            let x = region["x"]?.doubleValue ?? -1
+            let y = region["y"]?.doubleValue ?? -1
+            let width = region["width"]?.doubleValue ?? 0
+            let height = region["height"]?.doubleValue ?? 0
+            #expect(x >= field.x0 - 4 && y >= field.y0 - 4 && x + width <= field.x1 + 4 && y + height <= field.y1 + 4)
+        }
+        #expect((diff.json["changedShare"]?.doubleValue ?? 1) < 0.05)
+        let unchanged = try await server.request("/api/validation/diff?revision=1&page=1")
+        #expect(unchanged.json["regions"]?.arrayValue?.isEmpty == true)
+        #expect(try await server.request("/api/validation/diff?revision=1").status == 400)
+        #expect(try await server.request("/api/validation/diff?revision=1&page=9").status == 404)
+        #expect(try await server.request("/api/validation/diff?revision=7&page=0").status == 404)
     }
 
     @Test("a document without signatures has an empty panel; without trust roots a signature is not valid")

@@ -133,16 +133,7 @@ extension VerifyCommand {
             ])
         }
 
-        /// One page of the signed revision beside today's.
-        enum Comparison: Sendable {
-            /// The page draws the same (or exists in neither).
-            case same
-            /// A page that exists could not be drawn (too large at this resolution).
-            case unrendered
-            case changed(ChangedPage)
-        }
-
-        /// A page that differs: the comparison and its three images as PNG.
+        /// A changed page's comparison and its three images as PNG.
         struct ChangedPage: Sendable {
             var difference: PageDifference
             var signed: [UInt8]?
@@ -150,35 +141,23 @@ extension VerifyCommand {
             var diff: [UInt8]
         }
 
-        /// Renders page `index` of both documents and compares them. A page whose drawing reads no
-        /// object written after the signed revision is the same without being drawn
-        /// (``PageDependencies``).
+        /// Compares page `index` of both documents (``PageDifference/compare(_:_:pageAt:options:)``)
+        /// and makes the images of a changed page.
         static func compare(
             _ signed: DocumentRenderer, _ current: DocumentRenderer, pageAt index: Int, options: RenderOptions
-        ) -> Comparison {
-            let (signedPages, currentPages) = (signed.document.pages, current.document.pages)
-            let inSigned = signedPages.indices.contains(index)
-            let inCurrent = currentPages.indices.contains(index)
-            guard inSigned || inCurrent else { return .same }
-            if inSigned, inCurrent,
-                signed.graphics.dependencies(ofPageAt: index)?.hold(in: current.document, pageAt: index) == true
-            {
-                return .same
+        ) -> PageDifference.Comparison<ChangedPage> {
+            switch PageDifference.compare(signed, current, pageAt: index, options: options) {
+            case .same: return .same
+            case .unrendered: return .unrendered
+            case .changed(let changed):
+                return .changed(
+                    ChangedPage(
+                        difference: changed.difference, signed: changed.original.map { $0.pngData(maxThreads: 1) },
+                        current: changed.current.map { $0.pngData(maxThreads: 1) },
+                        diff: changed.difference.image(
+                            original: changed.original ?? .empty, current: changed.current ?? .empty
+                        ).pngData(maxThreads: 1)))
             }
-            let empty = RenderedImage(width: 0, height: 0, rgba: [])
-            let before = inSigned ? signed.render(pageAt: index, options: options).image : empty
-            let after = inCurrent ? current.render(pageAt: index, options: options).image : empty
-            guard before.rgba.count == before.width * before.height * 4,
-                after.rgba.count == after.width * after.height * 4
-            else { return .unrendered }
-            let page = inCurrent ? currentPages[index] : signedPages[index]
-            let difference = PageDifference(original: before, current: after, page: page, options: options)
-            guard !difference.isEmpty else { return .same }
-            return .changed(
-                ChangedPage(
-                    difference: difference, signed: inSigned ? before.pngData(maxThreads: 1) : nil,
-                    current: inCurrent ? after.pngData(maxThreads: 1) : nil,
-                    diff: difference.image(original: before, current: after).pngData(maxThreads: 1)))
         }
 
         /// Writes the images of a changed page and returns its object of `diff.json`.

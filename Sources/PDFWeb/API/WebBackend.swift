@@ -1,7 +1,7 @@
 import PDFCore
 import PDFRendering
-import PDFSigning
 public import PDFSession
+import PDFSigning
 
 /// The session behind the API: one `SessionController`, the current document's `DocumentSession`,
 /// its events fanned out to every event stream, and one renderer per revision of the document.
@@ -118,7 +118,9 @@ public actor WebBackend {
     /// The current document's signatures, validated against `trustRoots` (once per revision).
     func validate(trustRoots: [Certificate]) throws(WebError) -> (document: PDFDocument, statuses: [SignatureStatus]) {
         let document = try current().currentDocument
-        if let validation, validation.document == Swift.ObjectIdentifier(document) { return (document, validation.statuses) }
+        if let validation, validation.document == Swift.ObjectIdentifier(document) {
+            return (document, validation.statuses)
+        }
         let statuses = SignatureValidator(document: document, trustRoots: trustRoots).validate()
         validation = (Swift.ObjectIdentifier(document), statuses)
         return (document, statuses)

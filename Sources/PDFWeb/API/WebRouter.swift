@@ -57,6 +57,7 @@ struct WebRouter: Sendable {
         case ("POST", 1, "signature-fields"): return try await createSignatureField(request)
         case ("GET", 1, "search"): return try await search(request)
         case ("GET", 1, "validation"): return .json(try await validation())
+        case ("GET", 2, "validation") where second == "diff": return .json(try await validationDiff(request))
         case ("POST", 2, "notes"): return try await notes(second, request)
         case ("POST", 2, "photo"): return try await placePhoto(second, request)
         case ("POST", 1, "photo-fields"): return try await setPhotoFields(request)
@@ -93,6 +94,7 @@ struct WebRouter: Sendable {
             (1, "search"), (1, "events"), (1, "validation"):
             return reading
         case (3, "pages") where parts[2] == "tile" && !parts[1].isEmpty: return reading
+        case (2, "validation") where parts[1] == "diff": return reading
         case (2, "fields") where named: return ["PUT"]
         case (1, "documents"), (1, "save"), (1, "page"), (1, "signature-fields"), (1, "photo-fields"), (1, "links"):
             return ["POST"]
