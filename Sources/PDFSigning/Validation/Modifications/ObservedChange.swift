@@ -85,7 +85,7 @@ extension MDPPolicy {
             }
             return (true, .annotations, "a new field's widget is permitted like an annotation")
         case .forbidden:
-            return (false, .disallowed, "no rule permits it")
+            return (false, .disallowed, "not permitted after signing")
         }
     }
 }
