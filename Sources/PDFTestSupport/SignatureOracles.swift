@@ -1,4 +1,5 @@
 import Foundation
+import PDFCore
 
 /// pyHanko and poppler's pdfsig, the signature oracles (ARCHITECTURE.md).
 public enum SignatureOracle {
@@ -23,36 +24,30 @@ public enum SignatureOracle {
         return verdicts
     }
 
-    /// pyHanko's difference analysis per signed field: its `ModificationLevel` (`NONE`,
-    /// `LTA_UPDATES`, `FORM_FILLING`, `ANNOTATIONS`, `OTHER`), or `ERROR: …` when it cannot
-    /// validate the signature; nil when pyHanko is not installed. Trust is not checked.
+    /// pyHanko's difference analysis per signed field, from `scripts/pyhanko-modlevel.py`: its
+    /// `ModificationLevel` (`NONE`, `LTA_UPDATES`, `FORM_FILLING`, `ANNOTATIONS`, `OTHER` — also
+    /// for a coverage short of the signed revision, as pyHanko's own verdict reads it), or
+    /// `ERROR: …` when it cannot validate the signature; nil when pyHanko is not installed.
     public static func pyhankoModificationLevels(_ path: String, password: String? = nil) throws -> [String: String]? {
-        let script = """
-            import sys, logging
-            logging.disable(logging.CRITICAL)
-            try:
-                from pyhanko.pdf_utils.reader import PdfFileReader
-                from pyhanko.sign.validation import validate_pdf_signature
-                from pyhanko_certvalidator import ValidationContext
-            except ImportError:
-                sys.exit(3)
-            reader = PdfFileReader(open(sys.argv[1], "rb"), strict=False)
-            if reader.encrypted: reader.decrypt(sys.argv[2])
-            for signature in reader.embedded_signatures:
-                try:
-                    status = validate_pdf_signature(signature, ValidationContext(allow_fetching=False))
-                    level = status.modification_level.name if status.modification_level is not None else "NONE"
-                    if status.coverage.name not in ("ENTIRE_FILE", "ENTIRE_REVISION"): level = "OTHER"
-                    print(signature.field_name + "\t" + level)
-                except Exception as error:
-                    print(signature.field_name + "\tERROR: " + type(error).__name__ + " " + str(error)[:80])
-            """
-        let result = try Oracle.run("python3", ["-c", script, path, password ?? ""], timeout: 300)
-        if result.status == 3 { return nil }
+        guard (try? Oracle.run("python3", ["-c", "import pyhanko.sign.validation"]))?.status == 0 else { return nil }
+        let script = TestPaths.repository + "/scripts/pyhanko-modlevel.py"
+        let result = try Oracle.run(
+            "python3", [script, path, "--no-strict-syntax"] + (password.map { ["--password", $0] } ?? []), timeout: 300)
+        guard let line = result.output.split(separator: "\n").first,
+            let signatures = try JSONValue.parse(Array(line.utf8))["signatures"]?.arrayValue
+        else { return [:] }
         var levels: [String: String] = [:]
-        for line in result.output.split(separator: "\n") {
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            if parts.count == 2 { levels[String(parts[0])] = String(parts[1]) }
+        for signature in signatures {
+            guard let field = signature["field"]?.stringValue else { continue }
+            if let error = signature["error"]?.stringValue {
+                levels[field] = "ERROR: " + error
+            } else if let coverage = signature["coverage"]?.stringValue,
+                coverage != "ENTIRE_FILE" && coverage != "ENTIRE_REVISION"
+            {
+                levels[field] = "OTHER"
+            } else {
+                levels[field] = signature["modificationLevel"]?.stringValue ?? "OTHER"
+            }
         }
         return levels
     }
