@@ -122,7 +122,9 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",
-            dependencies: ["AutographCLI", "PDFCore", "PDFForms", "PDFSession", "PDFSigning", "PDFTestSupport"],
+            dependencies: [
+                "AutographCLI", "PDFCore", "PDFForms", "PDFRendering", "PDFSession", "PDFSigning", "PDFTestSupport",
+            ],
             swiftSettings: upcoming
         ),
     ],

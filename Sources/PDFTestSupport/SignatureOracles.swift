@@ -1,4 +1,5 @@
 import Foundation
+import PDFCore
 
 /// pyHanko and poppler's pdfsig, the signature oracles (ARCHITECTURE.md).
 public enum SignatureOracle {
@@ -21,6 +22,46 @@ public enum SignatureOracle {
             verdicts[String(parts[0])] = String(parts[2])
         }
         return verdicts
+    }
+
+    /// pyHanko's difference analysis per signed field, from `scripts/pyhanko-modlevel.py`: its
+    /// `ModificationLevel` (`NONE`, `LTA_UPDATES`, `FORM_FILLING`, `ANNOTATIONS`, `OTHER` — also
+    /// for a coverage short of the signed revision, as pyHanko's own verdict reads it), or
+    /// `ERROR: …` when it cannot validate the signature; nil when pyHanko is not installed.
+    public static func pyhankoModificationLevels(_ path: String, password: String? = nil) throws -> [String: String]? {
+        guard (try? Oracle.run("python3", ["-c", "import pyhanko.sign.validation"]))?.status == 0 else { return nil }
+        let script = TestPaths.repository + "/scripts/pyhanko-modlevel.py"
+        let result = try Oracle.run(
+            "python3", [script, path, "--no-strict-syntax"] + (password.map { ["--password", $0] } ?? []), timeout: 300)
+        guard let line = result.output.split(separator: "\n").first,
+            let signatures = try JSONValue.parse(Array(line.utf8))["signatures"]?.arrayValue
+        else { return [:] }
+        var levels: [String: String] = [:]
+        for signature in signatures {
+            guard let field = signature["field"]?.stringValue else { continue }
+            if let error = signature["error"]?.stringValue {
+                levels[field] = "ERROR: " + error
+            } else if let coverage = signature["coverage"]?.stringValue,
+                coverage != "ENTIRE_FILE" && coverage != "ENTIRE_REVISION"
+            {
+                levels[field] = "OTHER"
+            } else {
+                levels[field] = signature["modificationLevel"]?.stringValue ?? "OTHER"
+            }
+        }
+        return levels
+    }
+
+    /// pyHanko's name for one of Autograph's modification levels (`verify --json`'s
+    /// `modificationLevel`): signing and form filling are both `FORM_FILLING` there.
+    public static func pyhankoLevel(_ level: String) -> String {
+        switch level {
+        case "none": "NONE"
+        case "ltv": "LTA_UPDATES"
+        case "signatures", "formFilling": "FORM_FILLING"
+        case "annotations": "ANNOTATIONS"
+        default: "OTHER"
+        }
     }
 
     /// True when pyHanko reads `path` in its strict syntax mode, in which it also refuses to validate

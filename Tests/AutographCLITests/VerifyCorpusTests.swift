@@ -39,6 +39,7 @@ struct VerifyCorpusTests {
         var opened = 0
         var signedFiles = 0
         var comparisons: [Comparison] = []
+        var signed: [(file: CorpusFile, password: String?, statuses: [JSONValue])] = []
         for file in files {
             let password = file.password.flatMap { $0.isEmpty ? nil : $0 }
             let console = Console.captured()
@@ -57,6 +58,7 @@ struct VerifyCorpusTests {
             let json = try JSONValue.parse(Array(console.output.utf8))
             let statuses = try #require(json.arrayValue, "\(file.name): \(console.output)")
             #expect(!statuses.isEmpty, "\(file.name): signed fields but no status")
+            signed.append((file, password, statuses))
             for status in statuses {
                 for key in [
                     "field", "signer", "intact", "valid", "trusted", "trustReason", "coverage", "revision",
@@ -77,6 +79,8 @@ struct VerifyCorpusTests {
                         pdfsig: pdfsig?[field]))
             }
         }
+
+        try Self.compareModificationLevels(signed)
 
         var agreements = 0
         var unsupported: [Comparison] = []
@@ -103,6 +107,42 @@ struct VerifyCorpusTests {
                     ? ""
                     : "; unsupported: "
                         + unsupported.map { "\($0.label) (\($0.unsupported ?? ""))" }.joined(separator: "; ")))
+    }
+
+    /// Files where Autograph's modification level is expected to differ from pyHanko's, and why.
+    static let knownLevelDisagreements: [String: String] = [:]
+
+    /// On every signed corpus file pyHanko reads, each signature's modification level agrees with
+    /// pyHanko's difference analysis (signing and form filling are one level there).
+    static func compareModificationLevels(
+        _ signed: [(file: CorpusFile, password: String?, statuses: [JSONValue])]
+    ) throws {
+        var compared = 0
+        var agreed = 0
+        var skipped: [String] = []
+        for (file, password, statuses) in signed {
+            guard let theirs = try SignatureOracle.pyhankoModificationLevels(file.path, password: password) else {
+                print("notice: pyhanko is not installed; modification levels not compared")
+                return
+            }
+            for status in statuses {
+                let field = status["field"]?.stringValue ?? ""
+                guard let their = theirs[field], !their.hasPrefix("ERROR") else {
+                    skipped.append("\(file.name) '\(field)': \(theirs[field] ?? "not listed by pyHanko")")
+                    continue
+                }
+                let ours = SignatureOracle.pyhankoLevel(status["modificationLevel"]?.stringValue ?? "disallowed")
+                compared += 1
+                if ours == their || knownLevelDisagreements[file.name] != nil {
+                    agreed += 1
+                } else {
+                    Issue.record("\(file.name) '\(field)': modification level \(ours), pyHanko \(their)")
+                }
+            }
+        }
+        print(
+            "verify corpus: modification level agrees with pyHanko on \(agreed) of \(compared) signatures"
+                + (skipped.isEmpty ? "" : "; not compared: " + skipped.joined(separator: "; ")))
     }
 
     /// pyHanko's verdict per field, without trust roots (`INTACT:UNTRUSTED,…` or `INVALID`); nil

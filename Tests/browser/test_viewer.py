@@ -46,6 +46,40 @@ def reopen_demo(driver):
     H.open_viewer(driver)
 
 
+def sign_with_pyhanko(pdf):
+    """`pdf` signed by pyHanko in a new visible field on page 1 with the test PKI's P-256 signer."""
+    import io
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import fields, signers
+    signer = signers.SimpleSigner.load_pkcs12(str(H.ROOT / "Tests/Fixtures/pki/signer-p256.p12"), passphrase=b"secret")
+    output = io.BytesIO()
+    signers.sign_pdf(
+        IncrementalPdfFileWriter(io.BytesIO(pdf)),
+        signers.PdfSignatureMetadata(field_name="Panel", subfilter=fields.SigSeedSubFilter.PADES),
+        signer=signer, new_field_spec=fields.SigFieldSpec("Panel", box=(400, 40, 560, 90), on_page=0),
+        output=output)
+    return output.getvalue()
+
+
+def append_rectangle(pdf, page, rect):
+    """An unsigned incremental update (pypdf) that adds a red rectangle to page `page`'s content."""
+    import io
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
+    writer = PdfWriter(PdfReader(io.BytesIO(pdf)), incremental=True)
+    target = writer.pages[page]
+    stream = DecodedStreamObject()
+    x0, y0, x1, y1 = rect
+    stream.set_data(b"q 1 0 0 rg %d %d %d %d re f Q" % (x0, y0, x1 - x0, y1 - y0))
+    reference = writer._add_object(stream)
+    contents = target.get("/Contents")
+    items = list(contents.get_object()) if isinstance(contents.get_object(), list) else [contents]
+    target[NameObject("/Contents")] = ArrayObject(items + [reference])
+    output = io.BytesIO()
+    writer.write(output)
+    return output.getvalue()
+
+
 class ViewerTests(H.BrowserTestCase):
     @classmethod
     def setUpClass(cls):
@@ -549,6 +583,40 @@ class ViewerTests(H.BrowserTestCase):
             self.assertGreater(after / before, 2.0)
         finally:
             H.close(d)
+
+    # 13 ───────────────────────────────────────────────────────────────────────────────
+    def test_13_signature_panel(self):
+        """A document signed, then changed on page 1 by an unsigned update: the panel says it was
+        changed after signing, shows the signed version (tiles of that revision) and outlines the
+        changed region; back to today's document."""
+        d = self.driver
+        signed = sign_with_pyhanko(DEMO["pdf"])
+        modified = append_rectangle(signed, page=0, rect=(100, 100, 200, 120))
+        H.save_artifact("13-modified.pdf", modified)
+        H.open_document(modified, "panel-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        H.wait(d, lambda d: H.visible(d, "#tb-validation"), message="signature panel button")
+        button = H.by_css(d, "#tb-validation")
+        self.assertEqual(button.get_attribute("data-tone"), "bad")
+        button.click()
+        H.wait(d, lambda d: H.visible(d, "#validation-panel"), message="signature panel")
+        H.shot(d, "13-1-panel")
+        item = H.by_css(d, "#validation-panel .validation-list > li")
+        self.assertEqual(item.get_attribute("data-verdict"), "modified")
+        self.assertIn("content of page 1 replaced", item.text)
+        H.by_css(d, '#validation-panel [data-action="show-0"]').click()
+        H.wait(d, lambda d: d.execute_script("return document.body.dataset.revision") == "1",
+               message="the signed version shown")
+        H.wait(d, lambda d: "revision=1" in (H.by_css(d, '.page[data-index="0"] img.tile').get_attribute("src") or ""),
+               message="tiles of revision 1")
+        H.wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, '.page[data-index="0"] .changed-region')) > 0,
+               message="the changed region outlined")
+        H.shot(d, "13-2-signed-version")
+        H.by_css(d, "#show-current").click()
+        H.wait(d, lambda d: "revision=" not in (H.by_css(d, '.page[data-index="0"] img.tile').get_attribute("src") or ""),
+               message="back to the current tiles")
+        self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, ".changed-region")), 0)
+        self.assertEqual(H.console(d), [])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ const paths = {
   trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
   plus: 'M12 5v14M5 12h14',
   download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
+  shield: 'M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6zM8.5 12l2.5 2.5 4.5-5',
 };
 
 /** An `<svg>` element for icon `name` (decorative: the button carries the label). */

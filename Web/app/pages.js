@@ -22,6 +22,8 @@ export class PageView {
     this.continuous = true;
     this.vertical = true;
     this.revision = 0;
+    /** The earlier revision drawn instead of the current document (a signed version), or null. */
+    this.viewRevision = null;
     this.documentKey = '';
     this.current = 0;
     this.near = new Set();
@@ -143,7 +145,9 @@ export class PageView {
   loadTile(index) {
     const image = this.elements[index].firstChild;
     // The document and its revision in the URL: tiles are cached for an hour.
-    const source = url(`/api/pages/${index}/tile`, { scale: this.tileScale(index), v: `${this.documentKey}.${this.revision}` });
+    const query = { scale: this.tileScale(index), v: `${this.documentKey}.${this.revision}` };
+    if (this.viewRevision !== null) query.revision = this.viewRevision;
+    const source = url(`/api/pages/${index}/tile`, query);
     if (image.getAttribute('src') !== source) {
       image.retries = 0;
       image.src = source;
@@ -171,6 +175,13 @@ export class PageView {
     // Clearing the source cancels a pending request; the placeholder keeps the page's size.
     element.firstChild.removeAttribute('src');
     element.classList.remove('loaded');
+  }
+
+  /** Draws the document as it was at `revision` (null: as it is now). */
+  showRevision(revision) {
+    this.viewRevision = revision;
+    this.content.classList.toggle('earlier-revision', revision !== null);
+    for (const index of this.near) this.loadTile(index);
   }
 
   /** Loads every near tile again (the document changed). */

@@ -23,6 +23,10 @@ export function buildToolbar(app, element) {
   const pager = h('div', { className: 'pager', id: 'pager' }, page, h('span', { 'aria-hidden': 'true', textContent: '/' }), total);
 
   const group = (...children) => h('div', { className: 'group' }, children);
+  // The signature panel's button: hidden until the document has a signature; its count and tone
+  // (data-tone good | bad) say how many and whether all are valid.
+  const validation = button('shield', 'Signatures', () => app.validation.open(), { id: 'tb-validation', text: true });
+  validation.hidden = true;
   element.replaceChildren(
     group(button('back', 'Back', () => app.back(), { id: 'tb-back' })),
     group(
@@ -41,6 +45,7 @@ export function buildToolbar(app, element) {
       button('rect', 'New signature field', () => app.newSignatureField(), { id: 'tb-rect' }),
       button('signatures', 'Your signatures', () => app.workflow.manageSignatures(), { id: 'tb-signatures' }),
     ),
+    group(validation),
     group(
       button('zoomOut', 'Zoom out', () => app.zoomBy(1 / 1.25), { id: 'tb-zoom-out' }),
       button('zoomIn', 'Zoom in', () => app.zoomBy(1.25), { id: 'tb-zoom-in' }),
@@ -49,6 +54,7 @@ export function buildToolbar(app, element) {
     pager,
   );
   return {
+    validationButton: validation,
     setPage(index, count) {
       if (document.activeElement !== page) page.value = String(index + 1);
       total.textContent = String(count);

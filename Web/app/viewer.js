@@ -6,6 +6,7 @@ import { FieldLayer } from './fields.js';
 import { Workflow } from './workflow.js';
 import { Search } from './search.js';
 import { Notes } from './notes.js';
+import { ValidationPanel } from './validation.js';
 import { buildToolbar } from './toolbar.js';
 import { editRectangle } from './box.js';
 import { announce, h } from './dialogs.js';
@@ -49,6 +50,7 @@ class App {
       onError: (error) => this.workflow.showError(error, 'The field was not saved'),
     });
     this.toolbar = buildToolbar(this, document.getElementById('toolbar'));
+    this.validation = new ValidationPanel(this, this.toolbar.validationButton);
     this.search = new Search(this, document.getElementById('searchbar'));
     this.notes = new Notes(this, document.getElementById('notesbar'));
     this.photoInput = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'photo-input', className: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true' });
@@ -91,6 +93,8 @@ class App {
       return;
     }
     await opened;
+    // After the first tiles: validating hashes the whole file on the server.
+    this.validation.refresh();
     document.body.dataset.ready = '1';
     if (this.state.phase === 'finished') this.workflow.finished({});
     if (this.state.phase === 'notes') this.notes.enter();
@@ -122,6 +126,7 @@ class App {
   /** The document changed (signed, notes, photo): new tiles and field values. */
   async reloadDocument() {
     this.pages.refreshTiles();
+    this.validation.refresh();
     try {
       this.applyState(await get('/api/state'));
       this.fields.set((await get('/api/fields')) || []);
@@ -137,6 +142,8 @@ class App {
     this.pages.refreshTiles();
     this.fields.set((await get('/api/fields')) || []);
     this.toolbar.setPage(0, this.pages.pages.length);
+    this.validation.showCurrent();
+    this.validation.refresh();
   }
 
   back() {

@@ -11,8 +11,7 @@ struct Bench {
         say("  autograph: \(environment.autograph ?? "not found")")
         say("  qpdf:      \(version([environment.qpdf, "--version"]) ?? "not found")")
         say("  python:    \(version([environment.python, "--version"]) ?? "not found")")
-        let signSteps: Set<Options.Step> = [.sign, .signProcess, .verify, .signBig]
-        if !options.steps.isDisjoint(with: signSteps) {
+        if !options.steps.isDisjoint(with: SigningSteps.steps) {
             say("  pyHanko:   \(version([environment.python, "-m", "pyhanko", "--version"]) ?? "not found")")
             say("  pdfsig:    \(version([environment.pdfsig, "-v"]) ?? "not found")")
         }
@@ -33,7 +32,7 @@ struct Bench {
             files = CorpusFile.all(in: environment.corpus)
         }
         let corpusSteps: Set<Options.Step> = [
-            .corpus, .forms, .process, .sign, .signProcess, .verify, .render, .text,
+            .corpus, .forms, .process, .sign, .signProcess, .verifyCorpus, .verify, .render, .text,
         ]
         if files.isEmpty, !options.steps.isDisjoint(with: corpusSteps) {
             let signing = !options.steps.isDisjoint(with: [.sign, .signProcess, .verify])
@@ -118,8 +117,14 @@ struct Bench {
         if options.steps.contains(.big) { summary.add(bigFile: big) }
         if options.steps.contains(.sign) { summary.add(sign: signing.sign) }
         if options.steps.contains(.signProcess) { summary.add(signProcesses: signing.signProcess) }
-        if options.steps.contains(.verify) { summary.add(verify: signing.verify) }
+        if options.steps.contains(.verifyCorpus) {
+            summary.add(verify: signing.verifyCorpus, label: "corpus signed", step: "verify-corpus")
+        }
+        if options.steps.contains(.verify) {
+            summary.add(verify: signing.verify, label: "sign-process outputs", step: "verify")
+        }
         if options.steps.contains(.signBig) { summary.add(signBig: signing.signBig) }
+        if options.steps.contains(.verifyBig) { summary.add(verifyBig: signing.verifyBig) }
         if options.steps.contains(.render) { summary.add(render: render) }
         if options.steps.contains(.text) { summary.add(text: text) }
         printLines(summary.lines())

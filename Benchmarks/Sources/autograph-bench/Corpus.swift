@@ -9,13 +9,16 @@ struct CorpusFile: Sendable {
     /// nil for none; "" for the empty user password (`(empty)` in the catalog).
     var password: String?
     var size: Int
+    /// The catalog's class tags of the file (`signed`, `form`, `incremental` …; the corpus README), if any.
+    var classes: Set<String> = []
 
     /// Every PDF under `root`, sorted by name, with passwords from any `*.tsv` catalog that has `file`
     /// and `password` columns (the logic of `PDFTestSupport/Corpus.swift`, which the bench must not
-    /// depend on).
+    /// depend on) and class tags from its `classes` column (space-separated).
     static func all(in root: String) -> [CorpusFile] {
         let manager = FileManager.default
         var passwords: [String: String] = [:]
+        var classes: [String: Set<String>] = [:]
         let entries = (try? manager.contentsOfDirectory(atPath: root)) ?? []
         for tsv in entries where tsv.hasSuffix(".tsv") {
             guard let text = try? String(contentsOfFile: "\(root)/\(tsv)", encoding: .utf8) else { continue }
@@ -23,8 +26,13 @@ struct CorpusFile: Sendable {
             guard let header = lines.first?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init),
                 let fileColumn = header.firstIndex(of: "file"), let passwordColumn = header.firstIndex(of: "password")
             else { continue }
+            let classesColumn = header.firstIndex(of: "classes")
             for line in lines.dropFirst() {
                 let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                if let classesColumn, columns.count > max(fileColumn, classesColumn) {
+                    classes[columns[fileColumn], default: []].formUnion(
+                        columns[classesColumn].split(separator: " ").map(String.init))
+                }
                 guard columns.count > max(fileColumn, passwordColumn), !columns[passwordColumn].isEmpty else {
                     continue
                 }
@@ -38,7 +46,10 @@ struct CorpusFile: Sendable {
             let path = "\(root)/\(relative)"
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            files.append(CorpusFile(name: relative, path: path, password: passwords[relative], size: Int(info.st_size)))
+            files.append(
+                CorpusFile(
+                    name: relative, path: path, password: passwords[relative], size: Int(info.st_size),
+                    classes: classes[relative] ?? []))
         }
         return files.sorted { $0.name < $1.name }
     }

@@ -27,6 +27,8 @@ struct BenchEnvironment {
     var pikepdfScript: String
     var pypdfFormsScript: String
     var pyhankoSignScript: String
+    /// The root package's `scripts/pyhanko-modlevel.py` (pyHanko's verdicts as JSON lines).
+    var pyhankoModlevelScript: String
     /// The test PKI of the root package (`Tests/Fixtures/pki`): signing keys and the root certificate.
     var pki: String
     /// The generated 1 GB file.
@@ -56,6 +58,7 @@ struct BenchEnvironment {
             pikepdfScript: "\(packageDirectory)/scripts/pikepdf_corpus.py",
             pypdfFormsScript: "\(packageDirectory)/scripts/pypdf_forms.py",
             pyhankoSignScript: "\(packageDirectory)/scripts/pyhanko_sign.py",
+            pyhankoModlevelScript: "\(rootDirectory)/scripts/pyhanko-modlevel.py",
             pki: "\(rootDirectory)/Tests/Fixtures/pki",
             bigFile: "\(packageDirectory)/.build/big-1gb.pdf")
     }

@@ -8,7 +8,9 @@ struct Options {
         case sign
         case signProcess = "sign-process"
         case signBig = "sign-big"
+        case verifyCorpus = "verify-corpus"
         case verify
+        case verifyBig = "verify-big"
         case render
         case text
     }
@@ -39,7 +41,8 @@ struct Options {
 
     static let usage = """
         usage: autograph-bench [--verbose] [--rounds N] [--big-runs N]
-                               [--only corpus,forms,process,big,sign,sign-process,sign-big,verify,render,text]
+                               [--only corpus,forms,process,big,sign,sign-process,sign-big,verify-corpus,verify,
+                                       verify-big,render,text | verify-all]
 
         Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
           corpus   every corpus file opened, every object resolved, every stream decoded, in process,
@@ -54,7 +57,14 @@ struct Options {
           sign-process  `autograph sign` against `pyhanko sign addsig`, one process per file (median of --rounds)
           sign-big `autograph sign --invisible` of the 1 GB file against `sha256sum` of it: wall time and peak
                    RSS (median, max of --big-runs), then `autograph verify` of the signed copy against `pdfsig`
-          verify   `autograph verify` against `pdfsig`, one process per signed file of sign-process
+          verify-corpus  `autograph verify` against `pyhanko sign validate` (difference analysis on) and
+                   `pdfsig`, one process per corpus file of the `signed` class (median of --rounds)
+          verify   the same three over the signed files of sign-process (signed once, untimed, when
+                   sign-process does not run)
+          verify-big  the same three and `sha256sum` on the 1 GB file signed as sign-big signs it, with one
+                   incremental update after the signature: wall time and peak RSS (median, max of --big-runs)
+          verify-all  verify-corpus, verify and verify-big; every verify step writes
+                   Benchmarks/.build/verify-verdicts.json (each tool's verdict on each file)
           render   page 1 of every corpus file at 150 dpi to PNG: `autograph render` against `mutool draw` and
                    `pdftoppm`, one process per page (median of --rounds), then pages per second in process
                    with 1 and 2 concurrent tasks
@@ -93,6 +103,10 @@ struct Options {
                 let names = try value(argument).split(separator: ",").map(String.init)
                 options.steps = []
                 for name in names {
+                    if name == "verify-all" {
+                        options.steps.formUnion([.verifyCorpus, .verify, .verifyBig])
+                        continue
+                    }
                     guard let step = Step(rawValue: name) else { throw BenchError("--only: unknown step '\(name)'") }
                     options.steps.insert(step)
                 }

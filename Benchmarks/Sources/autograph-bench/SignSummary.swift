@@ -4,6 +4,9 @@ extension Summary {
     static let signBigTimeTarget = 1.5
     static let signBigMegabytesTarget = 32.0
     static let verifyTarget = 1.0
+    static let verifyPyhankoTarget = 0.10
+    static let verifyBigTimeTarget = 2.0
+    static let verifyBigMegabytesTarget = 64.0
 
     /// A row of two totals in seconds, their ratio and a ratio target (nil: reported without one).
     private func ratioRow(_ label: String, ours: Double?, peer: Double?, peerName: String = "", target: Double?) -> Row
@@ -46,15 +49,23 @@ extension Summary {
             "  sign-process has no target in the issue (≤ 0.10 is the in-process target); its ratio is reported only")
     }
 
-    mutating func add(verify result: VerifyBench.Result?) {
+    /// The rows of `verify-corpus` or `verify`: autograph verify's total against pyHanko's and pdfsig's.
+    mutating func add(verify result: VerifyBench.Result?, label: String, step: String) {
         rows.append(
             ratioRow(
-                "autograph verify vs pdfsig", ours: result?.ours.total, peer: result?.peer?.total,
-                target: Summary.verifyTarget))
-        if let notice = result?.notice { notices.append("verify, pdfsig not measured: \(notice)") }
+                "verify vs pyhanko validate, \(label)", ours: result?.total(.autograph), peer: result?.total(.pyhanko),
+                peerName: "pyHanko", target: Summary.verifyPyhankoTarget))
+        rows.append(
+            ratioRow(
+                "verify vs pdfsig, \(label)", ours: result?.total(.autograph), peer: result?.total(.pdfsig),
+                peerName: "pdfsig", target: Summary.verifyTarget))
+        for (kind, problem) in (result?.problems ?? [:]).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            notices.append("\(step), \(kind.name) not measured: \(problem)")
+        }
         if let result, !result.disagreements.isEmpty {
             notices.append(
-                "verify: autograph verify and pdfsig disagree on \(result.disagreements.count) files (see the details)")
+                "\(step): the tools' verdicts differ on \(result.disagreements.count) of \(result.files.count) files "
+                    + "(see the details and Benchmarks/.build/verify-verdicts.json)")
         }
     }
 
@@ -95,6 +106,47 @@ extension Summary {
             references.append(
                 "  sign-big reference: openssl dgst -sha256 of the 1 GB file \(Format.seconds(time)), "
                     + "\(Format.megabytes(kib: peak)) (the SHA-256 code Autograph uses)")
+        }
+    }
+
+    /// The rows of `verify-big`: autograph verify's time against sha256sum's, its peak RSS, and its time
+    /// against pdfsig's and pyHanko's.
+    mutating func add(verifyBig result: VerifyBigBench.Result?) {
+        func seconds(_ measurement: BigFileBench.Measurement?) -> Double? {
+            measurement?.failure == nil ? measurement?.medianSeconds : nil
+        }
+        let ours = result?.measurements[.autograph]
+        rows.append(
+            ratioRow(
+                "verify 1 GB + 1 revision vs sha256sum", ours: seconds(ours), peer: seconds(result?.hash),
+                peerName: "sha256sum", target: Summary.verifyBigTimeTarget))
+        let peak = ours?.failure == nil ? ours?.maxPeakKiB : nil
+        rows.append(
+            Row(
+                label: "verify 1 GB + 1 revision (peak RSS)", ours: peak.map { Format.megabytes(kib: $0) } ?? "n/a",
+                peer: [(VerifyTools.Kind.pdfsig, "pdfsig"), (.pyhanko, "pyHanko")].compactMap { kind, name in
+                    let measurement = result?.measurements[kind]
+                    return measurement?.failure == nil
+                        ? measurement?.maxPeakKiB.map { "\(name) \(Format.megabytes(kib: $0))" } : nil
+                }.joined(separator: ", "),
+                target: "≤ \(Format.fixed(Summary.verifyBigMegabytesTarget, 0)) MB",
+                met: peak.map { Double($0) * 1024 / 1_000_000 <= Summary.verifyBigMegabytesTarget }))
+        rows.append(
+            ratioRow(
+                "verify 1 GB + 1 revision vs pdfsig", ours: seconds(ours), peer: seconds(result?.measurements[.pdfsig]),
+                peerName: "pdfsig", target: Summary.verifyTarget))
+        rows.append(
+            ratioRow(
+                "verify 1 GB + 1 revision vs pyhanko", ours: seconds(ours),
+                peer: seconds(result?.measurements[.pyhanko]), peerName: "pyHanko", target: nil))
+        if result?.pyhankoOnce == true {
+            references.append("  verify-big: pyHanko ran once on the 1 GB file (its first run took over a minute)")
+        }
+        for measurement in (result.map { Array($0.measurements.values) + [$0.hash] } ?? []) {
+            if let failure = measurement.failure { notices.append("verify-big, \(measurement.name): \(failure)") }
+        }
+        for (kind, problem) in (result?.problems ?? [:]).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            notices.append("verify-big, \(kind.name) not measured: \(problem)")
         }
     }
 }

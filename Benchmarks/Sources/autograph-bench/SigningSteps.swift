@@ -1,12 +1,17 @@
-/// The signing steps in order: `sign` (in process), `sign-process`, `verify` (over sign-process's
-/// outputs), `sign-big`, each printing its details as it finishes.
+/// The signing steps in order: `sign` (in process), `sign-process`, `verify-corpus` (over the corpus
+/// files of the `signed` class), `verify` (over sign-process's outputs), `sign-big`, `verify-big`, each
+/// printing its details as it finishes; then the verify steps' verdicts file.
 struct SigningSteps {
     struct Results {
         var sign: [CorpusBench.Result]?
         var signProcess: SignProcessBench.Result?
+        var verifyCorpus: VerifyBench.Result?
         var verify: VerifyBench.Result?
         var signBig: SignBigBench.Result?
+        var verifyBig: VerifyBigBench.Result?
     }
+
+    static let steps: Set<Options.Step> = [.sign, .signProcess, .verifyCorpus, .verify, .signBig, .verifyBig]
 
     var options: Options
     var environment: BenchEnvironment
@@ -15,12 +20,12 @@ struct SigningSteps {
         var results = Results()
         let steps = options.steps
         let bench = Bench(options: options, environment: environment)
-        guard !steps.isDisjoint(with: [.sign, .signProcess, .verify, .signBig]) else { return results }
-        let needsCLI = !steps.isDisjoint(with: [.signProcess, .verify, .signBig])
+        guard !steps.isDisjoint(with: SigningSteps.steps) else { return results }
+        let needsCLI = !steps.isDisjoint(with: SigningSteps.steps.subtracting([.sign]))
         if needsCLI, environment.autograph == nil {
             let notice =
                 "no release autograph binary (swift build -c release --package-path Benchmarks): "
-                + "sign-process, verify and sign-big skipped"
+                + "sign-process, the verify steps and sign-big skipped"
             Progress.note("notice: " + notice)
             notices.append(notice)
         }
@@ -44,6 +49,23 @@ struct SigningSteps {
                 selection.files, autograph: autograph)
             bench.printLines(results.signProcess!.details())
         }
+        if steps.contains(.verifyCorpus) {
+            let signed = corpus.filter { $0.classes.contains("signed") }
+            if signed.isEmpty {
+                let notice =
+                    "verify-corpus: no corpus file of the signed class (is the corpus there, with its catalog?)"
+                Progress.note("notice: " + notice)
+                notices.append(notice)
+            } else {
+                Progress.note(
+                    "verify-corpus: autograph verify, pyhanko sign validate and pdfsig, \(signed.count) files × "
+                        + "\(options.rounds) rounds")
+                results.verifyCorpus = try VerifyBench(environment: environment, rounds: options.rounds).run(
+                    signed.map { VerifyBench.Target(name: $0.name, path: $0.path, password: $0.password) },
+                    title: "the corpus files of the signed class", key: "corpus-signed", autograph: autograph)
+                bench.printLines(results.verifyCorpus!.details())
+            }
+        }
         if steps.contains(.verify), let selection {
             var signed = results.signProcess?.outputs
             if signed == nil {
@@ -52,9 +74,13 @@ struct SigningSteps {
                     selection.files, autograph: autograph
                 ).outputs
             }
-            Progress.note("verify: autograph verify and pdfsig, \(signed!.count) files × \(options.rounds) rounds")
+            Progress.note(
+                "verify: autograph verify, pyhanko sign validate and pdfsig, \(signed!.count) files × "
+                    + "\(options.rounds) rounds")
             results.verify = try VerifyBench(environment: environment, rounds: options.rounds).run(
-                signed!, autograph: autograph)
+                signed!.map { VerifyBench.Target(name: $0.name, path: $0.path) },
+                title: "the sign-process outputs, both tools, both keys", key: "sign-process-outputs",
+                autograph: autograph)
             bench.printLines(results.verify!.details())
         }
         if steps.contains(.signBig) {
@@ -66,6 +92,28 @@ struct SigningSteps {
             } catch {
                 Progress.note("notice: sign-big: \(error)")
                 notices.append("sign-big not measured: \(error)")
+            }
+        }
+        if steps.contains(.verifyBig) {
+            Progress.note(
+                "verify-big: autograph verify, pyhanko sign validate, pdfsig and sha256sum on the signed 1 GB file "
+                    + "with one later revision")
+            do {
+                results.verifyBig = try VerifyBigBench(environment: environment, runs: options.bigRuns).run(
+                    autograph: autograph)
+                bench.printLines(results.verifyBig!.details())
+            } catch {
+                Progress.note("notice: verify-big: \(error)")
+                notices.append("verify-big not measured: \(error)")
+            }
+        }
+        if results.verifyCorpus != nil || results.verify != nil || results.verifyBig != nil {
+            let path = environment.buildPath("verify-verdicts.json")
+            do {
+                try VerifyVerdicts(environment: environment).write(results, to: path)
+                bench.printLines(["Verdicts of the verify steps: \(path)"])
+            } catch {
+                notices.append("the verdicts file was not written: \(error)")
             }
         }
         return results

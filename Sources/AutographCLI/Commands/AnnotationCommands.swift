@@ -9,6 +9,7 @@ enum PhotoCommand: Command {
         usage: "autograph photo FILE -o OUT --field NAME --image IMG [--max-width W --max-height H]",
         positionals: 1...1,
         options: [
+            CertificationGuard.forceOption,
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the document (required)"),
             .init(name: "field", valueName: "NAME", help: "the field's fully qualified name (required)"),
             .init(name: "image", valueName: "IMG", help: "a JPEG or PNG file (required)"),
@@ -30,7 +31,10 @@ enum PhotoCommand: Command {
         var filler = PhotoFieldFiller(
             document: document, maxWidth: try pixels("max-width"), maxHeight: try pixels("max-height"))
         filler.writeOptions.deterministicID = false
-        try filler.makeUpdate(placing: try readFile(imagePath), in: field).write(to: output)
+        let update = try filler.makeUpdate(placing: try readFile(imagePath), in: field)
+        try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
+            try update.write(to: path)
+        }
         console.print("placed \(imagePath) in '\(field)'; wrote \(output)")
         return report(document.warnings, console: console)
     }
@@ -44,6 +48,7 @@ enum InkCommand: Command {
         usage: "autograph ink FILE -o OUT --page N --strokes STROKES.json [--width W] [--color #RRGGBB]",
         positionals: 1...1,
         options: [
+            CertificationGuard.forceOption,
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the document (required)"),
             .init(name: "page", valueName: "N", help: "the page, from 1 (required)"),
             .init(
@@ -79,7 +84,9 @@ enum InkCommand: Command {
             throw UsageError("the strokes hold no points")
         }
         update.options.deterministicID = false
-        try update.write(to: output)
+        try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
+            try update.write(to: path)
+        }
         console.print("added \(count) note (\(strokes.count) strokes) on page \(page); wrote \(output)")
         return report(document.warnings, console: console)
     }

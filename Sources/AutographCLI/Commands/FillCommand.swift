@@ -10,6 +10,7 @@ enum FillCommand: Command {
             "autograph fill FILE --values VALUES.json|VALUES.xfdf -o OUT [--flatten] [--font FONT.ttf] [--password P]",
         positionals: 1...1,
         options: [
+            CertificationGuard.forceOption,
             .init(
                 name: "values", valueName: "FILE",
                 help: "the values: JSONValue {\"name\": \"text\" | true | [\"a\", \"b\"]} or XFDF"),
@@ -52,9 +53,14 @@ enum FillCommand: Command {
             guard let filledForm = AcroForm(document: filled) else {
                 throw FormError(.noForm, "the filled form cannot be read")
             }
-            try FormFlattener(form: filledForm, options: options.write).makeUpdate().write(to: output)
+            let update = try FormFlattener(form: filledForm, options: options.write).makeUpdate()
+            try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
+                try update.write(to: path)
+            }
         } else {
-            try filler.write(to: output)
+            try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
+                try filler.write(to: path)
+            }
         }
         console.print("filled \(values.entries.count) fields; wrote \(output)")
         return report(document.warnings, console: console)

@@ -8,6 +8,7 @@ enum MetadataCommand: Command {
         usage: "autograph metadata FILE -o OUT --set Key=Value [--set Key=Value …] [--password P]",
         positionals: 1...1,
         options: [
+            CertificationGuard.forceOption,
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the updated file (required)"),
             .init(
                 name: "set", valueName: "Key=Value", help: "set an entry; an empty value removes it", repeatable: true),
@@ -35,7 +36,9 @@ enum MetadataCommand: Command {
         var update = IncrementalUpdate(base: document)
         update.options.deterministicID = arguments.has("deterministic-id")
         update.setDocumentInformation(settings)
-        try update.write(to: output)
+        try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
+            try update.write(to: path)
+        }
         console.print("wrote \(output)")
         return report(document.warnings, console: console)
     }

@@ -11,22 +11,32 @@ enum RenderCommand: Command {
     static let spec = CommandSpec(
         name: "render",
         summary: "Render pages to PNG images (cairo and FreeType)",
-        usage: "autograph render FILE -o OUT.png [--page N | --pages A-B] [--dpi D] [--password P]",
+        usage:
+            "autograph render FILE -o OUT.png [--page N | --pages A-B] [--dpi D] [--revision N] [--password P]",
         positionals: 1...1,
         options: [
             .init(name: "output", short: "o", valueName: "OUT.png", help: "the image; several pages write OUT-N.png"),
             .init(name: "page", valueName: "N", help: "the page, from 1 (1)"),
             .init(name: "pages", valueName: "A-B", help: "a range of pages, e.g. 2-5 or 3- (to the end)"),
             .init(name: "dpi", valueName: "D", help: "resolution (72)"),
+            .init(
+                name: "revision", valueName: "N",
+                help: "the document as it was at revision N (0 = the original; the last by default)"),
             .init(name: "print", help: "draw annotations as printed (only those with the Print flag)"),
             .init(name: "color-management", help: "apply embedded ICC profiles (lcms2)"),
             .init(name: "password", valueName: "P", help: "password of an encrypted document"),
         ],
-        details: "Problems inside a page's content are warnings (exit 3): the rest of the page is drawn.")
+        details: """
+            Problems inside a page's content are warnings (exit 3): the rest of the page is drawn.
+
+            --revision N draws the file as a reader saw it before the later incremental updates were
+            appended (ISO 32000-2 §7.5.6): the bytes up to the end of revision N. 'autograph info' lists
+            the revisions; a signature signs one of them ('autograph verify').
+            """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT.png is required") }
-        let document = try openDocument(arguments)
+        let document = try revision(of: openDocument(arguments), arguments)
         let pages = try pageRange(arguments, count: document.pageCount)
         var options = RenderOptions()
         if let dpi = arguments.value("dpi") {
@@ -53,6 +63,19 @@ enum RenderCommand: Command {
         }
         let status = report(document.warnings, console: console)
         return warnings > 0 ? .successWithWarnings : status
+    }
+
+    /// The document as of `--revision N` (itself without the option).
+    /// - Throws: `UsageError` naming how many revisions there are, unless N is one of them.
+    static func revision(of document: PDFDocument, _ arguments: Arguments) throws -> PDFDocument {
+        guard let text = arguments.value("revision") else { return document }
+        let count = document.revisions.count
+        let revisions = "the document has \(count) revision\(count == 1 ? " (0)" : "s (0 to \(count - 1))")"
+        guard let revision = Int(text) else { throw UsageError("--revision wants a whole number: " + revisions) }
+        guard revision >= 0, revision < count else {
+            throw UsageError("revision \(revision) does not exist: " + revisions)
+        }
+        return try document.document(asOfRevision: revision)
     }
 
     /// `--page N` or `--pages A-B` (1-based, inclusive).

@@ -18,7 +18,7 @@ enum ServeCommand: Command {
         summary: "Serve the web viewer and its API over a signing session (local use: token, loopback)",
         usage: """
             autograph serve [FILE] [--port N] [--host H] [--store DIR] [--storage-key-file KEY] [--replace]
-                                  [--web-root DIR] [--name NAME]
+                                  [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
             """,
         positionals: 0...1,
         options: [
@@ -29,6 +29,10 @@ enum ServeCommand: Command {
             .init(name: "replace", help: "discard the stored document of FILE (or the demo form) and start over"),
             .init(name: "web-root", valueName: "DIR", help: "serve the viewer's files from DIR (front-end work)"),
             .init(name: "name", valueName: "NAME", help: "the demo signer's name (default Ada Lovelace)"),
+            .init(
+                name: "trust", valueName: "ROOT.pem",
+                help: "trust anchors of the signature panel (PEM or DER); repeatable (DIR/demo-root.pem: the demo's)",
+                repeatable: true),
             .init(name: "continuous", help: "scroll continuously (default: one page at a time, as WYSIWYS)"),
             .init(name: "vertical", help: "scroll vertically (default: horizontally, as WYSIWYS)"),
             .init(name: "two-page", help: "two pages side by side, the first alone as a cover"),
@@ -63,6 +67,9 @@ enum ServeCommand: Command {
 
         var configuration = WebServer.Configuration()
         configuration.webRoot = arguments.value("web-root")
+        for path in arguments.values("trust") {
+            configuration.trustRoots += try VerifyCommand.certificates(in: path)
+        }
         // Large buffers (documents of each revision, pages drawn, PNGs) are mapped on their own and
         // given back when freed: glibc's own threshold rises after each large free, and the server's
         // memory then only grew under load.

@@ -13,6 +13,7 @@ enum SignCommand: Command {
             """,
         positionals: 1...1,
         options: [
+            CertificationGuard.forceOption,
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the signed document (required)"),
             .init(name: "p12", valueName: "ID.p12", help: "a PKCS#12 key container"),
             .init(name: "p12-password", valueName: "PW", help: "the PKCS#12 password"),
@@ -46,7 +47,9 @@ enum SignCommand: Command {
         documentSigner.writeOptions.deterministicID = arguments.has("deterministic-id")
         let configured = documentSigner
         let signed = try await configured.sign()
-        try signed.write(to: output)
+        try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
+            try signed.write(to: path)
+        }
         console.print(
             "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "
                 + "(\(signed.cms.count) of \(signed.prepared.signature.capacity) bytes reserved); wrote \(output)")

@@ -3,7 +3,8 @@ import PDFSigning
 
 /// `autograph verify`: validates every signature of a document.
 enum VerifyCommand: Command {
-    static let spec = CommandSpec(
+    /// The options of validation; ``spec`` adds `--diff` (VerifyCommand+Diff.swift).
+    static let validationSpec = CommandSpec(
         name: "verify",
         summary: "Validate the signatures of a PDF: integrity, CMS signature, trust, coverage",
         usage: "autograph verify FILE [--trust ROOT.pem ...] [--password P] [--json]",
@@ -62,6 +63,7 @@ enum VerifyCommand: Command {
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
+        let diff = try RevisionDiff(arguments)
         var roots: [Certificate] = []
         for path in arguments.values("trust") {
             roots += try certificates(in: path)
@@ -75,6 +77,7 @@ enum VerifyCommand: Command {
         } else {
             console.print(text(statuses))
         }
+        try await diff?.write(statuses, of: document, console: console)
         return !statuses.isEmpty && statuses.allSatisfy(\.isValidAsShown) ? .success : .failure
     }
 
@@ -159,112 +162,7 @@ enum VerifyCommand: Command {
             block += "\n  Verdict: " + status.verdict.rawValue
             blocks.append(block)
         }
-        blocks.append(statuses.map(bottomLine).joined(separator: "\n"))
+        blocks.append(statuses.map(\.summary).joined(separator: "\n"))
         return blocks.joined(separator: "\n\n")
-    }
-
-    /// One sentence a person understands: who signed, and what happened to the document since.
-    static func bottomLine(_ status: SignatureStatus) -> String {
-        let signer = status.signerCertificate.map { commonName($0.subject) } ?? "an unknown signer"
-        switch status.verdict {
-        case .invalid:
-            var why: [String] = []
-            if !status.digestIntact { why.append("the signed bytes changed") }
-            if !status.signatureValid { why.append("the signature does not verify") }
-            if status.coverage < .entireRevision { why.append("the signature does not cover its revision") }
-            if let reason = status.trustReason, status.digestIntact, status.signatureValid { why.append(reason) }
-            return "Signature in '\(status.fieldName)' by \(signer) is NOT valid: " + why.joined(separator: "; ")
-        case .modified:
-            let changes = status.modifications?.disallowedChanges ?? []
-            var reasons = changes.prefix(3).map { String($0.reason.split(separator: ":").first ?? "") }
-            if changes.count > 3 { reasons.append("\(changes.count - 3) more") }
-            return "Document changed after \(signer) signed ('\(status.fieldName)'): " + reasons.joined(separator: "; ")
-                + " (not allowed)"
-        case .valid:
-            return "Signed by \(signer) ('\(status.fieldName)'); not changed since"
-        case .validWithAllowedChanges:
-            let report = status.modifications
-            let pages = Set(report?.changes.filter { $0.level > .none }.compactMap(\.pageIndex) ?? []).sorted()
-            let onPages =
-                pages.isEmpty
-                ? ""
-                : " on page" + (pages.count == 1 ? " " : "s ") + pages.map { String($0 + 1) }.joined(separator: ", ")
-            var words: [String] = []
-            for change in report?.changes ?? [] where change.level > .none {
-                let word: String
-                switch change.kind {
-                case .dss: word = "validation material (DSS, time-stamps)"
-                case .signature: word = change.level == .annotations ? "an empty signature field" : "further signatures"
-                case .annotation: word = "annotations"
-                case .metadata: word = "metadata"
-                default: word = change.level == .annotations ? "a new form field" : "form filling"
-                }
-                if !words.contains(word) { words.append(word) }
-            }
-            let what = words.isEmpty ? "bookkeeping" : words.joined(separator: ", ")
-            return "Signed by \(signer) ('\(status.fieldName)'); changed afterwards only by \(what)\(onPages) (allowed)"
-        }
-    }
-
-    /// The CN of a subject such as `CN=Alice, O=Example`, or the whole subject.
-    static func commonName(_ subject: String) -> String {
-        for part in subject.split(separator: ",") {
-            let trimmed = part.drop { $0 == " " }
-            if trimmed.hasPrefix("CN=") { return String(trimmed.dropFirst(3)) }
-        }
-        return subject
-    }
-}
-
-extension SignatureStatus {
-    /// The JSON object of `autograph verify --json` (keys in the command's help).
-    var json: JSONValue {
-        let signer: JSONValue =
-            signerCertificate.map { certificate in
-                .object(sortingKeys: [
-                    "subject": .string(certificate.subject), "issuer": .string(certificate.issuer),
-                    "serial": .string(certificate.serialNumber),
-                ])
-            } ?? .null
-        return .object(sortingKeys: [
-            "field": .string(fieldName), "signer": signer, "intact": .bool(digestIntact),
-            "valid": .bool(signatureValid),
-            "trusted": .bool(trust.isTrusted), "trustReason": trustReason.map { .string($0) } ?? .null,
-            "coverage": .string(coverage.description), "revision": revision.map { .int($0) } ?? .null,
-            "laterRevisions": .int(laterRevisions), "subFilter": subFilter.map { .string($0) } ?? .null,
-            "digestAlgorithm": digestAlgorithm.map { .string($0) } ?? .null,
-            "problems": .array(problems.map { .string($0) }), "byteRange": .array(byteRange.map { .int($0) }),
-            "signingTime": claimedSigningTime.map { .string($0.pdfString) } ?? .null,
-            "cmsSigningTime": cmsSigningTime.map { .int($0) } ?? .null,
-            "unsupported": unsupported.map { .string($0) } ?? .null, "isValid": .bool(isValid),
-            "modificationLevel": modifications.map { .string($0.level.description) } ?? .null,
-            "changes": .array((modifications?.changes ?? []).map(\.json)),
-            "certification": modifications?.certification.map {
-                .object(sortingKeys: ["permissions": .int($0.rawValue)])
-            }
-                ?? .null,
-            "fieldLocks": .array((modifications?.fieldLocks ?? []).map(\.json)),
-            "verdict": .string(verdict.rawValue),
-        ])
-    }
-}
-
-extension Modification {
-    /// `{object, kind, page, allowed, reason, revision}` (page from 1).
-    var json: JSONValue {
-        .object(sortingKeys: [
-            "object": object.map { .int($0) } ?? .null, "kind": .string(kind.rawValue),
-            "page": pageIndex.map { .int($0 + 1) } ?? .null, "allowed": .bool(allowed), "reason": .string(reason),
-            "revision": .int(revision), "level": .string(level.description),
-        ])
-    }
-}
-
-extension FieldLock {
-    var json: JSONValue {
-        .object(sortingKeys: [
-            "signatureField": .string(signatureField), "action": .string(action.rawValue),
-            "fields": .array(fields.map { .string($0) }),
-        ])
     }
 }

@@ -11,6 +11,7 @@ enum WatermarkCommand: Command {
             "autograph watermark FILE -o OUT --title T [--rotation DEG] [--date-pattern P] [--no-date] [--color #RRGGBB] [--opacity O]",
         positionals: 1...1,
         options: watermarkOptions + [
+            CertificationGuard.forceOption,
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the document (required)"),
             .init(name: "password", valueName: "P", help: "password of an encrypted document"),
         ])
@@ -48,7 +49,10 @@ enum WatermarkCommand: Command {
         let document = try openDocument(arguments)
         var watermarker = Watermarker(document: document, appearance: try appearance(arguments))
         watermarker.writeOptions.deterministicID = false
-        try watermarker.makeUpdate().write(to: output)
+        let update = try watermarker.makeUpdate()
+        try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
+            try update.write(to: path)
+        }
         console.print("watermarked \(document.pageCount) pages; wrote \(output)")
         return report(document.warnings, console: console)
     }
@@ -63,6 +67,7 @@ enum RefuseCommand: Command {
             "autograph refuse FILE -o OUT --title T (--p12 ID.p12 [--p12-password PW] | --key KEY.pem --cert CERT.pem) [watermark options]",
         positionals: 1...1,
         options: WatermarkCommand.watermarkOptions + [
+            CertificationGuard.forceOption,
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the refused document (required)"),
             .init(name: "password", valueName: "P", help: "password of an encrypted document"),
             .init(name: "p12", valueName: "ID.p12", help: "a PKCS#12 key container"),
@@ -86,7 +91,9 @@ enum RefuseCommand: Command {
         request.reason = "refused"
         let documentSigner = DocumentSigner(document: base, request: request, signer: signer)
         let signed = try await documentSigner.sign()
-        try signed.write(to: output)
+        try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
+            try signed.write(to: path)
+        }
         console.print(
             "refused: watermark on \(base.pageCount) pages, invisible signature '\(signed.prepared.signature.fieldName)'; wrote \(output)"
         )

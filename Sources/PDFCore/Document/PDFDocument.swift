@@ -48,7 +48,9 @@ public final class PDFDocument: Sendable {
         try self.init(source: ByteSource(bytes: bytes), options: options)
     }
 
-    package init(source: ByteSource, options: ParseOptions) throws(PDFError) {
+    /// - Parameter knownSections: the cross-reference sections, newest first, when they were read
+    ///   already (a document as of an earlier revision of a file just opened): not read again.
+    package init(source: ByteSource, options: ParseOptions, knownSections: [XRefSection]? = nil) throws(PDFError) {
         self.source = source
         self.options = options
         let bytes = source.buffer
@@ -70,17 +72,22 @@ public final class PDFDocument: Sendable {
         // Cross-reference chain, or a rebuilt index when it is unusable.
         var sections: [XRefSection] = []
         var complete = false
-        var reader = XRefReader(source: source, options: options)
-        if let startxref = PDFDocument.findStartxref(bytes) {
-            do {
-                (sections, complete) = try reader.readChain(from: startxref, headerOffset: headerOffset)
-            } catch {
-                warnings.append(PDFWarning(.startxrefInvalid, "startxref \(startxref): \(error.message)"))
-            }
+        if let knownSections {
+            sections = knownSections
+            complete = true
         } else {
-            warnings.append(PDFWarning(.startxrefInvalid, "no startxref"))
+            var reader = XRefReader(source: source, options: options)
+            if let startxref = PDFDocument.findStartxref(bytes) {
+                do {
+                    (sections, complete) = try reader.readChain(from: startxref, headerOffset: headerOffset)
+                } catch {
+                    warnings.append(PDFWarning(.startxrefInvalid, "startxref \(startxref): \(error.message)"))
+                }
+            } else {
+                warnings.append(PDFWarning(.startxrefInvalid, "no startxref"))
+            }
+            warnings.append(contentsOf: reader.warnings)
         }
-        warnings.append(contentsOf: reader.warnings)
 
         var recovered = false
         var (index, trailer) = PDFDocument.merge(sections, options: options, size: bytes.count)
@@ -240,7 +247,10 @@ public final class PDFDocument: Sendable {
         guard revisions.indices.contains(revision) else {
             throw PDFError(.invalidArgument, "revision \(revision) does not exist (\(revisions.count) revisions)")
         }
-        return try PDFDocument(source: source.prefix(revisions[revision].endOffset), options: options)
+        // The sections of revisions 0 … `revision` were read when this document was opened.
+        let known = wasRecovered ? nil : Array(revisions[0...revision].reversed().flatMap(\.sections))
+        return try PDFDocument(
+            source: source.prefix(revisions[revision].endOffset), options: options, knownSections: known)
     }
 
     // MARK: Opening helpers

@@ -21,6 +21,12 @@ public enum JPXDecoder {
         width: Int, height: Int, components: Int, samples: [UInt8], alpha: [UInt8]?
     ) {
         let isCodestream = data.starts(with: [0xFF, 0x4F, 0xFF, 0x51])
+        // OpenJPEG 2.5.0 reads past its buffers on some truncated codestreams (an assertion, or a
+        // crash that depends on the heap's layout): a codestream that does not end is refused
+        // before it gets there.
+        guard isComplete(data, codestream: isCodestream) else {
+            throw PDFError(.decodeFailed, "the JPEG 2000 data is truncated: its codestream has no end (EOC) marker")
+        }
         let image: OpenJPEGImage
         do {
             image = try OpenJPEGImage(data, codestream: isCodestream)
@@ -31,6 +37,39 @@ public enum JPXDecoder {
         var result = try image.samples()
         if let decodeArray { applyDecode(decodeArray, to: &result.samples, components: result.components) }
         return result
+    }
+
+    /// Whether the codestream ends with its EOC marker (`FF D9`, ISO/IEC 15444-1 A.4.4): the last
+    /// bytes of a raw codestream, or of a JP2 file's contiguous codestream box (`jp2c`, which is
+    /// most often the last box and may run to the end of the file); NUL padding after it is ignored.
+    static func isComplete(_ data: [UInt8], codestream: Bool) -> Bool {
+        func endsWithEOC(_ end: Int) -> Bool {
+            var last = min(end, data.count)
+            while last > 0, data[last - 1] == 0 { last -= 1 }
+            return last >= 2 && data[last - 2] == 0xFF && data[last - 1] == 0xD9
+        }
+        if codestream || !data.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50]) { return endsWithEOC(data.count) }
+        // JP2 boxes (ISO/IEC 15444-1 I.4): length (4 bytes; 1: an 8-byte length follows; 0: to the end), type.
+        var offset = 0
+        var boxes = 0
+        while offset + 8 <= data.count, boxes < 10_000 {
+            boxes += 1
+            var length =
+                Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8
+                | Int(data[offset + 3])
+            let isCodestreamBox = data[offset + 4..<offset + 8].elementsEqual([0x6A, 0x70, 0x32, 0x63])
+            var header = 8
+            if length == 1 {
+                guard offset + 16 <= data.count else { return false }
+                length = data[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) }
+                header = 16
+            }
+            if length == 0 { length = data.count - offset }
+            guard length >= header, length <= data.count - offset else { return false }
+            if isCodestreamBox { return endsWithEOC(offset + length) }
+            offset += length
+        }
+        return false
     }
 
     /// Where a codestream (SOC SIZ markers) starts inside `data`.

@@ -20,6 +20,11 @@ public struct SignatureConfiguration: Sendable {
     public var capture = SignatureCaptureConfiguration()
     /// The fields set read-only in the signed revision besides those the delegate returns.
     public var readOnlyFields: [String] = []
+    /// Write changes that break the document's certification (DocMDP) or a field lock (FieldMDP):
+    /// off by default, when such a change fails with `.certificationViolated` (signo -129) and
+    /// nothing is stored; on for the deliberate case (the signature concerned then no longer
+    /// validates as unchanged).
+    public var allowsBreakingCertification = false
     /// Refuse forms that set `/NeedAppearances` (signo -137) instead of making their appearances.
     public var refusesNeedAppearances = false
     /// signo's biometrics certificate (DER): when set, the captured handwriting (points, pressure,

@@ -43,6 +43,8 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidArgument
         /// Writing failed (-128).
         case writeFailed
+        /// The change would break the document's certification or a field lock; nothing was stored (-129).
+        case certificationViolated
     }
 
     public var code: Code
@@ -98,7 +100,7 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .documentUnreadable: -121
         case .passwordRequired: -122
         case .writeFailed, .storeUnavailable, .documentChanged: -128
-        case .signing: -129
+        case .signing, .certificationViolated: -129
         case .invalidField: -130
         default: -150
         }

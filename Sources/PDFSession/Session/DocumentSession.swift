@@ -125,10 +125,25 @@ public actor DocumentSession {
     var form: AcroForm? { AcroForm(document: document) }
 
     /// Every field of the form (signo `getFormFields`).
-    public func formFields() -> [FieldInfo] { form?.fields.map(FieldInfo.init) ?? [] }
+    public func formFields() -> [FieldInfo] { closingLockedFields(form?.fields.map(FieldInfo.init) ?? []) }
 
     /// The signature fields, in document order, with their signed state.
     public func signatureFields() -> [FieldInfo] { form?.signatureFields.map(FieldInfo.init) ?? [] }
+
+    /// Fields a valid certification (P=1: every field) or a field lock of the document closes are
+    /// read-only for the person filling it.
+    func closingLockedFields(_ fields: [FieldInfo]) -> [FieldInfo] {
+        let (certification, locks) = CertificationCheck.restrictions(of: document)
+        guard certification == .noChanges || !locks.isEmpty else { return fields }
+        return fields.map { field in
+            var field = field
+            if field.kind != "signature", certification == .noChanges || locks.contains(where: { $0.locks(field.name) })
+            {
+                field.isReadOnly = true
+            }
+            return field
+        }
+    }
 
     /// Sets a field's value; the change is an incremental revision saved to the store at once.
     public func setValue(_ value: FormInput, forField name: String) throws(SessionError) {
@@ -192,6 +207,11 @@ public actor DocumentSession {
         guard !revision.isEmpty else { return }
         let updated = bytes + revision
         let document = try Self.open(updated, password: snapshot.documentPassword)
+        if !signatureConfiguration.allowsBreakingCertification,
+            let violation = CertificationCheck.violations(original: self.document, updated: document).first
+        {
+            throw SessionError(.certificationViolated, violation.message + "; nothing was stored")
+        }
         storeVersion = try store.append(
             documentID: documentID, revision: revision, state: snapshot.encoded(), expecting: storeVersion)
         self.bytes = updated

@@ -52,6 +52,9 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
         case malformedData
         /// The algorithm is not supported.
         case unsupportedAlgorithm
+        /// The change would break a valid certification (DocMDP) or field lock (FieldMDP) of the
+        /// document; nothing was written (-129).
+        case certificationViolated
     }
 
     public var code: Code
@@ -83,7 +86,9 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedKeyContainer: -126
         case .noPrivateKey: -127
         case .writeFailed: -128
-        case .signingFailed, .cancelled, .invalidArgument, .malformedData, .unsupportedAlgorithm: -129
+        case .signingFailed, .cancelled, .invalidArgument, .malformedData, .unsupportedAlgorithm,
+            .certificationViolated:
+            -129
         case .invalidFieldName: -130
         case .biometricsCertificateUnreadable: -131
         case .captureTooShort: -132

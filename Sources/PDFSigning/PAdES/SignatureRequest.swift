@@ -19,18 +19,12 @@ public struct SignatureRequest: Sendable, Codable {
         case pkcs7Detached = "adbe.pkcs7.detached"
     }
 
-    /// The permissions of a certification signature (`/DocMDP /P`, §12.8.2.2).
-    public enum Certification: Int, Sendable, Codable {
-        /// No change allowed.
-        case noChanges = 1
-        /// Filling forms, instantiating templates and signing.
-        case formFilling = 2
-        /// As 2, plus annotations.
-        case formFillingAndAnnotations = 3
-    }
+    /// The permissions of a certification signature (`/DocMDP /P`, §12.8.2.2): the level the
+    /// validator reads back.
+    public typealias Certification = CertificationLevel
 
     /// Fields that the signature locks (`/Lock`, FieldMDP, §12.8.2.4).
-    public enum FieldLock: Sendable, Codable, Equatable {
+    public enum FieldLock: Sendable, Codable, Hashable {
         case all
         case include([String])
         case exclude([String])

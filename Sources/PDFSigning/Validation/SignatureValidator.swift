@@ -57,6 +57,15 @@ public struct SignatureValidator: Sendable {
             var status = validatedStatus
             if let revision = status.revision {
                 status.modifications = analyzer.report(forRevision: revision)
+                if status.coverage < .entireRevision {
+                    // Bytes of the signed revision left unsigned can say anything: a change like any other.
+                    status.modifications?.changes.insert(
+                        Modification(
+                            object: entry.reference?.number, kind: .structure, pageIndex: nil, allowed: false,
+                            reason: "the byte ranges \(Self.text(status.byteRange)) leave part of the signed revision "
+                                + "unsigned (coverage \(status.coverage))",
+                            revision: revision, level: .disallowed), at: 0)
+                }
                 readSignedVersion(entry, revision: revision, analyzer: analyzer, status: &status)
             }
             for name in reused[entry.reference?.number ?? -1] ?? [] {

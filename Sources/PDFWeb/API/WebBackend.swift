@@ -1,6 +1,7 @@
 import PDFCore
 import PDFRendering
 public import PDFSession
+import PDFSigning
 
 /// The session behind the API: one `SessionController`, the current document's `DocumentSession`,
 /// its events fanned out to every event stream, and one renderer per revision of the document.
@@ -18,8 +19,12 @@ public actor WebBackend {
     private var renderer: DocumentRenderer?
     /// Counts the documents rendered (a new one for every revision), for ETags.
     private var revision = 0
+    /// The signatures of the current document, validated once per document.
+    private var validation: (document: Swift.ObjectIdentifier, statuses: [SignatureStatus])?
+    /// Renderers of earlier revisions of the current document (the signed versions), a few kept.
+    private var revisionRenderers: [(document: Swift.ObjectIdentifier, revision: Int, renderer: DocumentRenderer)] = []
     /// The last confirmation preview (PNG) and the document it was made for.
-    private var preview: (png: [UInt8], document: ObjectIdentifier)?
+    private var preview: (png: [UInt8], document: Swift.ObjectIdentifier)?
 
     public init(
         controller: SessionController, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
@@ -88,7 +93,7 @@ public actor WebBackend {
         guard source === session else { return }
         if case .onConfirmationRequired(let confirmation) = event {
             let document = await source.document
-            preview = (confirmation.png, ObjectIdentifier(document))
+            preview = (confirmation.png, Swift.ObjectIdentifier(document))
         }
         let (name, data) = SessionJSON.event(event)
         hub.publish(event: name, data: data)
@@ -110,11 +115,44 @@ public actor WebBackend {
         return (made, revision)
     }
 
+    /// The current document's signatures, validated against `trustRoots` (once per revision).
+    func validate(trustRoots: [Certificate]) throws(WebError) -> (document: PDFDocument, statuses: [SignatureStatus]) {
+        let document = try current().currentDocument
+        if let validation, validation.document == Swift.ObjectIdentifier(document) {
+            return (document, validation.statuses)
+        }
+        let statuses = SignatureValidator(document: document, trustRoots: trustRoots).validate()
+        validation = (Swift.ObjectIdentifier(document), statuses)
+        return (document, statuses)
+    }
+
+    /// A renderer of the current document as it was at `revision` (0 = the original): the version
+    /// a signature signed. 404 for a revision the document does not have.
+    func renderer(revision: Int) throws(WebError) -> DocumentRenderer {
+        let document = try current().currentDocument
+        let key = Swift.ObjectIdentifier(document)
+        if revision == document.revisions.count - 1 { return DocumentRenderer(document: document) }
+        if let kept = revisionRenderers.first(where: { $0.document == key && $0.revision == revision }) {
+            return kept.renderer
+        }
+        guard revision >= 0, revision < document.revisions.count,
+            let earlier = try? document.document(asOfRevision: revision)
+        else {
+            throw WebError.notFound(
+                "no revision \(revision) (the document's revisions are 0 to \(document.revisions.count - 1))")
+        }
+        let made = DocumentRenderer(document: earlier)
+        revisionRenderers.removeAll { $0.document != key }
+        revisionRenderers.append((key, revision, made))
+        if revisionRenderers.count > 4 { revisionRenderers.removeFirst() }
+        return made
+    }
+
     /// The preview of the document prepared now, waiting a little for the event carrying it.
     func previewPNG() async throws(WebError) -> [UInt8] {
         let session = try current()
         for _ in 0..<100 {
-            let document = ObjectIdentifier(await session.document)
+            let document = Swift.ObjectIdentifier(await session.document)
             if let preview, preview.document == document { return preview.png }
             let phase = await session.phase
             guard phase == .confirming || phase == .awaitingSignature || phase == .preparing else { break }

@@ -9,7 +9,16 @@ extension WebRouter {
     /// `GET /api/pages/N/tile?scale=S[&x&y&w&h]`: a PNG rendered on a rendering thread within the
     /// configured budget, with an ETag of the revision and the parameters; never cached by the browser.
     func tile(_ indexText: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
-        let (renderer, revision) = try await backend.currentRenderer()
+        let (current, revision) = try await backend.currentRenderer()
+        // `revision=R`: the document as a signature signed it (drawn without the display-list
+        // cache, which holds the current revision's pages).
+        let earlier = try CheckedInput.integer(request.query, "revision", in: 0...1_000_000)
+        let renderer: DocumentRenderer
+        if let earlier {
+            renderer = try await backend.renderer(revision: earlier)
+        } else {
+            renderer = current
+        }
         let pages = renderer.document.pages
         guard let index = Int(indexText), pages.indices.contains(index) else {
             throw WebError.notFound("no page \(indexText) (the document's pages are 0 to \(pages.count - 1))")
@@ -30,7 +39,7 @@ extension WebRouter {
         }
         options.region = region
         let tag =
-            "\"\(backend.runID)-\(revision)-\(index)-\(scale)"
+            "\"\(backend.runID)-\(revision)\(earlier.map { "r\($0)" } ?? "")-\(index)-\(scale)"
             + (region.map { "-\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "") + "\""
         let caching: [(String, String)] = [("ETag", tag), ("Cache-Control", "no-store")]
         if let match = request.headers["if-none-match"],
@@ -48,9 +57,11 @@ extension WebRouter {
         let wait = min(configuration.maxTileWait, request.received + configuration.renderTimeLimit - .now)
         let drawn = await TileWorkers.shared.run(maxWait: wait, client: request.client) {
             () -> [UInt8]? in
-            guard let list = Self.displayList(key, renderer: renderer, cache: cache, budget: budget),
-                budget.stop == nil
-            else { return nil }
+            let made =
+                earlier == nil
+                ? Self.displayList(key, renderer: renderer, cache: cache, budget: budget)
+                : renderer.graphics.displayList(pageAt: index, budget: budget)
+            guard let list = made, budget.stop == nil else { return nil }
             let image = renderer.render(list, pageAt: index, options: tileOptions)
             guard budget.stop == nil else { return nil }
             return image.pngData(compressionLevel: 1, maxThreads: 1)

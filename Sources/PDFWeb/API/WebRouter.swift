@@ -56,6 +56,8 @@ struct WebRouter: Sendable {
         case ("POST", 1, _) where Self.workflowSteps.contains(first): return try await workflow(first, request)
         case ("POST", 1, "signature-fields"): return try await createSignatureField(request)
         case ("GET", 1, "search"): return try await search(request)
+        case ("GET", 1, "validation"): return .json(try await validation())
+        case ("GET", 2, "validation") where second == "diff": return .json(try await validationDiff(request))
         case ("POST", 2, "notes"): return try await notes(second, request)
         case ("POST", 2, "photo"): return try await placePhoto(second, request)
         case ("POST", 1, "photo-fields"): return try await setPhotoFields(request)
@@ -89,9 +91,10 @@ struct WebRouter: Sendable {
         let named = parts.count == 2 && !parts[1].isEmpty
         switch (parts.count, parts[0]) {
         case (1, "state"), (1, "pages"), (1, "layout"), (1, "fields"), (1, "download"), (1, "preview.png"),
-            (1, "search"), (1, "events"):
+            (1, "search"), (1, "events"), (1, "validation"):
             return reading
         case (3, "pages") where parts[2] == "tile" && !parts[1].isEmpty: return reading
+        case (2, "validation") where parts[1] == "diff": return reading
         case (2, "fields") where named: return ["PUT"]
         case (1, "documents"), (1, "save"), (1, "page"), (1, "signature-fields"), (1, "photo-fields"), (1, "links"):
             return ["POST"]

@@ -26,7 +26,7 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     public init(_ error: SessionError) {
         let status =
             switch error.code {
-            case .invalidState, .documentChanged: 409
+            case .invalidState, .documentChanged, .certificationViolated: 409
             case .documentNotFound: 404
             case .invalidStorageKey, .wrongStorageKey, .tamperedRecord, .storeUnavailable, .writeFailed, .signing: 500
             default: 400

@@ -1,4 +1,5 @@
 import PDFSession
+public import PDFSigning
 import Synchronization
 
 /// `autograph serve`'s HTTP server: the web viewer and the JSON API (docs/web-api.md) over a
@@ -42,6 +43,8 @@ public final class WebServer: Sendable {
         public var keepAliveInterval: Double = 15
         /// The token (nil: 32 random bytes as hex, made per run).
         public var token: String?
+        /// The roots the signature panel (`GET /api/validation`) trusts signers' certificates to.
+        public var trustRoots: [Certificate] = []
 
         public init() {}
     }

@@ -81,13 +81,17 @@ struct MDPPolicy: Sendable {
 
     /// A lock from a `/TransformParams` or `/Lock` dictionary (`/Action`, `/Fields`).
     static func lock(_ dictionary: PDFDictionary, field: String, in document: PDFDocument) -> FieldLock? {
-        guard let actionName = document.resolve(dictionary, PDFName("Action"))?.nameValue?.string,
-            let action = FieldLock.Action(rawValue: actionName)
-        else { return nil }
         let names = (document.resolve(dictionary, .fields)?.arrayValue ?? []).prefix(10_000).compactMap {
             document.resolve($0).stringValue?.text
         }
-        return FieldLock(signatureField: field, action: action, fields: names)
+        let scope: SignatureRequest.FieldLock
+        switch document.resolve(dictionary, PDFName("Action"))?.nameValue?.string {
+        case "All": scope = .all
+        case "Include": scope = .include(names)
+        case "Exclude": scope = .exclude(names)
+        default: return nil
+        }
+        return FieldLock(signatureField: field, scope: scope)
     }
 
     /// The signature reference dictionaries of `/Reference` (§12.8.1, Table 256).

@@ -22,6 +22,8 @@ public final class ModificationAnalyzer: Sendable {
 
     private struct Cache: ~Copyable {
         var revisions: [Int: PDFDocument] = [:]
+        /// Revisions kept open: those signatures sign (their policy is read from them).
+        var pinned: Set<Int> = []
         var steps: [Int: [ObservedChange]] = [:]
         var structure: [FileStructureCheck.Finding]? = nil
     }
@@ -39,14 +41,26 @@ public final class ModificationAnalyzer: Sendable {
         self.signatures = signatures
     }
 
+    /// The most updates after a signature that are compared (a file of many thousand tiny updates
+    /// would otherwise cost their square).
+    public static let maximumUpdates = 500
+
     /// What changed after `revision`, judged by the certification and the locks in force for a
     /// signature of that revision.
     public func report(forRevision revision: Int) -> ModificationReport {
         let last = document.revisions.count - 1
+        cache.withLock { _ = $0.pinned.insert(revision) }
         let signed = self.revision(revision)
         let policy = signed.map { MDPPolicy(document: $0) } ?? MDPPolicy(certification: nil, locks: [])
         var changes: [Modification] = []
-        if revision < last {
+        if last - revision > Self.maximumUpdates {
+            // Each update is compared with a document opened as of the one before: bounded work.
+            changes.append(
+                Modification(
+                    object: nil, kind: .structure, pageIndex: nil, allowed: false,
+                    reason: "\(last - revision) updates follow the signature; more than \(Self.maximumUpdates) "
+                        + "are not analysed", revision: revision + 1, level: .disallowed))
+        } else if revision < last {
             for step in (revision + 1)...last {
                 for change in observedChanges(of: step) {
                     let (allowed, level, why) = policy.judge(change)
@@ -75,7 +89,11 @@ public final class ModificationAnalyzer: Sendable {
             ]
         }
         let result = RevisionComparison.compare(old: old, new: new, revision: step, signatures: signatures)
-        cache.withLock { $0.steps[step] = result }
+        cache.withLock { cache in
+            cache.steps[step] = result
+            // Steps are compared in order: the revision before this one is not needed again.
+            if !cache.pinned.contains(step - 1) { cache.revisions[step - 1] = nil }
+        }
         return result
     }
 

@@ -135,53 +135,59 @@ public struct ModificationReport: Sendable {
 }
 
 /// The permissions of a certification signature (`/DocMDP /P`, ISO 32000-2 §12.8.2.2, Table 257).
-public enum CertificationLevel: Int, Sendable, Hashable, CustomStringConvertible {
+public enum CertificationLevel: Int, Sendable, Hashable, Codable, CustomStringConvertible {
     /// No changes (but validation material and document time-stamps).
     case noChanges = 1
     /// Form filling, page templates and signing.
     case formFilling = 2
     /// Form filling, signing and annotations.
-    case annotations = 3
+    case formFillingAndAnnotations = 3
 
     /// What the level permits, for messages.
     public var description: String {
         switch self {
         case .noChanges: "certification P=1 permits no changes"
         case .formFilling: "certification P=2 permits form filling and signing only"
-        case .annotations: "certification P=3 permits form filling, signing and annotations"
+        case .formFillingAndAnnotations: "certification P=3 permits form filling, signing and annotations"
         }
     }
 }
 
-/// A field lock (`/FieldMDP` transform, ISO 32000-2 §12.8.2.4; a signature field's `/Lock`, §12.7.5.5).
+/// A field lock in force (`/FieldMDP` transform, ISO 32000-2 §12.8.2.4; a signature field's
+/// `/Lock`, §12.7.5.5): which signature made it, and the fields it covers as a request names them.
 public struct FieldLock: Sendable, Hashable {
-    /// Which fields the lock covers (`/Action`).
-    public enum Action: String, Sendable, Hashable {
-        /// Every field.
-        case all = "All"
-        /// The fields named.
-        case include = "Include"
-        /// Every field but those named.
-        case exclude = "Exclude"
-    }
-
     /// The signature field whose signature locks the fields.
     public var signatureField: String
-    public var action: Action
-    /// `/Fields`: fully qualified names.
-    public var fields: [String]
+    /// The fields covered: all, those named, or all but those named.
+    public var scope: SignatureRequest.FieldLock
 
-    public init(signatureField: String, action: Action, fields: [String]) {
+    public init(signatureField: String, scope: SignatureRequest.FieldLock) {
         self.signatureField = signatureField
-        self.action = action
-        self.fields = fields
+        self.scope = scope
+    }
+
+    /// `/Action`: `All`, `Include` or `Exclude`.
+    public var action: String {
+        switch scope {
+        case .all: "All"
+        case .include: "Include"
+        case .exclude: "Exclude"
+        }
+    }
+
+    /// `/Fields`: fully qualified names (none for `All`).
+    public var fields: [String] {
+        switch scope {
+        case .all: []
+        case .include(let names), .exclude(let names): names
+        }
     }
 
     /// Whether the lock covers the field `name` (a name covers the fields below it too, §12.7.4.2).
     public func locks(_ name: String) -> Bool {
         guard name != signatureField else { return false }
         let named = fields.contains { name == $0 || name.hasPrefix($0 + ".") }
-        switch action {
+        switch scope {
         case .all: return true
         case .include: return named
         case .exclude: return !named

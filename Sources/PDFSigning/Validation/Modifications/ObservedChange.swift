@@ -75,7 +75,7 @@ extension MDPPolicy {
             if certification == .noChanges { return (false, .disallowed, CertificationLevel.noChanges.description) }
             return (true, .formFilling, "metadata updates are permitted")
         case .annotation:
-            if let certification, certification != .annotations {
+            if let certification, certification != .formFillingAndAnnotations {
                 return (false, .disallowed, certification.description)
             }
             return (true, .annotations, certification == nil ? "annotations are permitted" : "P=3 permits annotations")
@@ -85,7 +85,7 @@ extension MDPPolicy {
             }
             return (true, .annotations, "a new field's widget is permitted like an annotation")
         case .forbidden:
-            return (false, .disallowed, "no rule permits it")
+            return (false, .disallowed, "not permitted after signing")
         }
     }
 }

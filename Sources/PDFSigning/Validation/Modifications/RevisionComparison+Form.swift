@@ -263,18 +263,25 @@ extension RevisionComparison {
                     if let value = after[key] { claim(from: value, by: .field, page: page) }
                 }
             case PDFName("AS"), PDFName("AP"), PDFName("MK"), PDFName("DA"):
-                if valueChanged || signedNow {
+                // A fillable field's appearance is what filling it shows (a photo in a push button
+                // or a text field, signoAPI's photo fields): form filling, as its value would be.
+                // A signature's appearance, or a read-only field's, changes only by signing.
+                let fillable =
+                    oldForm.fields[name].map { $0.kind != .signature && !$0.isReadOnly } ?? false
+                if valueChanged || signedNow || fillable {
                     let category: ObservedChange.Category = signedNow ? .signing : .formFilling
                     if key != PDFName("AS") {
+                        let how = valueChanged || signedNow ? "regenerated" : "replaced (its value did not change)"
                         record(
                             category, .field, object: number, page: page, field: name,
-                            "the appearance (/\(key.string)) of field '\(name)' regenerated")
+                            "the appearance (/\(key.string)) of field '\(name)' \(how)")
                     }
                     if let value = after[key] { claim(from: value, by: .field, page: page) }
                 } else {
                     record(
                         .forbidden, .field, object: number, page: page, field: name,
-                        "the appearance (/\(key.string)) of field '\(name)' changed, its value did not")
+                        "the appearance (/\(key.string)) of \(field?.kind == .signature ? "signature" : "read-only") "
+                            + "field '\(name)' changed")
                 }
             case PDFName("Lock") where signedNow:
                 // The fields a signature locks take effect as it is signed (§12.7.5.5): part of signing.
