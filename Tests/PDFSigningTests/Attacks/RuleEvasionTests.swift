@@ -285,6 +285,24 @@ struct RuleEvasionTests {
             update.bytes(), field: "signature", verdict: .modified, changes: [.disallowed(.field, page: 0)])
     }
 
+    @Test(
+        "a radio button's appearance state (/AS) switched without its value, after P=1 or under a lock of all fields",
+        arguments: [true, false])
+    func appearanceStateOfLockedField(certified: Bool) async throws {
+        let signed = try await Attack.sign(
+            TestForms.make(), field: "signature", certification: certified ? .noChanges : nil,
+            lock: certified ? nil : .all)
+        let document = try PDFDocument(bytes: signed)
+        let color = try #require(AcroForm(document: document)?.field(named: "color"))
+        let kid = try #require(color.widgets.first?.reference)
+        var update = try HandUpdate(base: signed)
+        var widget = try #require(update.object(kid).dictionaryValue)
+        widget[PDFName("AS")] = .name("red")
+        update.write(kid, .dictionary(widget))
+        try Attack.expect(
+            update.bytes(), field: "signature", verdict: .modified, changes: [.disallowed(.field, page: 0)])
+    }
+
     @Test("a /V written into a widget of a radio group (not the field's value) is not silently accepted")
     func valueInWidget() async throws {
         let signed = try await Attack.sign(TestForms.make(), field: "signature", lock: .all)

@@ -270,7 +270,9 @@ extension RevisionComparison {
                     oldForm.fields[name].map { $0.kind != .signature && !$0.isReadOnly } ?? false
                 if valueChanged || signedNow || fillable {
                     let category: ObservedChange.Category = signedNow ? .signing : .formFilling
-                    if key != PDFName("AS") {
+                    // /AS follows a new value unremarked; alone, it switches what the field shows
+                    // and is judged as filling (certification and locks), never passed over.
+                    if key != PDFName("AS") || !(valueChanged || signedNow) {
                         let how = valueChanged || signedNow ? "regenerated" : "replaced (its value did not change)"
                         record(
                             category, .field, object: number, page: page, field: name,
