@@ -49,6 +49,7 @@ struct SigningCorpusTests {
         var encryptedCount = 0
         var lenient = 0
         var earlierChecked = 0
+        var refusedCertified = 0
         for (index, candidate) in (unsigned + signed).enumerated() {
             let output = directory + "/signed-\(index).pdf"
             var arguments = [
@@ -64,7 +65,17 @@ struct SigningCorpusTests {
             let console = Console.captured()
             let code = await AutographCLI.run(arguments, console: console)
             guard code == .success || code == .successWithWarnings else {
-                Issue.record("\(candidate.file.name): \(console.errors)")
+                // A document certified with no changes permitted (DocMDP P=1) is not signed again.
+                let document = try? PDFDocument(
+                    contentsOfFile: candidate.file.path, options: ParseOptions(password: candidate.password))
+                if console.errors.contains("(signo -129)"),
+                    let document, CertificationCheck.restrictions(of: document).certification == .noChanges
+                {
+                    refusedCertified += 1
+                    #expect(!FileManager.default.fileExists(atPath: output), "\(candidate.file.name): written")
+                } else {
+                    Issue.record("\(candidate.file.name): \(console.errors)")
+                }
                 continue
             }
             signedCount += 1
@@ -104,7 +115,7 @@ struct SigningCorpusTests {
         }
         print(
             "corpus signing: signed \(signedCount) files (\(unsigned.count) unsigned, \(signed.count) already signed, "
-                + "\(encryptedCount) encrypted); pyHanko and pdfsig accepted the new signatures; \(earlierChecked) earlier signatures kept their verdict; "
+                + "\(encryptedCount) encrypted; \(refusedCertified) certified P=1, refused); pyHanko and pdfsig accepted the new signatures; \(earlierChecked) earlier signatures kept their verdict; "
                 + "pyHanko read \(lenient) leniently (their original bytes fail its strict mode, or are hybrid-reference files)"
         )
     }
