@@ -115,6 +115,19 @@ struct SneakySignatureTests {
         try Attack.expect(attacked, verdict: .modified, changes: [.disallowed(.signature, page: 0)])
     }
 
+    @Test("the certification's CMS and byte range copied into a new signature field (it verifies, for revision 1)")
+    func copiedSignature() async throws {
+        let document = AttackDocument.make()
+        let signed = try await Attack.sign(document.bytes, certification: .formFilling)
+        let parsed = try PDFDocument(bytes: signed)
+        let reference = try #require(try Attack.validate(signed).first?.signatureReference)
+        var copy = try #require(parsed.object(reference).dictionaryValue)
+        copy[PDFName("Reference")] = nil
+        let attacked = try Self.addingSneakyField(to: signed, document: document, newValue: copy)
+        let status = try Attack.expect(attacked, verdict: .modified, changes: [.disallowed(.signature, page: 0)])
+        #expect(status.modifications?.changes.contains { $0.reason.contains("signs another revision") } == true)
+    }
+
     @Test("the empty signature field of the certified revision given an appearance, unsigned, after P=2")
     func emptyFieldGivenAppearance() async throws {
         let document = AttackDocument.make()
