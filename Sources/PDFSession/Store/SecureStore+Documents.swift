@@ -118,36 +118,65 @@ extension SecureStore {
     }
 
     /// Reads a whole document, checking every record against the state's manifest.
+    ///
+    /// The records are read one by one: a writer on another connection may commit between two
+    /// reads, and the records then disagree with the state read first. When they disagree and the
+    /// state record changed meanwhile, the document is read again (a few times); when the state is
+    /// unchanged, the disagreement is the store's and is reported.
     /// - Throws: `SessionError` `.documentNotFound` when absent; `.tamperedRecord` naming the
     ///   record when one fails authentication, is missing, extra, or not the one recorded.
     public func load(documentID: String) throws(SessionError) -> StoredDocument {
         try Self.validate(documentID)
-        return try locked { () throws(SessionError) -> StoredDocument in
-            let (manifest, state, sealed) = try manifest(documentID)
-            let indices = try backend.keys(owner: cipher.owner, documentID: documentID, kind: .revision).map(\.index)
-            guard indices == Array(0..<manifest.revisionTags.count) else {
-                throw SessionError(
-                    .tamperedRecord,
-                    "document \"\(documentID)\" has \(indices.count) revision records; its state expects "
-                        + "\(manifest.revisionTags.count)")
-            }
-            let originalKey = cipher.key(documentID, .original)
-            guard let original = try openRecord(originalKey, expectedTag: manifest.originalTag) else {
-                throw SessionError(.tamperedRecord, "\(originalKey) is missing")
-            }
-            var revisions: [[UInt8]] = []
-            revisions.reserveCapacity(indices.count)
-            for (index, tag) in manifest.revisionTags.enumerated() {
-                let key = cipher.key(documentID, .revision, index)
-                guard let revision = try openRecord(key, expectedTag: tag) else {
-                    throw SessionError(.tamperedRecord, "\(key) is missing")
+        var attempts = 0
+        while true {
+            let (result, sealed) = try locked {
+                () throws(SessionError) -> (Result<StoredDocument, SessionError>, [UInt8]) in
+                let (manifest, state, sealed) = try manifest(documentID)
+                let read = Result { () throws(SessionError) -> StoredDocument in
+                    try readRecords(documentID, manifest, state, sealed)
                 }
-                revisions.append(revision)
+                return (read, sealed)
             }
-            return StoredDocument(
-                documentID: documentID, original: original, revisions: revisions, state: state,
-                version: StoreVersion(sealedState: sealed))
+            switch result {
+            case .success(let document):
+                return document
+            case .failure(let error):
+                attempts += 1
+                let stateKey = cipher.key(documentID, .state)
+                guard error.code == .tamperedRecord, attempts < 8,
+                    let current = try? backend.read(stateKey), current != sealed
+                else { throw error }
+            }
         }
+    }
+
+    /// The original and the revisions the manifest names, each checked against its tag.
+    private func readRecords(
+        _ documentID: String, _ manifest: DocumentManifest, _ state: [UInt8], _ sealed: [UInt8]
+    ) throws(SessionError) -> StoredDocument {
+        let indices = try backend.keys(owner: cipher.owner, documentID: documentID, kind: .revision).map(\.index)
+        guard indices == Array(0..<manifest.revisionTags.count) else {
+            throw SessionError(
+                .tamperedRecord,
+                "document \"\(documentID)\" has \(indices.count) revision records; its state expects "
+                    + "\(manifest.revisionTags.count)")
+        }
+        let originalKey = cipher.key(documentID, .original)
+        guard let original = try openRecord(originalKey, expectedTag: manifest.originalTag) else {
+            throw SessionError(.tamperedRecord, "\(originalKey) is missing")
+        }
+        var revisions: [[UInt8]] = []
+        revisions.reserveCapacity(indices.count)
+        for (index, tag) in manifest.revisionTags.enumerated() {
+            let key = cipher.key(documentID, .revision, index)
+            guard let revision = try openRecord(key, expectedTag: tag) else {
+                throw SessionError(.tamperedRecord, "\(key) is missing")
+            }
+            revisions.append(revision)
+        }
+        return StoredDocument(
+            documentID: documentID, original: original, revisions: revisions, state: state,
+            version: StoreVersion(sealedState: sealed))
     }
 
     /// Removes a document and all its records (nothing happens when there is none: WYSIWYS
