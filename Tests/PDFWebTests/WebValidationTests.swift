@@ -79,6 +79,24 @@ import Testing
         #expect(try await server.request("/api/validation/diff?revision=7&page=0").status == 404)
     }
 
+    @Test("the changed regions of a page too large for a tile are found at a lower resolution, never at full size")
+    func diffOfLargePage() async throws {
+        // The limit stands in for a hostile page size: 400×533 pixels at 48 dpi is over 10,000.
+        let server = try await TestServer(document: try await Self.signedForm(fill: true)) { $0.maxTilePixels = 10_000 }
+        defer { Task { await server.stop() } }
+        #expect(try await server.request("/api/pages/0/tile?scale=1").status == 400)
+        let diff = try await server.request("/api/validation/diff?revision=1&page=0")
+        #expect(diff.status == 200, "\(diff.text)")
+        let regions = try #require(diff.json["regions"]?.arrayValue)
+        #expect(!regions.isEmpty)
+        // Still in user space: inside the page, around the field (a coarser grid, so a wider margin).
+        for region in regions {
+            let x = region["x"]?.doubleValue ?? -1
+            let width = region["width"]?.doubleValue ?? 1000
+            #expect(x >= 0 && x + width <= 600)
+        }
+    }
+
     @Test("a document without signatures has an empty panel; without trust roots a signature is not valid")
     func untrusted() async throws {
         let plain = try await TestServer()

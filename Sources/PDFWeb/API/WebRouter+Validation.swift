@@ -40,6 +40,18 @@ extension WebRouter {
         request.client?.onGone { budget.cancel() }
         var options = RenderOptions()
         options.dpi = 48
+        // A hostile page size must not make two renders of gigapixels: at most a tile's pixels each.
+        let largest =
+            [original.document.pages, current.document.pages].compactMap { pages in
+                pages.indices.contains(index) ? pages[index] : nil
+            }.map { page in
+                let size = PageRenderer.pixelSize(
+                    cropBox: Rect(page.cropBox), pageRotation: page.rotation, options: options)
+                return Double(size.width) * Double(size.height)
+            }.max() ?? 0
+        if largest > Double(configuration.maxTilePixels) {
+            options.dpi *= (Double(configuration.maxTilePixels) / largest).squareRoot()
+        }
         options.budget = budget
         let drawOptions = options
         let wait = min(configuration.maxTileWait, request.received + configuration.renderTimeLimit - .now)

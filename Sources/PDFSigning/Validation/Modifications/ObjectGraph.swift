@@ -62,7 +62,7 @@ struct ObjectGraph: Sendable {
             let reference = queue[head]
             head += 1
             guard drawn.insert(reference.number).inserted else { continue }
-            forEachReference(in: document.object(reference), skipping: .annots) { child in
+            forEachChild(of: document.object(reference), role: Role(kind: .page), skipping: .annots) { child, _ in
                 if !drawn.contains(child.number) { queue.append(child) }
             }
             if head > 65_536 {
@@ -73,31 +73,13 @@ struct ObjectGraph: Sendable {
         return drawn
     }
 
-    /// Calls `body` with every reference inside `object` (direct dictionaries and arrays entered,
-    /// a stream's dictionary read), never through `/Parent`, `/P` or `skipping`.
-    static func forEachReference(in object: PDFObject, skipping: PDFName, _ body: (PDFReference) -> Void) {
-        func visit(_ object: PDFObject, depth: Int) {
-            guard depth < 64 else { return }
-            switch object {
-            case .reference(let reference): body(reference)
-            case .array(let items): for item in items { visit(item, depth: depth + 1) }
-            case .dictionary(let dictionary):
-                for entry in dictionary where entry.key != .parent && entry.key != .p && entry.key != skipping {
-                    visit(entry.value, depth: depth + 1)
-                }
-            case .stream(let stream): visit(.dictionary(stream.dictionary), depth: depth)
-            default: break
-            }
-        }
-        visit(object, depth: 0)
-    }
-
     func contains(_ number: Int) -> Bool { roles[number] != nil }
 
     /// Calls `body` with every reference inside `object` (direct dictionaries and arrays entered,
-    /// a stream's dictionary read) and the role the child takes.
+    /// a stream's dictionary read) and the role the child takes; never through `/Parent`, `/P` or
+    /// `skipping`.
     static func forEachChild(
-        of object: PDFObject, role: Role, _ body: (PDFReference, Role) -> Void
+        of object: PDFObject, role: Role, skipping: PDFName? = nil, _ body: (PDFReference, Role) -> Void
     ) {
         func visit(_ object: PDFObject, role: Role, key: PDFName?, depth: Int) {
             guard depth < 64 else { return }
@@ -107,7 +89,7 @@ struct ObjectGraph: Sendable {
             case .array(let items):
                 for item in items { visit(item, role: role, key: key, depth: depth + 1) }
             case .dictionary(let dictionary):
-                for entry in dictionary where entry.key != .parent && entry.key != .p {
+                for entry in dictionary where entry.key != .parent && entry.key != .p && entry.key != skipping {
                     visit(
                         entry.value, role: depth == 0 ? role : childRole(role, key: key), key: entry.key,
                         depth: depth + 1)
