@@ -34,12 +34,12 @@ test:
 	scripts/install-deps test
 	$(SWIFT) format lint --strict --recursive Sources Tests
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip PDFWebTests
+	SWIFT=$(SWIFT) scripts/swift-test --skip-build --skip PDFWebTests
 	# The web server's tests on their own: other suites block the shared thread pool with waits on
 	# the oracles' processes, and the server answers requests from that pool.
-	$(SWIFT) test --skip-build --filter PDFWebTests --skip WebRenderBudgetTests
+	SWIFT=$(SWIFT) scripts/swift-test --skip-build --filter PDFWebTests --skip WebRenderBudgetTests
 	# The render budget's heavy pages on their own: they take the process's rendering threads.
-	$(SWIFT) test --skip-build --filter WebRenderBudgetTests
+	SWIFT=$(SWIFT) scripts/swift-test --skip-build --filter WebRenderBudgetTests
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/debug/autograph --out $(BUILD_DIR)/fidelity-subset \
 	  --files "$(FIDELITY_SUBSET)" --min-share 1.0
 	scripts/browser-tests $(BUILD_DIR)/debug/autograph
