@@ -203,8 +203,8 @@ struct TextEmbeddedFontTests {
         let page = TextPage(
             width: 400, height: 250, content: content, resources: "<< /Font << \(resources) >> >>",
             objects: objects.objects)
-        try TextRenderingTests.expectMatch(page, label: "simple TrueType")
-        try TextRenderingTests.expectMatch(page, dpi: 150, label: "simple TrueType at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "simple TrueType")
+        try Fidelity.expectMatch(page.rendered(dpi: 150), label: "simple TrueType at 150 dpi")
     }
 
     @Test("CIDFontType2 with Identity-H, a /CIDToGIDMap /Identity and a /CIDToGIDMap stream, /W and /DW")
@@ -246,7 +246,7 @@ struct TextEmbeddedFontTests {
             BT /C2 30 Tf 1 Tr 0.6 w 0.9 0.3 -0.3 0.9 30 30 Tm <\(byCID)> Tj ET
             """
         let page = TextPage(width: 400, height: 250, content: content, resources: resources, objects: objects.objects)
-        try TextRenderingTests.expectMatch(page, label: "CIDFontType2")
-        try TextRenderingTests.expectMatch(page, dpi: 150, label: "CIDFontType2 at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "CIDFontType2")
+        try Fidelity.expectMatch(page.rendered(dpi: 150), label: "CIDFontType2 at 150 dpi")
     }
 }

@@ -44,8 +44,8 @@ struct TextSubstituteFontTests {
         let page = TextPage(
             width: 420, height: 240, content: content, resources: "<< /Font << \(resources) >> >>",
             objects: objects.objects)
-        try TextRenderingTests.expectMatch(page, label: "Latin substitutes")
-        try TextRenderingTests.expectMatch(page, dpi: 150, label: "Latin substitutes at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "Latin substitutes")
+        try Fidelity.expectMatch(page.rendered(dpi: 150), label: "Latin substitutes at 150 dpi")
     }
 
     /// A Type 0 font over a non-embedded CIDFontType0 of a CJK collection with a predefined CMap.
@@ -82,7 +82,7 @@ struct TextSubstituteFontTests {
             objects: objects.objects)
         // MuPDF draws its built-in Mincho-style font, poppler and we a system font through
         // fontconfig (Droid Sans Fallback here): poppler is the comparable oracle.
-        try TextRenderingTests.expectMatch(page, dpi: 144, poppler: true, label: "Japanese against poppler")
+        try Fidelity.expectMatch(page.rendered(dpi: 144, poppler: true), label: "Japanese against poppler")
     }
 
     @Test("non-embedded CJK (GB1 and Japan1, horizontal and vertical): ink in the same glyph cells as MuPDF")
