@@ -95,12 +95,10 @@ struct ICCTests {
                 <= 3)
     }
 
-    @Test("CMYK conversions agree with Pillow's ImageCms (its own lcms2 binding) within 1/255")
+    @Test(
+        "CMYK conversions agree with Pillow's ImageCms (its own lcms2 binding) within 1/255",
+        .enabled(if: Requirement.python("PIL.ImageCms"), "Pillow's ImageCms is not installed"))
     func cmykAgainstPillow() throws {
-        guard (try? Oracle.run("python3", ["-c", "import PIL.ImageCms"]))?.status == 0 else {
-            print("Pillow's ImageCms is missing: ICC oracle test skipped")
-            return
-        }
         let directory = try TestPaths.temporaryDirectory("icc")
         try Data(TestProfiles.cmyk).write(to: URL(fileURLWithPath: directory + "/cmyk.icc"))
         let inks: [[Int]] = [
@@ -145,12 +143,10 @@ struct ICCTests {
         #expect(results.count == 16 && results.allSatisfy { $0 == reference })
     }
 
-    @Test("ICCBased colours on a page: ours through lcms2 against poppler (which applies the profiles) and MuPDF")
+    @Test(
+        "ICCBased colours on a page: ours through lcms2 against poppler (which applies the profiles) and MuPDF",
+        .enabled(if: Requirement.tools("mutool", "pdftoppm"), "mutool or pdftoppm is not installed"))
     func iccBasedPage() throws {
-        guard Oracle.which("mutool") != nil, Oracle.which("pdftoppm") != nil else {
-            print("mutool or pdftoppm missing: ICC page test skipped")
-            return
-        }
         var builder = PDFBuilder()
         let rgbProfile = builder.add(
             .stream(
