@@ -175,8 +175,8 @@ public enum TestPaths {
         "\(repository)/Tests/Fixtures/\(area)/\(name)"
     }
 
-    /// The shared corpus of real-world PDFs, or nil (tests then skip with a printed notice).
-    /// `AUTOGRAPH_CORPUS` overrides the default `../shared/corpus`.
+    /// The shared corpus of real-world PDFs, or nil (tests that need it are then skipped: see
+    /// ``Requirement/corpus``). `AUTOGRAPH_CORPUS` overrides the default `../shared/corpus`.
     public static let corpus: String? = {
         let path =
             ProcessInfo.processInfo.environment["AUTOGRAPH_CORPUS"]
@@ -185,6 +185,27 @@ public enum TestPaths {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
             ? path : nil
     }()
+
+    /// The executable product `name` of this package (`StoreCrashProbe`) built next to the test
+    /// binary (`.build/<config>/`, the binary perhaps inside an `.xctest` bundle), or nil.
+    public static func builtProduct(_ name: String) -> String? {
+        var directories: [String] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            directories.append((executable as NSString).deletingLastPathComponent)
+        }
+        directories.append(((CommandLine.arguments.first ?? "") as NSString).deletingLastPathComponent)
+        if let path = Bundle.main.executablePath { directories.append((path as NSString).deletingLastPathComponent) }
+        for directory in directories {
+            // the test binary may sit inside an .xctest bundle: look up to three levels above
+            var current = directory
+            for _ in 0..<4 {
+                let candidate = current + "/" + name
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+                current = (current as NSString).deletingLastPathComponent
+            }
+        }
+        return nil
+    }
 
     /// A new empty directory under the system's temporary directory.
     public static func temporaryDirectory(_ label: String = "autograph") throws -> String {

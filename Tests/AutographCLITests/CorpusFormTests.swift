@@ -7,12 +7,14 @@ import Testing
 @testable import PDFForms
 
 /// Every form of the shared corpus: read as pypdf reads it, then filled, saved and checked by
-/// pypdf, qpdf and MuPDF. Skipped with a notice when the corpus is absent.
-@Suite("Corpus forms: fields agree with pypdf; filled values read back and show")
+/// pypdf, qpdf and MuPDF. Skipped when the corpus is absent.
+@Suite(
+    "Corpus forms: fields agree with pypdf; filled values read back and show",
+    .enabled(if: Requirement.corpus, "the corpus is absent"))
 struct CorpusFormTests {
     /// The corpus files with a form that qpdf accepts and we open.
-    static func forms() throws -> [(file: CorpusFile, document: PDFDocument, form: AcroForm)]? {
-        guard let root = TestPaths.corpus else { return nil }
+    static func forms() throws -> [(file: CorpusFile, document: PDFDocument, form: AcroForm)] {
+        let root = try #require(TestPaths.corpus)
         var result: [(file: CorpusFile, document: PDFDocument, form: AcroForm)] = []
         for file in CorpusFile.all(in: root) {
             let password = file.password.flatMap { $0.isEmpty ? nil : $0 }
@@ -28,10 +30,7 @@ struct CorpusFormTests {
 
     @Test("the terminal fields (names, kinds, values) agree with pypdf")
     func fieldsAgreeWithPypdf() async throws {
-        guard let forms = try Self.forms() else {
-            print("notice: ../shared/corpus not found; corpus form test skipped")
-            return
-        }
+        let forms = try Self.forms()
         let directory = try TestPaths.temporaryDirectory("corpus-fields")
         var fieldCount = 0
         for (file, _, _) in forms {
@@ -94,10 +93,7 @@ struct CorpusFormTests {
         "every fillable field filled: pypdf reads the values back, qpdf is clean, the original is a prefix, MuPDF shows the text"
     )
     func fillCorpus() throws {
-        guard let forms = try Self.forms() else {
-            print("notice: ../shared/corpus not found; corpus fill test skipped")
-            return
-        }
+        let forms = try Self.forms()
         let directory = try TestPaths.temporaryDirectory("corpus-fill")
         var filledFields = 0
         var documents = 0

@@ -6,7 +6,8 @@ import Testing
 @testable import PDFCore
 
 /// `autograph rewrite` and `autograph metadata` over every corpus file, checked by qpdf.
-@Suite("Corpus: rewrite and metadata output passes qpdf --check")
+@Suite(
+    "Corpus: rewrite and metadata output passes qpdf --check", .enabled(if: Requirement.corpus, "the corpus is absent"))
 struct CorpusWriteTests {
     /// qpdf messages about stream *data* (a corrupt image, a broken content stream) that a writer
     /// carries from its input unchanged; anything else in qpdf's output is a failure of ours.
@@ -23,10 +24,7 @@ struct CorpusWriteTests {
 
     @Test("every file that opens: rewrite keeps the page count, metadata keeps the bytes, qpdf --check passes")
     func corpusWrites() async throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: ../shared/corpus not found; corpus write test skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
         let directory = try TestPaths.temporaryDirectory("corpus-writes")
         var counts = (
             inputs: 0, rewrites: 0, rewritesClean: 0, updates: 0, updatesClean: 0, carried: 0, refusedByCertification: 0

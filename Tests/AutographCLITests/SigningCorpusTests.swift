@@ -8,7 +8,9 @@ import Testing
 @testable import AutographCLI
 
 /// Real documents of the corpus signed with `autograph sign`, checked by pyHanko, pdfsig and qpdf.
-@Suite("Corpus signing: pyHanko and pdfsig accept every signature; earlier ones stay intact")
+@Suite(
+    "Corpus signing: pyHanko and pdfsig accept every signature; earlier ones stay intact",
+    .enabled(if: Requirement.corpus, "the corpus is absent"))
 struct SigningCorpusTests {
     static let root = TestPaths.fixture("pki", "root.cert.pem")
 
@@ -19,8 +21,8 @@ struct SigningCorpusTests {
     }
 
     /// Files that open cleanly (qpdf --check exit 0, read without repairs): the unsigned ones and the signed ones.
-    static func candidates() throws -> [Candidate]? {
-        guard let root = TestPaths.corpus else { return nil }
+    static func candidates() throws -> [Candidate] {
+        let root = try #require(TestPaths.corpus)
         var result: [Candidate] = []
         for file in CorpusFile.all(in: root) {
             let password = file.password.flatMap { $0.isEmpty ? nil : $0 }
@@ -37,10 +39,7 @@ struct SigningCorpusTests {
 
     @Test("sign unsigned and signed corpus files; every output validates")
     func signCorpus() async throws {
-        guard let candidates = try Self.candidates() else {
-            print("notice: ../shared/corpus not found; corpus signing test skipped")
-            return
-        }
+        let candidates = try Self.candidates()
         let unsigned = candidates.filter { $0.earlierSignatures == 0 }
         let signed = candidates.filter { $0.earlierSignatures > 0 }
         #expect(unsigned.count >= 30, "only \(unsigned.count) unsigned files open cleanly")

@@ -9,8 +9,12 @@ import Testing
 /// `autograph verify` over the shared corpus: it never crashes, and on the signed files it agrees
 /// with pyHanko and pdfsig wherever those two agree with each other. The corpus's trust roots are
 /// unknown, so only integrity and the CMS signature are compared (pyHanko's `INTACT`, pdfsig's
-/// "Signature is Valid"), not trust. Skipped with a notice when the corpus is absent.
-@Suite("Corpus signatures: autograph verify agrees with pyHanko and pdfsig")
+/// "Signature is Valid"), not trust. Skipped when the corpus or an oracle is absent.
+@Suite(
+    "Corpus signatures: autograph verify agrees with pyHanko and pdfsig",
+    .enabled(if: Requirement.corpus, "the corpus is absent"),
+    .enabled(if: Requirement.pyHanko && Requirement.pyHankoCLI, "pyHanko is not installed"),
+    .enabled(if: Requirement.tool("pdfsig"), "pdfsig is not installed"))
 struct VerifyCorpusTests {
     /// One signature's verdicts.
     struct Comparison {
@@ -31,10 +35,7 @@ struct VerifyCorpusTests {
 
     @Test("verify runs on every corpus file; on signed files intact && valid agrees with pyHanko and pdfsig")
     func corpus() async throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: ../shared/corpus not found; verify corpus test skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
         let files = CorpusFile.all(in: root)
         var opened = 0
         var signedFiles = 0
@@ -75,8 +76,8 @@ struct VerifyCorpusTests {
                     Comparison(
                         file: file.name, field: field,
                         ours: status["intact"] == .bool(true) && status["valid"] == .bool(true),
-                        unsupported: status["unsupported"]?.stringValue, pyhanko: pyhanko?[field],
-                        pdfsig: pdfsig?[field]))
+                        unsupported: status["unsupported"]?.stringValue, pyhanko: pyhanko[field],
+                        pdfsig: pdfsig[field]))
             }
         }
 
@@ -121,10 +122,9 @@ struct VerifyCorpusTests {
         var agreed = 0
         var skipped: [String] = []
         for (file, password, statuses) in signed {
-            guard let theirs = try SignatureOracle.pyhankoModificationLevels(file.path, password: password) else {
-                print("notice: pyhanko is not installed; modification levels not compared")
-                return
-            }
+            let theirs = try #require(
+                try SignatureOracle.pyhankoModificationLevels(file.path, password: password), "pyHanko is not installed"
+            )
             for status in statuses {
                 let field = status["field"]?.stringValue ?? ""
                 guard let their = theirs[field], !their.hasPrefix("ERROR") else {
@@ -145,21 +145,10 @@ struct VerifyCorpusTests {
                 + (skipped.isEmpty ? "" : "; not compared: " + skipped.joined(separator: "; ")))
     }
 
-    /// pyHanko's verdict per field, without trust roots (`INTACT:UNTRUSTED,…` or `INVALID`); nil
-    /// (with a notice) when pyHanko is not installed.
-    static func pyhanko(_ path: String, password: String?) throws -> [String: String]? {
+    /// pyHanko's verdict per field, without trust roots (`INTACT:UNTRUSTED,…` or `INVALID`).
+    static func pyhanko(_ path: String, password: String?) throws -> [String: String] {
         let arguments = ["sign", "validate"] + (password.map { ["--password", $0] } ?? []) + [path]
-        let result: Oracle.Result
-        if let program = Oracle.which("pyhanko") {
-            result = try Oracle.run(program, arguments, timeout: 300)
-        } else if (try? Oracle.run("python3", ["-c", "import pyhanko.cli"]))?.status == 0 {
-            let launcher =
-                "import sys; from pyhanko.__main__ import launch; sys.argv = ['pyhanko'] + sys.argv[1:]; launch()"
-            result = try Oracle.run("python3", ["-c", launcher] + arguments, timeout: 300)
-        } else {
-            print("notice: pyhanko is not installed; its verdicts are missing")
-            return nil
-        }
+        let result = try SignatureOracle.runPyhanko(arguments)
         var verdicts: [String: String] = [:]
         for line in result.output.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
@@ -169,12 +158,8 @@ struct VerifyCorpusTests {
         return verdicts
     }
 
-    /// Whether pdfsig says "Signature is Valid", per signed field; nil when pdfsig is not installed.
-    static func pdfsig(_ path: String, password: String?) throws -> [String: Bool]? {
-        guard Oracle.which("pdfsig") != nil else {
-            print("notice: pdfsig is not installed; its verdicts are missing")
-            return nil
-        }
+    /// Whether pdfsig says "Signature is Valid", per signed field.
+    static func pdfsig(_ path: String, password: String?) throws -> [String: Bool] {
         let result = try Oracle.run("pdfsig", (password.map { ["-upw", $0] } ?? []) + [path], timeout: 300)
         var valid: [String: Bool] = [:]
         for block in result.output.components(separatedBy: "Signature #").dropFirst() {

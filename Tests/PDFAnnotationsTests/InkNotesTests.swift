@@ -172,12 +172,11 @@ struct InkNotesTests {
         }
     }
 
-    @Test("real PDF/A files: PDF/A-1a refused, PDF/A-2b accepted")
+    @Test(
+        "real PDF/A files: PDF/A-1a refused, PDF/A-2b accepted",
+        .enabled(if: Requirement.corpus, "the corpus is absent"))
     func corpusPDFA() throws {
-        guard let corpus = TestPaths.corpus else {
-            print("notice: ../shared/corpus is absent; skipping the PDF/A corpus check")
-            return
-        }
+        let corpus = try #require(TestPaths.corpus)
         for (name, part, refused) in [("pdfjs/issue17671.pdf", 1, true), ("pdfjs/issue13242.pdf", 2, false)] {
             let path = corpus + "/" + name
             guard FileManager.default.fileExists(atPath: path) else { continue }

@@ -90,12 +90,11 @@ struct WatermarkTests {
         }
     }
 
-    @Test("real documents: the title on every page, qpdf clean, original bytes kept")
+    @Test(
+        "real documents: the title on every page, qpdf clean, original bytes kept",
+        .enabled(if: Requirement.corpus, "the corpus is absent"))
     func corpus() throws {
-        guard let corpus = TestPaths.corpus else {
-            print("notice: ../shared/corpus is absent; skipping the watermark corpus check")
-            return
-        }
+        let corpus = try #require(TestPaths.corpus)
         var checked = 0
         var pages = 0
         for file in CorpusFile.all(in: corpus) where file.password == nil {

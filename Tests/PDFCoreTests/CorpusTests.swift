@@ -4,16 +4,15 @@ import Testing
 
 @testable import PDFCore
 
-/// The shared corpus of real-world PDFs (../shared/corpus), compared with qpdf. Skipped with a
-/// notice when the corpus is absent.
-@Suite("Corpus: every file qpdf accepts opens with qpdf's page count")
+/// The shared corpus of real-world PDFs (../shared/corpus), compared with qpdf. Skipped when the
+/// corpus is absent.
+@Suite(
+    "Corpus: every file qpdf accepts opens with qpdf's page count",
+    .enabled(if: Requirement.corpus, "the corpus is absent"))
 struct CorpusTests {
     @Test("open, count pages and resolve every object within 2 seconds; decode every stream without a crash")
     func openCorpus() throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: ../shared/corpus not found; corpus test skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
         let files = CorpusFile.all(in: root)
         try #require(!files.isEmpty)
         var accepted = 0
@@ -59,10 +58,7 @@ struct CorpusTests {
 
     @Test("files with a known password open with it")
     func passwords() throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: ../shared/corpus not found; password test skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
         let protected = CorpusFile.all(in: root).filter { $0.password.map { !$0.isEmpty } ?? false }
         for file in protected {
             let check = try Oracle.qpdfCheck(file.path, password: file.password)

@@ -137,12 +137,11 @@ struct EncryptionTests {
         #expect(throws: PDFError(.unsupported, "")) { try PDFDocument(bytes: raw.bytes) }
     }
 
-    @Test("SASLprep applies to revision 6 passwords (pdf.js's saslprep-r6.pdf)")
+    @Test(
+        "SASLprep applies to revision 6 passwords (pdf.js's saslprep-r6.pdf)",
+        .enabled(if: Requirement.corpus, "the corpus is absent"))
     func saslprepCorpus() throws {
-        guard let corpus = TestPaths.corpus else {
-            print("notice: corpus not found; skipping saslprep-r6.pdf")
-            return
-        }
+        let corpus = try #require(TestPaths.corpus)
         // pdf.js opens this file with the password "S\u{00AA}SL\u{00AD}prep", whose SASLprep form is "SaSLprep".
         let document = try PDFDocument(
             contentsOfFile: "\(corpus)/pdfjs/saslprep-r6.pdf",

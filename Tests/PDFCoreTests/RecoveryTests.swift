@@ -162,13 +162,10 @@ struct RecoveryTests {
     }
 
     @Test(
-        "every prefix of real files opens or throws",
+        "every prefix of real files opens or throws", .enabled(if: Requirement.corpus, "the corpus is absent"),
         arguments: ["pyhanko/minimal.pdf", "qpdf/object-types.pdf", "pdfjs/issue8088.pdf"])
     func corpusTruncationSweep(name: String) throws {
-        guard let corpus = TestPaths.corpus else {
-            print("notice: corpus not found; skipping the truncation sweep of \(name)")
-            return
-        }
+        let corpus = try #require(TestPaths.corpus)
         let document = try PDFDocument(contentsOfFile: "\(corpus)/\(name)")
         let bytes = document.withBytes { Array($0) }
         let step = max(1, bytes.count / 1500)

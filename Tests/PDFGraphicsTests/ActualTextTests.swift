@@ -25,7 +25,9 @@ struct ActualTextTests {
         let x0 = 72 + [0x4F, 0x66, 0xAD, 0x63, 0x65, 0x20].reduce(0.0) { $0 + helvetica.width(of: $1) } * 12 / 1000
         let x1 = x0 + 7 * helvetica.width(of: 0x58) * 12 / 1000
         #expect(abs(hello.lowerLeft.x - x0) < 0.5 && abs(hello.lowerRight.x - x1) < 0.5)
-        if Oracle.which("pdftotext") != nil {
+        if Requirement.check(
+            Requirement.tool("pdftotext"), orWarn: "pdftotext is not installed; poppler's text not compared")
+        {
             #expect(comparableWords(try TextFixture.pdftotext(bytes)) == ["Office", "hello"])
         }
     }
@@ -59,12 +61,11 @@ extension ActualTextTests {
     /// to left, each mark at an origin apart from its letter, and an `/ActualText` with the word.
     /// Read from the glyphs alone, the word must be the producer's own `/ActualText` (after NFKC:
     /// the glyphs map to presentation forms).
-    @Test("marks read from the glyphs of a shaped Arabic word sit after their letters, as its /ActualText says")
+    @Test(
+        "marks read from the glyphs of a shaped Arabic word sit after their letters, as its /ActualText says",
+        .enabled(if: Requirement.corpus, "the corpus is absent"))
     func marksFollowTheirLetters() throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: the corpus is absent; the Arabic marks test is skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
         let document = try PDFDocument(contentsOfFile: root + "/pyhanko/layout-tests/arabic-box.pdf")
         var glyphsOnly = TextOptions()
         glyphsOnly.usesActualText = false

@@ -202,18 +202,16 @@ struct TextWalker {
     }
 }
 
-@Suite("Fonts against mutool on the corpus")
+@Suite("Fonts against mutool on the corpus", .enabled(if: Requirement.corpus, "the corpus is absent"))
 struct FontsCorpusTests {
-    @Test("Decoded glyphs of page 1 agree with mutool trace in text and advance")
+    @Test(
+        "Decoded glyphs of page 1 agree with mutool trace in text and advance",
+        .enabled(if: Requirement.tool("mutool"), "mutool is not installed"))
     func corpusAgreement() throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: the corpus is absent; the font corpus comparison is skipped")
-            return
-        }
-        guard Oracle.which("mutool") != nil else {
-            print("notice: mutool is not installed; the font corpus comparison is skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
+        Requirement.check(
+            Requirement.tool("pdftotext"), orWarn: "pdftotext is not installed; our text is not compared with poppler's"
+        )
         let classes = Self.classes(root)
         var total = Agreement()
         var byClass: [String: Agreement] = [:]
@@ -281,7 +279,7 @@ struct FontsCorpusTests {
     /// How many of the characters `pdftotext` extracts from page 1 (compatibility-normalised,
     /// without white space; order ignored, as its layout analysis reorders text) our glyphs have.
     static func popplerOverlap(_ shown: [ShownGlyph], file: CorpusFile) -> (shared: Int, total: Int)? {
-        guard Oracle.which("pdftotext") != nil else { return nil }
+        guard Requirement.tool("pdftotext") else { return nil }
         var arguments = ["-f", "1", "-l", "1", "-enc", "UTF-8"]
         if let password = file.password { arguments += ["-upw", password] }
         guard let result = try? Oracle.run("pdftotext", arguments + [file.path, "-"]), result.status == 0 else {
@@ -323,10 +321,7 @@ struct FontsCorpusTests {
 extension FontsCorpusTests {
     @Test("Every font of every corpus file loads and decodes, never crashing, in bounded time")
     func everyFontLoads() throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: the corpus is absent; the font loading sweep is skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
         let start = Date()
         var fonts = 0
         var warned = 0

@@ -35,16 +35,19 @@ struct FontsModelTests {
         return (path, document, LoadedFont.load(.reference(fontReference), document: document))
     }
 
-    /// The text and pen displacements of every glyph of page 1 agree with `mutool trace`.
+    /// The text and pen displacements of every glyph of page 1 agree with `mutool trace`; a warning
+    /// where mutool is not installed (the test's own checks still run).
     /// - Parameter text: false where mutool's text is not an oracle (it reads ZapfDingbats' `a49`
     ///   as "1", and has no text for glyph names outside its font).
     static func expectAgreement(
         _ path: String, _ document: PDFDocument, text: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        guard Oracle.which("mutool") != nil else {
-            print("notice: mutool is not installed; the comparison is skipped")
-            return
-        }
+        guard
+            Requirement.check(
+                Requirement.tool("mutool"),
+                orWarn: "mutool is not installed; the glyphs are not compared with mutool's",
+                sourceLocation: sourceLocation)
+        else { return }
         var walker = TextWalker(document: document)
         walker.walk(page: document.pages[0])
         let trace = try MutoolTrace.glyphs(path, page: 1)
@@ -282,12 +285,11 @@ struct FontsModelTests {
         try Self.expectAgreement(built.path, built.document)
     }
 
-    @Test("90ms-RKSJ-H from poppler-data decodes Shift-JIS to Adobe-Japan1 CIDs and Unicode")
+    @Test(
+        "90ms-RKSJ-H from poppler-data decodes Shift-JIS to Adobe-Japan1 CIDs and Unicode",
+        .enabled(
+            if: Requirement.file("/usr/share/poppler/cMap/Adobe-Japan1/90ms-RKSJ-H"), "poppler-data is not installed"))
     func predefinedCMap() throws {
-        guard PredefinedCMaps.named("90ms-RKSJ-H") != nil else {
-            print("notice: poppler-data is not installed; the predefined CMap test is skipped")
-            return
-        }
         let descendant: PDFObject = .dictionary([
             .type: .name("Font"), .subtype: .name("CIDFontType0"), "BaseFont": .name("KozMinPr6N-Regular"),
             "CIDSystemInfo": .dictionary([
@@ -391,19 +393,21 @@ struct FontsModelTests {
 
         // URW's Nimbus Sans (a PFB file) uses StandardEncoding.
         let path = "/usr/share/fonts/type1/urw-base35/NimbusSans-Regular.t1"
-        if let data = FileManager.default.contents(atPath: path) {
+        if Requirement.check(Requirement.file(path), orWarn: "URW base35 fonts are not installed; Nimbus Sans not read")
+        {
+            let data = try #require(FileManager.default.contents(atPath: path))
             let names = try #require(Type1Program.encoding(in: Array(data), clearTextLength: nil))
             #expect(names[0x41] == "A" && names[0x60] == "quoteleft")
         }
     }
 
-    @Test("An embedded Type 1 font without /Encoding uses the program's encoding")
+    static let nimbusRoman = "/usr/share/fonts/type1/urw-base35/NimbusRoman-Regular.t1"
+
+    @Test(
+        "An embedded Type 1 font without /Encoding uses the program's encoding",
+        .enabled(if: Requirement.file(nimbusRoman), "URW base35 fonts are not installed"))
     func embeddedType1() throws {
-        let path = "/usr/share/fonts/type1/urw-base35/NimbusRoman-Regular.t1"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            print("notice: URW fonts are not installed; skipped")
-            return
-        }
+        let data = try #require(FileManager.default.contents(atPath: Self.nimbusRoman))
         let file = PDFObject.stream(
             PDFStream(dictionary: ["Length1": .integer(data.count)], data: Array(data), compress: true))
         let widths: [PDFObject] = (32...126).map { _ in 500 }

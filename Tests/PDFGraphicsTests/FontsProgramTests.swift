@@ -14,48 +14,44 @@ struct FontsProgramTests {
     static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     /// The bare CFF program of an OpenType font.
-    static func cff(_ path: String) throws -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    static func cff(_ path: String) throws -> [UInt8] {
+        let data = try #require(FileManager.default.contents(atPath: path), "\(path) cannot be read")
         let font = try TrueTypeFile(bytes: Array(data))
-        return font.table("CFF ").map(Array.init)
+        return try #require(font.table("CFF ").map(Array.init), "\(path) has no CFF table")
     }
 
     /// Runs a fontTools snippet and returns its output lines.
-    static func fontTools(_ script: String) throws -> [String]? {
-        guard Oracle.which("python3") != nil,
-            let result = try? Oracle.run("python3", ["-c", "import fontTools.ttLib\n" + script]), result.status == 0
-        else { return nil }
+    static func fontTools(_ script: String) throws -> [String] {
+        let result = try Oracle.run("python3", ["-c", "import fontTools.ttLib\n" + script])
+        try #require(result.status == 0, "fontTools: \(result.errors)")
         return result.output.split(separator: "\n").map(String.init)
     }
 
-    @Test("A CFF program's custom encoding and charset agree with fontTools")
+    @Test(
+        "A CFF program's custom encoding and charset agree with fontTools",
+        .enabled(if: Requirement.file(dingbats), "URW base35 fonts are not installed"),
+        .enabled(if: Requirement.python("fontTools.ttLib"), "fontTools is not installed"))
     func cffEncoding() throws {
-        guard let data = try Self.cff(Self.dingbats) else {
-            print("notice: URW fonts are not installed; skipped")
-            return
-        }
+        let data = try Self.cff(Self.dingbats)
         let program = try #require(CFFProgram(data))
         #expect(!program.isCIDKeyed)
-        guard
-            let expected = try Self.fontTools(
-                """
-                cff = fontTools.ttLib.TTFont('\(Self.dingbats)')['CFF '].cff
-                top = cff.topDictIndex[0]
-                print(' '.join(n if n != '.notdef' else '-' for n in top.Encoding))
-                print(' '.join(top.charset))
-                """)
-        else {
-            print("notice: fontTools is not available; skipped")
-            return
-        }
+        let expected = try Self.fontTools(
+            """
+            cff = fontTools.ttLib.TTFont('\(Self.dingbats)')['CFF '].cff
+            top = cff.topDictIndex[0]
+            print(' '.join(n if n != '.notdef' else '-' for n in top.Encoding))
+            print(' '.join(top.charset))
+            """)
         let names = expected[0].split(separator: " ").map { $0 == "-" ? nil : String($0) }
         #expect(program.encoding == names)
         #expect(program.glyphNames == expected[1].split(separator: " ").map(String.init))
     }
 
-    @Test("Every prefix of a CFF program parses or is refused, never trapping")
+    @Test(
+        "Every prefix of a CFF program parses or is refused, never trapping",
+        .enabled(if: Requirement.file(sans), "URW base35 fonts are not installed"))
     func cffTruncation() throws {
-        guard let data = try Self.cff(Self.sans) else { return }
+        let data = try Self.cff(Self.sans)
         #expect(CFFProgram(data)?.glyphNames.contains("Aring") == true)
         for length in stride(from: 0, through: data.count, by: max(1, data.count / 4000)) {
             _ = CFFProgram(Array(data[..<length]))
@@ -72,9 +68,12 @@ struct FontsProgramTests {
         }
     }
 
-    @Test("An embedded Type1C font without /Encoding uses the program's encoding", arguments: [dingbats, sans])
+    @Test(
+        "An embedded Type1C font without /Encoding uses the program's encoding",
+        .enabled(if: Requirement.file(dingbats) && Requirement.file(sans), "URW base35 fonts are not installed"),
+        arguments: [dingbats, sans])
     func embeddedCFF(path: String) throws {
-        guard let data = try Self.cff(path) else { return }
+        let data = try Self.cff(path)
         let file = PDFObject.stream(PDFStream(dictionary: ["Subtype": .name("Type1C")], data: data, compress: true))
         let text = Array("!\"#$%&'()*+,-./0123456789:;ABCabc".utf8)
         let widths: [PDFObject] = (32...126).map { .integer(400 + $0) }
@@ -102,19 +101,18 @@ struct FontsProgramTests {
         try FontsModelTests.expectAgreement(built.path, built.document, text: path != Self.dingbats)
     }
 
-    @Test("Identity-H TrueType without /ToUnicode: text from the program's cmap, as fontTools reads it")
+    @Test(
+        "Identity-H TrueType without /ToUnicode: text from the program's cmap, as fontTools reads it",
+        .enabled(if: Requirement.file(dejaVu), "DejaVu Sans is not installed"),
+        .enabled(if: Requirement.python("fontTools.ttLib"), "fontTools is not installed"))
     func trueTypeCmapText() throws {
-        guard let data = FileManager.default.contents(atPath: Self.dejaVu),
-            let lines = try Self.fontTools(
-                """
-                font = fontTools.ttLib.TTFont('\(Self.dejaVu)')
-                cmap = font.getBestCmap()
-                print(' '.join(str(font.getGlyphID(cmap[ord(c)])) for c in 'Héllo→ 𝄞€'))
-                """)
-        else {
-            print("notice: DejaVu Sans or fontTools is missing; skipped")
-            return
-        }
+        let data = try #require(FileManager.default.contents(atPath: Self.dejaVu))
+        let lines = try Self.fontTools(
+            """
+            font = fontTools.ttLib.TTFont('\(Self.dejaVu)')
+            cmap = font.getBestCmap()
+            print(' '.join(str(font.getGlyphID(cmap[ord(c)])) for c in 'Héllo→ 𝄞€'))
+            """)
         let glyphIDs = lines[0].split(separator: " ").compactMap { UInt16($0) }
         let codes = glyphIDs.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         let file = PDFObject.stream(
@@ -150,19 +148,18 @@ struct FontsProgramTests {
         try FontsModelTests.expectAgreement(built.path, built.document, text: false)
     }
 
-    @Test("A TrueType font without /Encoding: codes through the program's cmap to its glyph names", arguments: [32, 4])
+    @Test(
+        "A TrueType font without /Encoding: codes through the program's cmap to its glyph names",
+        .enabled(if: Requirement.file(dejaVu), "DejaVu Sans is not installed"),
+        .enabled(if: Requirement.python("fontTools.ttLib"), "fontTools is not installed"), arguments: [32, 4])
     func trueTypeWithoutEncoding(flags: Int) throws {
-        guard let data = FileManager.default.contents(atPath: Self.dejaVu),
-            let lines = try Self.fontTools(
-                """
-                font = fontTools.ttLib.TTFont('\(Self.dejaVu)')
-                cmap = font.getBestCmap()
-                print(' '.join(cmap[c] for c in range(0x21, 0x7F)))
-                """)
-        else {
-            print("notice: DejaVu Sans or fontTools is missing; skipped")
-            return
-        }
+        let data = try #require(FileManager.default.contents(atPath: Self.dejaVu))
+        let lines = try Self.fontTools(
+            """
+            font = fontTools.ttLib.TTFont('\(Self.dejaVu)')
+            cmap = font.getBestCmap()
+            print(' '.join(cmap[c] for c in range(0x21, 0x7F)))
+            """)
         let file = PDFObject.stream(
             PDFStream(dictionary: ["Length1": .integer(data.count)], data: Array(data), compress: true))
         let text = Array("Hello, (world) #1 ~".utf8)

@@ -9,9 +9,12 @@ import Testing
 /// writes 1-bit images as PBM) and by MuPDF (`mutool extract` writes PNG, converted to PBM by
 /// Pillow). The comparison is on the filter output: poppler writes an image's samples inverted
 /// (PBM's 1 = black against DeviceGray's 0 = black) and a stencil mask's samples as they are;
-/// MuPDF writes the samples as grey levels (0 → black). Skipped with a notice when the corpus or
-/// the tools are absent.
-@Suite("JBIG2 and CCITT corpus images against poppler and MuPDF", .serialized)
+/// MuPDF writes the samples as grey levels (0 → black). Skipped when the corpus or the tools are
+/// absent.
+@Suite(
+    "JBIG2 and CCITT corpus images against poppler and MuPDF", .serialized,
+    .enabled(if: Requirement.corpus, "the corpus is absent"),
+    .enabled(if: Requirement.tools("pdfimages", "mutool", "python3"), "pdfimages, mutool or python3 is not installed"))
 struct JBIG2CorpusTests {
     struct Verdict: CustomStringConvertible {
         var label: String
@@ -25,13 +28,8 @@ struct JBIG2CorpusTests {
     }
 
     /// The corpus files whose README class list has `tag`.
-    static func corpusFiles(tag: String) throws -> [(name: String, path: String, password: String?)]? {
-        guard let root = TestPaths.corpus, Oracle.which("pdfimages") != nil, Oracle.which("mutool") != nil,
-            Oracle.which("python3") != nil
-        else {
-            print("notice: corpus, pdfimages, mutool or python3 not found; \(tag) corpus test skipped")
-            return nil
-        }
+    static func corpusFiles(tag: String) throws -> [(name: String, path: String, password: String?)] {
+        let root = try #require(TestPaths.corpus)
         let readme = try String(contentsOfFile: "\(root)/README.md", encoding: .utf8)
         let passwords = Dictionary(CorpusFile.all(in: root).map { ($0.name, $0.password) }) { first, _ in first }
         return readme.split(separator: "\n").compactMap { line in
@@ -44,8 +42,8 @@ struct JBIG2CorpusTests {
     }
 
     /// Decodes every image of `filter` in the files of class `tag` and compares with both oracles.
-    static func compareCorpus(tag: String, filter: PDFName) throws -> [Verdict]? {
-        guard let files = try corpusFiles(tag: tag) else { return nil }
+    static func compareCorpus(tag: String, filter: PDFName) throws -> [Verdict] {
+        let files = try corpusFiles(tag: tag)
         var verdicts: [Verdict] = []
         for (name, path, password) in files {
             var options = ParseOptions()
@@ -123,7 +121,7 @@ struct JBIG2CorpusTests {
 
     @Test("JBIG2 images decode as poppler or MuPDF decode them")
     func jbig2MatchesOracles() throws {
-        guard let verdicts = try Self.compareCorpus(tag: "img-jbig2", filter: .jbig2Decode) else { return }
+        let verdicts = try Self.compareCorpus(tag: "img-jbig2", filter: .jbig2Decode)
         for verdict in verdicts { print("JBIG2 corpus: \(verdict)") }
         #expect(verdicts.count >= 17)
         // Where neither decodes the file right (jbig2dec cannot read intermediate regions and fails
@@ -146,7 +144,7 @@ struct JBIG2CorpusTests {
 
     /// Our decoding of `file` equals poppler's of `reference` (the same picture coded differently).
     func expectSamePicture(_ file: String, as reference: String) throws {
-        guard let root = TestPaths.corpus else { return }
+        let root = try #require(TestPaths.corpus)
         let document = try PDFDocument(contentsOfFile: "\(root)/\(file)")
         let stream = try #require(document.object(PDFReference(5)).streamValue)
         let decoded = try Self.decodeImage(try stream.partiallyDecodedData(), document: document, stream: stream)
@@ -162,7 +160,7 @@ struct JBIG2CorpusTests {
 
     @Test("CCITT images decode as poppler and MuPDF decode them")
     func ccittMatchesOracles() throws {
-        guard let verdicts = try Self.compareCorpus(tag: "img-ccitt", filter: .ccittFaxDecode) else { return }
+        let verdicts = try Self.compareCorpus(tag: "img-ccitt", filter: .ccittFaxDecode)
         for verdict in verdicts { print("CCITT corpus: \(verdict)") }
         #expect(verdicts.count >= 9)
         for verdict in verdicts where verdict.poppler != true && verdict.mupdf != true {

@@ -34,7 +34,9 @@ struct ShownAppearancesTextTests {
         let shown = document.withShownFieldAppearances()
         #expect(Self.words(shown).contains("Lovelace"))
         // poppler reads the same file so.
-        if Oracle.which("pdftotext") != nil {
+        if Requirement.check(
+            Requirement.tool("pdftotext"), orWarn: "pdftotext is not installed; poppler's text not compared")
+        {
             let path = NSTemporaryDirectory() + "need-appearances-\(UUID().uuidString).pdf"
             try document.withBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
             defer { try? FileManager.default.removeItem(atPath: path) }

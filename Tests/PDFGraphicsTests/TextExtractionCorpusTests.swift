@@ -259,16 +259,12 @@ struct TextExtractionCorpusTests {
         return try PDFDocument(contentsOfFile: file.path, options: options).withShownFieldAppearances()
     }
 
-    @Test("words per page agree with pdftotext (F1) and word quads overlap pdftotext -bbox boxes")
+    @Test(
+        "words per page agree with pdftotext (F1) and word quads overlap pdftotext -bbox boxes",
+        .enabled(if: Requirement.corpus, "the corpus is absent"),
+        .enabled(if: Requirement.tool("pdftotext"), "pdftotext is not installed"))
     func agreesWithPdftotext() async throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: the corpus is absent; text extraction corpus test skipped")
-            return
-        }
-        guard Oracle.which("pdftotext") != nil else {
-            print("notice: pdftotext is not installed; text extraction corpus test skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
         var files = CorpusFile.all(in: root)
         // TEXT_CORPUS_FILE=name compares one file and prints both texts (TEXT_CORPUS_GLYPHS=1: and our
         // glyphs); TEXT_CORPUS_WORST=n lists the n worst files. For investigating.

@@ -144,16 +144,12 @@ struct TextSearchCorpusTests {
         return result
     }
 
-    @Test("hit counts of sampled words equal pdftotext's occurrences; hit quads lie on its word boxes")
+    @Test(
+        "hit counts of sampled words equal pdftotext's occurrences; hit quads lie on its word boxes",
+        .enabled(if: Requirement.corpus, "the corpus is absent"),
+        .enabled(if: Requirement.tool("pdftotext"), "pdftotext is not installed"))
     func agreesWithPdftotext() async throws {
-        guard let root = TestPaths.corpus else {
-            print("notice: the corpus is absent; text search corpus test skipped")
-            return
-        }
-        guard Oracle.which("pdftotext") != nil else {
-            print("notice: pdftotext is not installed; text search corpus test skipped")
-            return
-        }
+        let root = try #require(TestPaths.corpus)
         let files = CorpusFile.all(in: root)
         let started = Date()
         let results = await withTaskGroup(of: CorpusSearchResult?.self) { group in
@@ -193,7 +189,9 @@ struct TextSearchCorpusTests {
         // a list-box option poppler's appearance draws though it is clipped, a diagonal watermark
         // pdftotext cuts into pieces.
         #expect(countShare >= 0.95, "equal counts \(countShare)")
-        if Oracle.which("mutool") != nil {
+        if Requirement.check(
+            Requirement.tool("mutool"), orWarn: "mutool is not installed; counts are not compared with MuPDF's")
+        {
             let either = Double(agreeing + agreeingWithMuPDF) / Double(max(sampled, 1))
             #expect(either >= 0.99, "counts equal to pdftotext's or MuPDF's \(either)")
         }

@@ -1,94 +1,9 @@
-import CLCMS2
 import Foundation
 import PDFCore
 import PDFGraphics
 import PDFRendering
 import PDFTestSupport
 import Testing
-
-/// ICC profiles made by lcms2 for the tests (no profile files are installed on the build machines,
-/// and none are checked in).
-enum TestProfiles {
-    static func bytes(_ profile: cmsHPROFILE) -> [UInt8] {
-        var size: UInt32 = 0
-        guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        guard bytes.withUnsafeMutableBytes({ cmsSaveProfileToMem(profile, $0.baseAddress, &size) }) != 0 else {
-            return []
-        }
-        return bytes
-    }
-
-    /// lcms2's built-in sRGB profile.
-    static let sRGB: [UInt8] = {
-        let profile = cmsCreate_sRGBProfile()!
-        defer { cmsCloseProfile(profile) }
-        return bytes(profile)
-    }()
-
-    /// A gray profile: D50 white, gamma 2.2.
-    static let gray: [UInt8] = {
-        let curve = cmsBuildGamma(nil, 2.2)!
-        defer { cmsFreeToneCurve(curve) }
-        let profile = cmsCreateGrayProfile(cmsD50_xyY(), curve)!
-        defer { cmsCloseProfile(profile) }
-        return bytes(profile)
-    }()
-
-    /// A CMYK output profile (v4, Lab PCS, identity curves around a 17-point CLUT as AToB0) whose colours are, by
-    /// construction, the sRGB colours r = 1 − min(1, c + k) … : each grid point's Lab is lcms2's
-    /// conversion of that sRGB colour.
-    static let cmyk: [UInt8] = {
-        let srgb = cmsCreate_sRGBProfile()!
-        let lab = cmsCreateLab4Profile(nil)!
-        // TYPE_RGB_DBL and TYPE_Lab_DBL (FLOAT_SH(1) | COLORSPACE_SH(PT_RGB or PT_Lab) | CHANNELS_SH(3)).
-        let rgbDouble: UInt32 = (1 << 22) | (4 << 16) | (3 << 3)
-        let labDouble: UInt32 = (1 << 22) | (10 << 16) | (3 << 3)
-        let toLab = cmsCreateTransform(srgb, rgbDouble, lab, labDouble, 1, 0x0040)!
-        defer {
-            cmsDeleteTransform(toLab)
-            cmsCloseProfile(srgb)
-            cmsCloseProfile(lab)
-        }
-        let profile = cmsCreateProfilePlaceholder(nil)!
-        defer { cmsCloseProfile(profile) }
-        cmsSetProfileVersion(profile, 4.3)
-        cmsSetDeviceClass(profile, cmsSigOutputClass)
-        cmsSetColorSpace(profile, cmsSigCmykData)
-        cmsSetPCS(profile, cmsSigLabData)
-        let pipeline = cmsPipelineAlloc(nil, 4, 3)!
-        defer { cmsPipelineFree(pipeline) }
-        let clut = cmsStageAllocCLut16bit(nil, 17, 4, 3, nil)!
-        let sampler: cmsSAMPLER16 = { input, output, cargo in
-            guard let input, let output, let cargo else { return 0 }
-            let ink = (0..<4).map { Double(input[$0]) / 65535 }
-            var rgb = (0..<3).map { 1 - min(1, ink[$0] + ink[3]) }
-            var lab = cmsCIELab()
-            withUnsafeMutablePointer(to: &lab) { pointer in
-                cmsDoTransform(cmsHTRANSFORM(cargo), &rgb, pointer, 1)
-                cmsFloat2LabEncoded(output, pointer)
-            }
-            return 1
-        }
-        cmsStageSampleCLut16bit(clut, sampler, UnsafeMutableRawPointer(toLab), 0)
-        // A lutAToBType needs A curves before the table and B curves after it (identity here).
-        cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 4, nil))
-        cmsPipelineInsertStage(pipeline, cmsAT_END, clut)
-        cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
-        cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline))
-        cmsWriteTag(profile, cmsSigMediaWhitePointTag, UnsafeRawPointer(cmsD50_XYZ()))
-        return bytes(profile)
-    }()
-
-    /// A real-world sRGB profile when one is installed (pikepdf ships one).
-    static var installedSRGB: [UInt8]? {
-        let result = try? Oracle.run("python3", ["-c", "import pikepdf, os; print(os.path.dirname(pikepdf.__file__))"])
-        guard let directory = result?.output.trimmingCharacters(in: .whitespacesAndNewlines), !directory.isEmpty,
-            let data = FileManager.default.contents(atPath: directory + "/pdfa/data/sRGB.icc")
-        else { return nil }
-        return Array(data)
-    }
-}
 
 func byteTriple(_ rgb: RGB) -> [Int] { [rgb.r, rgb.g, rgb.b].map { Int(($0 * 255).rounded()) } }
 func maxDifference(_ a: [Int], _ b: [Int]) -> Int { zip(a, b).map { abs($0 - $1) }.max() ?? 0 }
@@ -180,12 +95,10 @@ struct ICCTests {
                 <= 3)
     }
 
-    @Test("CMYK conversions agree with Pillow's ImageCms (its own lcms2 binding) within 1/255")
+    @Test(
+        "CMYK conversions agree with Pillow's ImageCms (its own lcms2 binding) within 1/255",
+        .enabled(if: Requirement.python("PIL.ImageCms"), "Pillow's ImageCms is not installed"))
     func cmykAgainstPillow() throws {
-        guard (try? Oracle.run("python3", ["-c", "import PIL.ImageCms"]))?.status == 0 else {
-            print("Pillow's ImageCms is missing: ICC oracle test skipped")
-            return
-        }
         let directory = try TestPaths.temporaryDirectory("icc")
         try Data(TestProfiles.cmyk).write(to: URL(fileURLWithPath: directory + "/cmyk.icc"))
         let inks: [[Int]] = [
@@ -230,12 +143,10 @@ struct ICCTests {
         #expect(results.count == 16 && results.allSatisfy { $0 == reference })
     }
 
-    @Test("ICCBased colours on a page: ours through lcms2 against poppler (which applies the profiles) and MuPDF")
+    @Test(
+        "ICCBased colours on a page: ours through lcms2 against poppler (which applies the profiles) and MuPDF",
+        .enabled(if: Requirement.tools("mutool", "pdftoppm"), "mutool or pdftoppm is not installed"))
     func iccBasedPage() throws {
-        guard Oracle.which("mutool") != nil, Oracle.which("pdftoppm") != nil else {
-            print("mutool or pdftoppm missing: ICC page test skipped")
-            return
-        }
         var builder = PDFBuilder()
         let rgbProfile = builder.add(
             .stream(

@@ -1,6 +1,7 @@
 import Foundation
 import PDFGraphics
 import PDFRendering
+import PDFTestSupport
 import Testing
 
 /// Images with alpha and stencil masks against MuPDF.
@@ -61,8 +62,8 @@ struct ImageRenderingTests {
                     "/Type /XObject /Subtype /Image /Width 300 /Height 200 /ColorSpace /DeviceRGB /BitsPerComponent 8",
                     large.rgb),
             ])
-        try Fidelity.expectMatch(list, page, label: "images")
-        try Fidelity.expectMatch(list, page, dpi: 144, label: "images at 144 dpi")
+        try Fidelity.expectMatch(page.rendered(list), label: "images")
+        try Fidelity.expectMatch(page.rendered(list, dpi: 144), label: "images at 144 dpi")
     }
 
     @Test("A stencil mask painted with a colour, a rotated one and one painted with a shading match MuPDF")
@@ -110,6 +111,6 @@ struct ImageRenderingTests {
                     "/Type /XObject /Subtype /Image /Width \(size) /Height \(size) /ImageMask true /BitsPerComponent 1",
                     bits)
             ])
-        try Fidelity.expectMatch(list, page, label: "stencil masks")
+        try Fidelity.expectMatch(page.rendered(list), label: "stencil masks")
     }
 }

@@ -5,7 +5,8 @@ import PDFTestSupport
 import Testing
 
 /// JPEG 2000 images of the corpus decoded by ``JPXDecoder`` against poppler's `pdfimages -png`.
-@Suite("JPX decoding against pdfimages")
+@Suite(
+    "JPX decoding against pdfimages", .enabled(if: Requirement.corpusCatalog, "the corpus (or its catalog) is absent"))
 struct JPXDecoderTests {
     /// Corpus files whose catalog lists a `/JPXDecode` image, with their passwords.
     static func corpusFiles() -> [CorpusFile] {
@@ -26,10 +27,7 @@ struct JPXDecoderTests {
     @Test("Every JPX image of the corpus decodes to pdfimages' pixels")
     func corpusImages() throws {
         let files = Self.corpusFiles()
-        guard !files.isEmpty else {
-            print("JPX: the corpus (or its catalog) is absent; skipped")
-            return
-        }
+        try #require(!files.isEmpty, "no corpus file with a JPX image in the catalog")
         var compared = 0
         for file in files {
             let directory = try TestPaths.temporaryDirectory("jpx")
@@ -96,10 +94,8 @@ struct JPXDecoderTests {
 
     @Test("Truncated JPX data throws instead of crashing, at every tenth of its length")
     func truncation() throws {
-        guard let file = Self.corpusFiles().first(where: { $0.password == nil }) else {
-            print("JPX: the corpus is absent; skipped")
-            return
-        }
+        let file = try #require(
+            Self.corpusFiles().first(where: { $0.password == nil }), "no unencrypted corpus file with a JPX image")
         let document = try PDFDocument(contentsOfFile: file.path)
         let list = try Oracle.run("pdfimages", ["-list", file.path])
         guard

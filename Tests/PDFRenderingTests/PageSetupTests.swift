@@ -60,7 +60,7 @@ struct PageSetupTests {
         var (list, page) = Self.drawing()
         page.pageEntries = "/Rotate \(pageRotation)"
         try Fidelity.expectMatch(
-            list, page, dpi: dpi, rotation: extra, pageRotation: pageRotation,
+            page.rendered(list, dpi: dpi, rotation: extra, pageRotation: pageRotation),
             label: "rotate \(pageRotation) + \(extra) at \(dpi) dpi")
     }
 
@@ -69,7 +69,7 @@ struct PageSetupTests {
         var (list, page) = Self.drawing()
         page.pageEntries = "/CropBox [15.5 30 190 230] /Rotate 90"
         try Fidelity.expectMatch(
-            list, page, dpi: 96, pageRotation: 90, cropBox: Rect(x0: 15.5, y0: 30, x1: 190, y1: 230),
+            page.rendered(list, dpi: 96, pageRotation: 90, cropBox: Rect(x0: 15.5, y0: 30, x1: 190, y1: 230)),
             label: "crop box")
     }
 

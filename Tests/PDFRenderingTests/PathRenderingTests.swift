@@ -1,6 +1,7 @@
 import Foundation
 import PDFGraphics
 import PDFRendering
+import PDFTestSupport
 import Testing
 
 /// Fills, strokes, clips, alpha and blend modes against MuPDF (`mutool draw`).
@@ -25,8 +26,8 @@ struct PathRenderingTests {
                 0 0.6 0 rg \(starEvenOdd.operators) f*
                 0.9 0.6 0.1 rg \(circle.operators) f
                 """)
-        try Fidelity.expectMatch(list, page, label: "fills")
-        try Fidelity.expectMatch(list, page, dpi: 150, label: "fills at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(list), label: "fills")
+        try Fidelity.expectMatch(page.rendered(list, dpi: 150), label: "fills at 150 dpi")
     }
 
     @Test("Strokes with every cap, join, dashes, hairlines and a scaled CTM match MuPDF")
@@ -100,9 +101,9 @@ struct PathRenderingTests {
         ellipseStyle.width = 8
         items.append(.stroke(circle.path, ellipseStyle, .color(RGB(0.2, 0.4, 1)), ctm: ctm, state: DrawState()))
         content += "q 2 0 0 0.5 10 10 cm 8 w 0.2 0.4 1 RG \(circle.operators) S Q\n"
-        try Fidelity.expectMatch(DisplayList(items: items), HandPage(content: content), label: "strokes")
+        try Fidelity.expectMatch(HandPage(content: content).rendered(DisplayList(items: items)), label: "strokes")
         try Fidelity.expectMatch(
-            DisplayList(items: items), HandPage(content: content), dpi: 200, label: "strokes at 200 dpi")
+            HandPage(content: content).rendered(DisplayList(items: items), dpi: 200), label: "strokes at 200 dpi")
     }
 
     @Test("Nested clips, even-odd clips and restores match MuPDF")
@@ -130,7 +131,7 @@ struct PathRenderingTests {
                 0.9 0.1 0.1 rg \(stripe.operators) f
                 Q 0 0 0 rg 0 185 200 10 re f
                 """)
-        try Fidelity.expectMatch(list, page, label: "clips")
+        try Fidelity.expectMatch(page.rendered(list), label: "clips")
     }
 
     @Test("Constant alpha and a blend mode match MuPDF")
@@ -156,7 +157,7 @@ struct PathRenderingTests {
             resources: """
                 << /ExtGState << /Half << /ca 0.5 >> /Multiply << /BM /Multiply >> /Stroke << /CA 0.4 >> >> >>
                 """)
-        try Fidelity.expectMatch(list, page, label: "alpha and blend")
+        try Fidelity.expectMatch(page.rendered(list), label: "alpha and blend")
     }
 
     @Test("Every blend mode matches MuPDF over a coloured backdrop", arguments: BlendMode.allCases)
@@ -175,6 +176,6 @@ struct PathRenderingTests {
                 /B gs 0.3 0.7 0.4 rg \(source.operators) f
                 """,
             resources: "<< /ExtGState << /B << /BM /\(mode.rawValue) >> >> >>")
-        try Fidelity.expectMatch(list, page, label: "blend \(mode.rawValue)")
+        try Fidelity.expectMatch(page.rendered(list), label: "blend \(mode.rawValue)")
     }
 }

@@ -8,30 +8,6 @@ import Testing
 /// Whole pages from PDF bytes: the interpreter's display list rendered by the backend, against MuPDF.
 @Suite("Pages through the interpreter and the backend, against MuPDF")
 struct PipelineTests {
-    @discardableResult
-    static func expectMatch(
-        _ page: HandPage, dpi: Double = 72, annotations: GraphicsOptions.Annotations = .display,
-        tolerance: Double = 0.02, poppler: Bool = false, label: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Fidelity.Comparison? {
-        let renderer = DocumentRenderer(document: try PDFDocument(bytes: page.bytes()), annotations: annotations)
-        var options = RenderOptions()
-        options.dpi = dpi
-        let (ours, warnings) = renderer.render(pageAt: 0, options: options)
-        #expect(warnings.isEmpty, "\(label): \(warnings)", sourceLocation: sourceLocation)
-        let theirs = poppler ? try page.poppler(dpi: dpi) : try page.mutool(dpi: dpi)
-        #expect(
-            Fidelity.inkedPixels(theirs) > 50, "\(label): the oracle drew next to nothing",
-            sourceLocation: sourceLocation)
-        guard let comparison = Fidelity.compare(ours, theirs) else {
-            Issue.record("\(label): sizes differ", sourceLocation: sourceLocation)
-            return nil
-        }
-        print("\(label): \(comparison)")
-        #expect(comparison.fraction <= tolerance, "\(label): \(comparison)", sourceLocation: sourceLocation)
-        return comparison
-    }
-
     /// Sample bytes of a `width`×`height` image with `components` of `bits` bits: a diagonal ramp.
     static func samples(width: Int, height: Int, components: Int, bits: Int) -> [UInt8] {
         let maximum = (1 << bits) - 1
@@ -80,7 +56,7 @@ struct PipelineTests {
                     "/Type /XObject /Subtype /Image /Width 24 /Height 16 /BitsPerComponent \(bits) /ColorSpace \(space) \(decode)",
                     data)
             ])
-        try Self.expectMatch(page, label: "image \(bits) bits \(space) \(decode)")
+        try Fidelity.expectMatch(page.rendered(), label: "image \(bits) bits \(space) \(decode)")
     }
 
     @Test(
@@ -121,7 +97,7 @@ struct PipelineTests {
                     "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /BitsPerComponent 8 /ColorSpace /DeviceGray",
                     alpha),
             ])
-        try Self.expectMatch(page, dpi: dpi, label: "reduced images at \(dpi) dpi")
+        try Fidelity.expectMatch(page.rendered(dpi: dpi), label: "reduced images at \(dpi) dpi")
     }
 
     @Test("masks: a stencil mask, a colour key, an explicit /Mask and an /SMask of another size")
@@ -149,7 +125,7 @@ struct PipelineTests {
                     "/Type /XObject /Subtype /Image /Width 4 /Height 4 /BitsPerComponent 8 /ColorSpace /DeviceGray",
                     [0, 80, 160, 255, 80, 160, 255, 0, 160, 255, 0, 80, 255, 0, 80, 160]),
             ])
-        try Self.expectMatch(page, label: "masks")
+        try Fidelity.expectMatch(page.rendered(), label: "masks")
     }
 
     @Test("an inline image and a JPEG (DCT) image")
@@ -166,7 +142,7 @@ struct PipelineTests {
                     "/Type /XObject /Subtype /Image /Width 48 /Height 32 /BitsPerComponent 8 /ColorSpace /DeviceRGB /Filter /DCTDecode",
                     jpeg)
             ])
-        try Self.expectMatch(page, label: "inline and DCT")
+        try Fidelity.expectMatch(page.rendered(), label: "inline and DCT")
     }
 
     @Test("forms with a matrix and bounding box, a transparency group with alpha, an ExtGState soft mask")
@@ -187,7 +163,7 @@ struct PipelineTests {
                     "/Type /XObject /Subtype /Form /BBox [0 0 200 200] /Group << /S /Transparency /CS /DeviceGray >>",
                     Array("1 g 0 100 100 60 re f 0.5 g 100 100 100 60 re f".utf8)),
             ])
-        try Self.expectMatch(page, label: "forms and transparency")
+        try Fidelity.expectMatch(page.rendered(), label: "forms and transparency")
     }
 
     @Test("shading and tiling patterns as fills, sh, and an uncoloured pattern")
@@ -208,7 +184,7 @@ struct PipelineTests {
                     "/PatternType 1 /PaintType 2 /TilingType 1 /BBox [0 0 8 8] /XStep 8 /YStep 8 /Resources << >>",
                     Array("0 0 4 4 re f".utf8)),
             ])
-        try Self.expectMatch(page, label: "patterns")
+        try Fidelity.expectMatch(page.rendered(), label: "patterns")
     }
 
     @Test("optional content: a hidden group's marked content and form are not drawn")
@@ -225,7 +201,7 @@ struct PipelineTests {
                     Array("0 1 0 rg 0 0 200 20 re f".utf8)),
             ])
         page.catalogEntries = "/OCProperties << /OCGs [5 0 R 6 0 R] /D << /OFF [5 0 R] >> >>"
-        try Self.expectMatch(page, label: "optional content")
+        try Fidelity.expectMatch(page.rendered(), label: "optional content")
     }
 
     @Test("annotation appearances: shown, hidden, NoView and print-only, as on screen and as printed")
@@ -240,7 +216,7 @@ struct PipelineTests {
         ]
         page.pageEntries =
             "/Annots [<< /Type /Annot /Subtype /Square /Rect [10 10 60 60] /F 4 /AP << /N 5 0 R >> >> << /Type /Annot /Subtype /Square /Rect [70 10 120 60] /F 2 /AP << /N 5 0 R >> >> << /Type /Annot /Subtype /Square /Rect [130 10 180 60] /F 32 /AP << /N 5 0 R >> >> << /Type /Annot /Subtype /Stamp /Rect [10 100 110 150] /F 0 /AP << /N 6 0 R >> >>]"
-        try Self.expectMatch(page, label: "annotations on screen")
+        try Fidelity.expectMatch(page.rendered(), label: "annotations on screen")
     }
 }
 

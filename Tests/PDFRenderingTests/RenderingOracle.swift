@@ -75,13 +75,6 @@ struct HandPage {
     var cropBox: Rect { Rect(x0: 0, y0: 0, x1: width, y1: height) }
 }
 
-/// RGB pixels from an oracle, rows from the top.
-struct OracleImage {
-    var width: Int
-    var height: Int
-    var pixels: [UInt8]
-}
-
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -107,18 +100,12 @@ enum PPM {
     }
 }
 
-/// The project's fidelity measure: after a 3×3 box blur of both images, the share of pixels that
-/// differ by more than 64/255 in some channel.
-enum Fidelity {
-    struct Comparison: CustomStringConvertible {
-        var differing: Int
-        var total: Int
-        var fraction: Double { total == 0 ? 1 : Double(differing) / Double(total) }
-        var description: String {
-            "\(differing) of \(total) pixels differ (\((fraction * 1000).rounded() / 10) %)"
-        }
-    }
+extension OracleImage {
+    /// Our rendering as RGB over white.
+    init(_ image: RenderedImage) { self.init(width: image.width, height: image.height, pixels: Fidelity.rgb(image)) }
+}
 
+extension Fidelity {
     /// Our pixels as RGB over white (they are premultiplied).
     static func rgb(_ image: RenderedImage) -> [UInt8] {
         var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
@@ -131,89 +118,47 @@ enum Fidelity {
         return rgb
     }
 
-    static func blurred(_ pixels: [UInt8], width: Int, height: Int) -> [Int] {
-        var result = [Int](repeating: 0, count: pixels.count)
-        for y in 0..<height {
-            for x in 0..<width {
-                for channel in 0..<3 {
-                    var sum = 0
-                    var count = 0
-                    for dy in -1...1 {
-                        for dx in -1...1 {
-                            let (sx, sy) = (x + dx, y + dy)
-                            guard sx >= 0, sy >= 0, sx < width, sy < height else { continue }
-                            sum += Int(pixels[(sy * width + sx) * 3 + channel])
-                            count += 1
-                        }
-                    }
-                    result[(y * width + x) * 3 + channel] = sum / count
-                }
-            }
-        }
-        return result
-    }
-
     /// Compares our image with MuPDF's; nil when the sizes differ.
     static func compare(_ ours: RenderedImage, _ theirs: OracleImage, threshold: Int = 64) -> Comparison? {
-        guard ours.width == theirs.width, ours.height == theirs.height else { return nil }
-        let a = blurred(rgb(ours), width: ours.width, height: ours.height)
-        let b = blurred(theirs.pixels, width: theirs.width, height: theirs.height)
-        var differing = 0
-        for pixel in 0..<(ours.width * ours.height) {
-            for channel in 0..<3 where abs(a[pixel * 3 + channel] - b[pixel * 3 + channel]) > threshold {
-                differing += 1
-                break
-            }
-        }
-        return Comparison(differing: differing, total: ours.width * ours.height)
+        compare(OracleImage(ours), theirs, threshold: threshold)
     }
+}
 
-    /// How many pixels of MuPDF's image are not white: a drawing that shows nothing proves nothing.
-    static func inkedPixels(_ page: OracleImage) -> Int {
-        (0..<(page.width * page.height)).filter { pixel in
-            (0..<3).contains { page.pixels[pixel * 3 + $0] < 200 }
-        }.count
-    }
-
-    /// Renders `list` and `page` (MuPDF) and expects them to match within `tolerance`; saves both
-    /// as PNG when they do not, and prints where.
-    @discardableResult
-    static func expectMatch(
-        _ list: DisplayList, _ page: HandPage, dpi: Double = 72, rotation: Int = 0, pageRotation: Int = 0,
-        tolerance: Double = 0.02, cropBox: Rect? = nil, poppler: Bool = false, label: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Comparison? {
-        let theirs = poppler ? try page.poppler(dpi: dpi) : try page.mutool(dpi: dpi, rotation: rotation)
+extension HandPage {
+    /// `list` drawn by ``PageRenderer`` (with the page's crop box unless `cropBox` is given) and the
+    /// page drawn by MuPDF, or poppler, at `dpi`, both turned `rotation` degrees clockwise, for
+    /// ``Fidelity/expectMatch(_:tolerance:label:sourceLocation:)``.
+    func rendered(
+        _ list: DisplayList, dpi: Double = 72, rotation: Int = 0, pageRotation: Int = 0, cropBox: Rect? = nil,
+        poppler: Bool = false
+    ) throws -> RenderingPair {
+        let theirs = poppler ? try self.poppler(dpi: dpi) : try mutool(dpi: dpi, rotation: rotation)
         var options = RenderOptions()
         options.dpi = dpi
         options.rotation = rotation
         let ours = PageRenderer().render(
-            list, cropBox: cropBox ?? page.cropBox, pageRotation: pageRotation, options: options)
-        #expect(
-            Fidelity.inkedPixels(theirs) > 50, "\(label): MuPDF drew next to nothing", sourceLocation: sourceLocation)
-        guard let comparison = compare(ours, theirs) else {
-            Issue.record(
-                "\(label): sizes differ: ours \(ours.width)×\(ours.height), MuPDF \(theirs.width)×\(theirs.height)",
-                sourceLocation: sourceLocation)
-            return nil
-        }
-        print("\(label): \(comparison)")
-        if comparison.fraction > tolerance || ProcessInfo.processInfo.environment["BACKEND_DUMP"] != nil {
-            let directory = try TestPaths.temporaryDirectory("backend-diff")
-            try Data(ours.pngData()).write(to: URL(fileURLWithPath: directory + "/ours.png"))
-            try Data(page.bytes()).write(to: URL(fileURLWithPath: directory + "/page.pdf"))
-            _ = try? Oracle.run(
-                "mutool",
-                [
-                    "draw", "-q", "-r", String(dpi), "-R", String(rotation), "-o", directory + "/mupdf.png",
-                    directory + "/page.pdf", "1",
-                ])
-            _ = try? Oracle.run(
-                "pdftoppm", ["-r", String(dpi), "-png", "-singlefile", directory + "/page.pdf", directory + "/poppler"])
-            print("\(label): images in \(directory)")
-        }
-        #expect(comparison.fraction <= tolerance, "\(label): \(comparison)", sourceLocation: sourceLocation)
-        return comparison
+            list, cropBox: cropBox ?? self.cropBox, pageRotation: pageRotation, options: options)
+        return RenderingPair(
+            ours: OracleImage(ours), theirs: theirs, oracle: poppler ? "poppler" : "MuPDF", pdf: bytes(), dpi: dpi,
+            rotation: rotation, saveOurs: { try Data(ours.pngData()).write(to: URL(fileURLWithPath: $0)) })
+    }
+
+    /// The page drawn by ``DocumentRenderer`` (whose problems are then expected to be none, unless
+    /// `checkingWarnings` is false) and by MuPDF, or poppler, at `dpi`.
+    func rendered(
+        dpi: Double = 72, annotations: GraphicsOptions.Annotations = .display, poppler: Bool = false,
+        checkingWarnings: Bool = true
+    ) throws -> RenderingPair {
+        let pdf = bytes()
+        let renderer = DocumentRenderer(document: try PDFDocument(bytes: pdf), annotations: annotations)
+        var options = RenderOptions()
+        options.dpi = dpi
+        let (ours, warnings) = renderer.render(pageAt: 0, options: options)
+        let theirs = poppler ? try self.poppler(dpi: dpi) : try mutool(dpi: dpi)
+        return RenderingPair(
+            ours: OracleImage(ours), theirs: theirs, oracle: poppler ? "poppler" : "MuPDF",
+            warnings: checkingWarnings ? warnings : nil, pdf: pdf, dpi: dpi,
+            saveOurs: { try Data(ours.pngData()).write(to: URL(fileURLWithPath: $0)) })
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PDFGraphics
 import PDFRendering
+import PDFTestSupport
 import Testing
 
 /// Axial, radial, function-based and mesh shadings against MuPDF.
@@ -45,7 +46,7 @@ struct ShadingRenderingTests {
             resources: """
                 << /Shading << /Sh \(dictionary) >> /Pattern << /P << /PatternType 2 /Matrix [1 0 0 1 0 100] /Shading \(dictionary) >> >> >>
                 """)
-        try Fidelity.expectMatch(list, page, label: "axial \(extend)")
+        try Fidelity.expectMatch(page.rendered(list), label: "axial \(extend)")
     }
 
     @Test(
@@ -78,7 +79,7 @@ struct ShadingRenderingTests {
                 /B << /ShadingType 3 /ColorSpace /DeviceRGB /Coords [40 150 10 120 160 25]
                 /Extend \(Self.extendText(extend)) /Function \(ramp.pdf) >> >> >>
                 """)
-        try Fidelity.expectMatch(list, page, label: "radial \(extend)")
+        try Fidelity.expectMatch(page.rendered(list), label: "radial \(extend)")
     }
 
     @Test("A function-based shading (type 1) with a matrix and a domain matches MuPDF")
@@ -101,8 +102,8 @@ struct ShadingRenderingTests {
                     "/FunctionType 4 /Domain [0 1 0 1] /Range [0 1 0 1 0 1]",
                     Array("{ 2 copy mul 1 exch sub }".utf8))
             ])
-        try Fidelity.expectMatch(list, page, label: "function-based")
-        try Fidelity.expectMatch(list, page, dpi: 300, label: "function-based at 300 dpi")
+        try Fidelity.expectMatch(page.rendered(list), label: "function-based")
+        try Fidelity.expectMatch(page.rendered(list, dpi: 300), label: "function-based at 300 dpi")
     }
 
     @Test("Triangle meshes (type 4) and a tensor-product patch (type 7) match MuPDF")
@@ -164,6 +165,6 @@ struct ShadingRenderingTests {
                     "/ShadingType 7 /ColorSpace /DeviceRGB /BitsPerCoordinate 16 /BitsPerComponent 8 /BitsPerFlag 8 /Decode [0 200 0 200 0 1 0 1 0 1]",
                     patchData),
             ])
-        try Fidelity.expectMatch(list, page, label: "meshes")
+        try Fidelity.expectMatch(page.rendered(list), label: "meshes")
     }
 }

@@ -8,9 +8,15 @@ import Testing
 struct SubsetSource {
     let font: TrueTypeFile
 
+    /// The characters the test pages draw with it.
+    static let sample = "Sphinx αβπ €é"
+
+    /// Whether ``load(family:)`` finds a font (`Requirement.trueTypeFont` looks for it likewise).
+    static var installed: Bool { Requirement.trueTypeFont(covering: sample, family: "DejaVu Sans") }
+
     /// DejaVu Sans (or whatever TrueType font fontconfig gives for it); nil when there is none.
     static func load(family: String = "DejaVu Sans") -> SubsetSource? {
-        guard let file = SystemFonts.font(covering: "Sphinx αβπ €é", family: family),
+        guard let file = SystemFonts.font(covering: sample, family: family),
             let bytes = FileManager.default.contents(atPath: file.path),
             let font = try? TrueTypeFile(bytes: Array(bytes), index: file.index), font.outlineFormat == .trueType
         else { return nil }
@@ -142,12 +148,11 @@ struct TextEmbeddedFontTests {
         }.joined()
     }
 
-    @Test("simple TrueType subsets: (3,1) by Unicode, Differences, (3,0) symbolic by code, (1,0) by MacRoman code")
+    @Test(
+        "simple TrueType subsets: (3,1) by Unicode, Differences, (3,0) symbolic by code, (1,0) by MacRoman code",
+        .enabled(if: SubsetSource.installed, "no TrueType font covering its text (DejaVu Sans) through fontconfig"))
     func simpleFonts() throws {
-        guard let source = SubsetSource.load() else {
-            print("Embedded TrueType: no DejaVu Sans (or other TrueType) font through fontconfig; skipped")
-            return
-        }
+        let source = try #require(SubsetSource.load())
         var objects = PageObjects()
         var resources = ""
         var content = "BT\n"
@@ -203,16 +208,15 @@ struct TextEmbeddedFontTests {
         let page = TextPage(
             width: 400, height: 250, content: content, resources: "<< /Font << \(resources) >> >>",
             objects: objects.objects)
-        try TextRenderingTests.expectMatch(page, label: "simple TrueType")
-        try TextRenderingTests.expectMatch(page, dpi: 150, label: "simple TrueType at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "simple TrueType")
+        try Fidelity.expectMatch(page.rendered(dpi: 150), label: "simple TrueType at 150 dpi")
     }
 
-    @Test("CIDFontType2 with Identity-H, a /CIDToGIDMap /Identity and a /CIDToGIDMap stream, /W and /DW")
+    @Test(
+        "CIDFontType2 with Identity-H, a /CIDToGIDMap /Identity and a /CIDToGIDMap stream, /W and /DW",
+        .enabled(if: SubsetSource.installed, "no TrueType font covering its text (DejaVu Sans) through fontconfig"))
     func cidFonts() throws {
-        guard let source = SubsetSource.load() else {
-            print("Embedded TrueType: no DejaVu Sans (or other TrueType) font through fontconfig; skipped")
-            return
-        }
+        let source = try #require(SubsetSource.load())
         let text = Self.text + " αβπ €é"
         let glyphs = text.unicodeScalars.map(source.glyph)
         var objects = PageObjects()
@@ -246,7 +250,7 @@ struct TextEmbeddedFontTests {
             BT /C2 30 Tf 1 Tr 0.6 w 0.9 0.3 -0.3 0.9 30 30 Tm <\(byCID)> Tj ET
             """
         let page = TextPage(width: 400, height: 250, content: content, resources: resources, objects: objects.objects)
-        try TextRenderingTests.expectMatch(page, label: "CIDFontType2")
-        try TextRenderingTests.expectMatch(page, dpi: 150, label: "CIDFontType2 at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "CIDFontType2")
+        try Fidelity.expectMatch(page.rendered(dpi: 150), label: "CIDFontType2 at 150 dpi")
     }
 }

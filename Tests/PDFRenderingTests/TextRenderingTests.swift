@@ -38,8 +38,8 @@ struct TextRenderingTests {
         }
         content += "ET"
         let page = TextPage(width: 612, height: 792, content: content, resources: "<< /Font << \(resources) >> >>")
-        try Self.expectMatch(page, label: "standard 14")
-        try Self.expectMatch(page, dpi: 150, label: "standard 14 at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "standard 14")
+        try Fidelity.expectMatch(page.rendered(dpi: 150), label: "standard 14 at 150 dpi")
     }
 
     // MARK: Helpers
@@ -53,14 +53,11 @@ struct TextRenderingTests {
         options.dpi = dpi
         let (image, _) = DocumentRenderer(document: try PDFDocument(bytes: bytes)).render(pageAt: 0, options: options)
         let theirs = try RenderedPage.render(path, page: 1, dpi: dpi)
-        if ProcessInfo.processInfo.environment["TEXT_DUMP"] != nil {
+        if ProcessInfo.processInfo.environment["RENDER_DUMP"] != nil {
             try Data(image.pngData()).write(to: URL(fileURLWithPath: path + ".ours.png"))
             print("images in \(path)*")
         }
-        return (
-            OracleImage(width: image.width, height: image.height, pixels: Fidelity.rgb(image)),
-            OracleImage(width: theirs.width, height: theirs.height, pixels: theirs.pixels)
-        )
+        return (OracleImage(image), OracleImage(width: theirs.width, height: theirs.height, pixels: theirs.pixels))
     }
 
     /// Whether the `size`×`size` square at (`x`, `y`) (pixels, from the top left) has a dark pixel.
@@ -73,47 +70,6 @@ struct TextRenderingTests {
         }
         return false
     }
-
-    /// Renders `page` with ``DocumentRenderer`` and MuPDF (or poppler) at `dpi` and expects them to
-    /// match by the fidelity measure; saves both images when they do not.
-    @discardableResult
-    static func expectMatch(
-        _ page: TextPage, dpi: Double = 72, tolerance: Double = 0.02, poppler: Bool = false, label: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Fidelity.Comparison? {
-        let bytes = page.bytes()
-        let directory = try TestPaths.temporaryDirectory("text")
-        let path = directory + "/page.pdf"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let renderer = DocumentRenderer(document: try PDFDocument(bytes: bytes))
-        var options = RenderOptions()
-        options.dpi = dpi
-        let (ours, _) = renderer.render(pageAt: 0, options: options)
-        let theirs: OracleImage
-        if poppler {
-            let result = try Oracle.run("pdftoppm", ["-r", String(dpi), "-singlefile", path, path + ".out"])
-            guard result.status == 0 else { throw TestFailure("pdftoppm failed: \(result.errors)") }
-            theirs = try PPM.read(path + ".out.ppm")
-        } else {
-            let page = try RenderedPage.render(path, page: 1, dpi: dpi)
-            theirs = OracleImage(width: page.width, height: page.height, pixels: page.pixels)
-        }
-        #expect(
-            Fidelity.inkedPixels(theirs) > 50, "\(label): the oracle drew next to nothing",
-            sourceLocation: sourceLocation)
-        guard let comparison = Fidelity.compare(ours, theirs) else {
-            Issue.record("\(label): sizes differ", sourceLocation: sourceLocation)
-            return nil
-        }
-        print("\(label): \(comparison)")
-        if comparison.fraction > tolerance || ProcessInfo.processInfo.environment["TEXT_DUMP"] != nil {
-            try Data(ours.pngData()).write(to: URL(fileURLWithPath: directory + "/ours.png"))
-            _ = try? Oracle.run("mutool", ["draw", "-q", "-r", String(dpi), "-o", directory + "/mupdf.png", path, "1"])
-            print("\(label): images in \(directory)")
-        }
-        #expect(comparison.fraction <= tolerance, "\(label): \(comparison)", sourceLocation: sourceLocation)
-        return comparison
-    }
 }
 
 /// A one-page PDF with objects from 5 on, for text tests (fonts, descriptors, font files).
@@ -124,7 +80,16 @@ struct TextPage {
     var resources = "<<>>"
     var objects: [HandPage.Object] = []
 
-    func bytes() -> [UInt8] {
-        HandPage(width: width, height: height, content: content, resources: resources, objects: objects).bytes()
+    func bytes() -> [UInt8] { handPage.bytes() }
+
+    var handPage: HandPage {
+        HandPage(width: width, height: height, content: content, resources: resources, objects: objects)
+    }
+
+    /// The page drawn by ``DocumentRenderer`` and by MuPDF, or poppler, at `dpi`, for
+    /// ``Fidelity/expectMatch(_:tolerance:label:sourceLocation:)`` (the interpreter's problems, such
+    /// as substituted fonts, are not checked here).
+    func rendered(dpi: Double = 72, poppler: Bool = false) throws -> RenderingPair {
+        try handPage.rendered(dpi: dpi, poppler: poppler, checkingWarnings: false)
     }
 }

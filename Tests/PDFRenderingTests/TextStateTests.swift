@@ -28,8 +28,8 @@ struct TextStateTests {
             """
         let page = TextPage(
             width: 400, height: 400, content: content, resources: Self.resources, objects: [Self.shading])
-        try TextRenderingTests.expectMatch(page, label: "render modes")
-        try TextRenderingTests.expectMatch(page, dpi: 144, label: "render modes at 144 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "render modes")
+        try Fidelity.expectMatch(page.rendered(dpi: 144), label: "render modes at 144 dpi")
     }
 
     @Test("a clip mode with nothing shown leaves the clip as it was (the shading fills the page)")
@@ -39,7 +39,7 @@ struct TextStateTests {
         let content = "q BT /F0 30 Tf 7 Tr ET 0 0 200 100 re W n /Sh0 sh Q"
         let page = TextPage(
             width: 400, height: 200, content: content, resources: Self.resources, objects: [Self.shading])
-        try TextRenderingTests.expectMatch(page, label: "empty clip text object")
+        try Fidelity.expectMatch(page.rendered(), label: "empty clip text object")
     }
 
     @Test("tiny, huge and negative font sizes, and stroked text under a skewed, scaled text matrix")
@@ -53,8 +53,8 @@ struct TextStateTests {
             """
         let page = TextPage(
             width: 400, height: 400, content: content, resources: Self.resources, objects: [Self.shading])
-        try TextRenderingTests.expectMatch(page, label: "sizes and strokes")
-        try TextRenderingTests.expectMatch(page, dpi: 200, label: "sizes and strokes at 200 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "sizes and strokes")
+        try Fidelity.expectMatch(page.rendered(dpi: 200), label: "sizes and strokes at 200 dpi")
     }
 
     @Test("a Type 3 font (§9.6.4): filled glyph procedures, invisible (mode 3) and under a rotated matrix")
@@ -75,11 +75,11 @@ struct TextStateTests {
             objects: [.body(font), .stream("", Array(square.utf8)), .stream("", Array(triangle.utf8))])
         // MuPDF 1.21 still draws the d0 (coloured) glyphs of invisible text; poppler draws none, as
         // §9.3.6 says. So the page is compared with poppler, and without its invisible line with MuPDF.
-        try TextRenderingTests.expectMatch(page, dpi: 150, poppler: true, label: "Type 3 against poppler")
+        try Fidelity.expectMatch(page.rendered(dpi: 150, poppler: true), label: "Type 3 against poppler")
         var visible = page
         visible.content = content.split(separator: "\n").filter { !$0.contains("3 Tr") }.joined(separator: "\n")
-        try TextRenderingTests.expectMatch(visible, label: "Type 3")
-        try TextRenderingTests.expectMatch(visible, dpi: 150, label: "Type 3 at 150 dpi")
+        try Fidelity.expectMatch(visible.rendered(), label: "Type 3")
+        try Fidelity.expectMatch(visible.rendered(dpi: 150), label: "Type 3 at 150 dpi")
     }
 
     @Test("Tz, Tc, Tw, Ts, TJ adjustments, leading and rotated, skewed and mirrored text matrices")
@@ -100,7 +100,7 @@ struct TextStateTests {
             """
         let page = TextPage(
             width: 400, height: 400, content: content, resources: Self.resources, objects: [Self.shading])
-        try TextRenderingTests.expectMatch(page, label: "spacing and matrices")
-        try TextRenderingTests.expectMatch(page, dpi: 144, label: "spacing and matrices at 144 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "spacing and matrices")
+        try Fidelity.expectMatch(page.rendered(dpi: 144), label: "spacing and matrices at 144 dpi")
     }
 }

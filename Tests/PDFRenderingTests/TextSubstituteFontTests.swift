@@ -44,8 +44,8 @@ struct TextSubstituteFontTests {
         let page = TextPage(
             width: 420, height: 240, content: content, resources: "<< /Font << \(resources) >> >>",
             objects: objects.objects)
-        try TextRenderingTests.expectMatch(page, label: "Latin substitutes")
-        try TextRenderingTests.expectMatch(page, dpi: 150, label: "Latin substitutes at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(), label: "Latin substitutes")
+        try Fidelity.expectMatch(page.rendered(dpi: 150), label: "Latin substitutes at 150 dpi")
     }
 
     /// A Type 0 font over a non-embedded CIDFontType0 of a CJK collection with a predefined CMap.
@@ -65,12 +65,10 @@ struct TextSubstituteFontTests {
     static let japanese = "日本語のテキスト、漢字かな。"
     static let chinese = "中文简体字测试。"
 
-    @Test("non-embedded Japanese (Adobe-Japan1, UniJIS-UCS2-H) matches poppler, which also draws a system font")
+    @Test(
+        "non-embedded Japanese (Adobe-Japan1, UniJIS-UCS2-H) matches poppler, which also draws a system font",
+        .enabled(if: Requirement.systemFont(covering: japanese), "no system font covers Japanese"))
     func japaneseAgainstPoppler() throws {
-        guard SystemFonts.font(covering: Self.japanese) != nil else {
-            print("CJK: no system font covers Japanese; skipped")
-            return
-        }
         var objects = PageObjects()
         let font = Self.cjkFont(&objects, name: "HeiseiMin-W3", cmap: "UniJIS-UCS2-H", ordering: "Japan1")
         let content = """
@@ -82,15 +80,14 @@ struct TextSubstituteFontTests {
             objects: objects.objects)
         // MuPDF draws its built-in Mincho-style font, poppler and we a system font through
         // fontconfig (Droid Sans Fallback here): poppler is the comparable oracle.
-        try TextRenderingTests.expectMatch(page, dpi: 144, poppler: true, label: "Japanese against poppler")
+        try Fidelity.expectMatch(page.rendered(dpi: 144, poppler: true), label: "Japanese against poppler")
     }
 
-    @Test("non-embedded CJK (GB1 and Japan1, horizontal and vertical): ink in the same glyph cells as MuPDF")
+    @Test(
+        "non-embedded CJK (GB1 and Japan1, horizontal and vertical): ink in the same glyph cells as MuPDF",
+        .enabled(if: Requirement.systemFont(covering: chinese + japanese), "no system font covers Chinese and Japanese")
+    )
     func cjkInkCells() throws {
-        guard SystemFonts.font(covering: Self.chinese + Self.japanese) != nil else {
-            print("CJK: no system font covers Chinese and Japanese; skipped")
-            return
-        }
         var objects = PageObjects()
         let japanese = Self.cjkFont(&objects, name: "HeiseiMin-W3", cmap: "UniJIS-UCS2-H", ordering: "Japan1")
         let chinese = Self.cjkFont(&objects, name: "STSong-Light", cmap: "UniGB-UCS2-H", ordering: "GB1")

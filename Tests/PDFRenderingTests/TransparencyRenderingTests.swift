@@ -1,6 +1,7 @@
 import Foundation
 import PDFGraphics
 import PDFRendering
+import PDFTestSupport
 import Testing
 
 /// Tiling patterns, soft masks and transparency groups against MuPDF.
@@ -53,8 +54,8 @@ struct TransparencyRenderingTests {
                     /Matrix [\(matrix.a) \(matrix.b) \(matrix.c) \(matrix.d) \(matrix.e) \(matrix.f)] /Resources << >>
                     """, Array(cell.operators.utf8))
             ])
-        try Fidelity.expectMatch(list, page, poppler: poppler, label: "tiling \(label)")
-        try Fidelity.expectMatch(list, page, dpi: 150, poppler: poppler, label: "tiling \(label) at 150 dpi")
+        try Fidelity.expectMatch(page.rendered(list, poppler: poppler), label: "tiling \(label)")
+        try Fidelity.expectMatch(page.rendered(list, dpi: 150, poppler: poppler), label: "tiling \(label) at 150 dpi")
     }
 
     @Test("A luminosity soft mask with a backdrop and an alpha soft mask match MuPDF")
@@ -97,7 +98,7 @@ struct TransparencyRenderingTests {
                     "/Type /XObject /Subtype /Form /BBox [0 0 200 200] /Group << /S /Transparency >> /Resources << /ExtGState << /H << /ca 0.6 >> >> >>",
                     Array("/H gs 0 0 0 rg \(disc.operators) f".utf8)),
             ])
-        try Fidelity.expectMatch(list, page, label: "soft masks")
+        try Fidelity.expectMatch(page.rendered(list), label: "soft masks")
     }
 
     @Test("A transparency group composited with alpha and a blend mode matches MuPDF")
@@ -135,6 +136,6 @@ struct TransparencyRenderingTests {
                     "/Type /XObject /Subtype /Form /BBox [0 0 200 200] /Group << /S /Transparency >>",
                     Array("0.3 0.9 0.9 rg 140 10 50 180 re f".utf8)),
             ])
-        try Fidelity.expectMatch(list, page, label: "group")
+        try Fidelity.expectMatch(page.rendered(list), label: "group")
     }
 }

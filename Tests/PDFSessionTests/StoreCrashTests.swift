@@ -6,27 +6,10 @@ import Testing
 
 /// Kills `StoreCrashProbe` with SIGKILL at random moments while it appends revisions, then checks
 /// the store holds a consistent prefix that includes every commit the probe reported.
-@Suite("Store crash safety", .serialized) struct StoreCrashTests {
-    /// `StoreCrashProbe` next to the test binary (`.build/<config>/`), or nil.
-    static var probe: String? {
-        var directories: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append((executable as NSString).deletingLastPathComponent)
-        }
-        directories.append(((CommandLine.arguments.first ?? "") as NSString).deletingLastPathComponent)
-        if let path = Bundle.main.executablePath { directories.append((path as NSString).deletingLastPathComponent) }
-        for directory in directories {
-            // the test binary may sit inside an .xctest bundle: look up to three levels above
-            var current = directory
-            for _ in 0..<4 {
-                let candidate = current + "/StoreCrashProbe"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-                current = (current as NSString).deletingLastPathComponent
-            }
-        }
-        return nil
-    }
-
+@Suite(
+    "Store crash safety", .serialized,
+    .enabled(if: Requirement.builtProduct("StoreCrashProbe"), "StoreCrashProbe is not built next to the test binary")
+) struct StoreCrashTests {
     /// The probe's revision n (the same bytes as `revision(_:)` in StoreCrashProbe/main.swift).
     static func revision(_ n: Int) -> [UInt8] {
         var bytes = Array("rev \(n)\n".utf8)
@@ -45,10 +28,7 @@ import Testing
 
     @Test("SIGKILL at random moments never loses a reported commit nor leaves a torn document")
     func killedProbe() throws {
-        guard let probe = Self.probe else {
-            print("notice: StoreCrashProbe not found next to the test binary; skipping the crash test")
-            return
-        }
+        let probe = try #require(TestPaths.builtProduct("StoreCrashProbe"))
         let path = try StoreFixtures.databasePath()
         let key = StoreFixtures.key(5)
         var generator = SystemRandomNumberGenerator()

@@ -1,4 +1,5 @@
 import Foundation
+import PDFTestSupport
 import Synchronization
 import Testing
 
@@ -27,13 +28,14 @@ import Testing
 
     @Test(
         "a changed ciphertext byte is tamperedRecord naming the document, kind and index",
+        .enabled(if: Requirement.tool("sqlite3"), "sqlite3 is not installed"),
         arguments: [
             (RecordKind.original, 0), (.revision, 1), (.state, 0),
         ])
     func flippedByte(kind: RecordKind, index: Int) throws {
         let (path, store) = try Self.makeStore()
         let clause = StoreFixtures.whereClause(store, "A", kind, index)
-        guard let hex = try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(clause)") else { return }
+        let hex = try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(clause)")
         var bytes = StoreFixtures.bytes(hex: hex)
         bytes[13 + 3] ^= 0x20  // a ciphertext byte (after version and nonce)
         let changed = try StoreFixtures.sqlite(
@@ -45,7 +47,9 @@ import Testing
         #expect(try store.load(documentID: "B").revisions == [Array("B update 1".utf8)])
     }
 
-    @Test("records copied to another document, kind or index are tamperedRecord")
+    @Test(
+        "records copied to another document, kind or index are tamperedRecord",
+        .enabled(if: Requirement.tool("sqlite3"), "sqlite3 is not installed"))
     func swappedRecords() throws {
         let (path, store) = try Self.makeStore()
         // (source, target) as (document, kind, index) pairs, each on a fresh store
@@ -57,11 +61,9 @@ import Testing
             let (path, store) = try Self.makeStore()
             let from = StoreFixtures.whereClause(store, source.0, source.1, source.2)
             let to = StoreFixtures.whereClause(store, target.0, target.1, target.2)
-            guard
-                let changed = try StoreFixtures.sqlite(
-                    path,
-                    "UPDATE records SET value=(SELECT value FROM records WHERE \(from)) WHERE \(to); SELECT changes()")
-            else { return }
+            let changed = try StoreFixtures.sqlite(
+                path, "UPDATE records SET value=(SELECT value FROM records WHERE \(from)) WHERE \(to); SELECT changes()"
+            )
             #expect(changed == "1")
             Self.expectTampered(store, target.0, mentioning: ["\"\(target.0)\"", target.1.rawValue, "#\(target.2)"])
         }
@@ -75,18 +77,19 @@ import Testing
         Self.expectTampered(store, "A", mentioning: ["revision"])
     }
 
-    @Test("a dropped revision or an older value of a record put back is tamperedRecord")
+    @Test(
+        "a dropped revision or an older value of a record put back is tamperedRecord",
+        .enabled(if: Requirement.tool("sqlite3"), "sqlite3 is not installed"))
     func rollback() throws {
         let (path, store) = try Self.makeStore()
         let deleted = try StoreFixtures.sqlite(
             path, "DELETE FROM records WHERE \(StoreFixtures.whereClause(store, "A", .revision, 1)); SELECT changes()")
-        guard let deleted else { return }
         #expect(deleted == "1")
         Self.expectTampered(store, "A", mentioning: ["\"A\""])
 
         // B: revision 0 undone and redone with other bytes; the old sealed value is put back
         let clause = StoreFixtures.whereClause(store, "B", .revision, 0)
-        let old = try #require(try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(clause)"))
+        let old = try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(clause)")
         try store.truncate(documentID: "B", revisionCount: 0, state: [])
         try store.append(documentID: "B", revision: Array("B redone".utf8), state: [])
         #expect(try store.load(documentID: "B").revisions == [Array("B redone".utf8)])
@@ -94,14 +97,14 @@ import Testing
         Self.expectTampered(store, "B", mentioning: ["revision", "#0"])
     }
 
-    @Test("an altered key-check record is wrongStorageKey; an altered signature is tamperedRecord")
+    @Test(
+        "an altered key-check record is wrongStorageKey; an altered signature is tamperedRecord",
+        .enabled(if: Requirement.tool("sqlite3"), "sqlite3 is not installed"))
     func checkAndSignature() throws {
         let (path, store) = try Self.makeStore()
         _ = try store.addSignature([1, 2, 3])
         let signature = StoreFixtures.whereClause(store, "", .signature, 1)
-        guard let hex = try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(signature)") else {
-            return
-        }
+        let hex = try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(signature)")
         var bytes = StoreFixtures.bytes(hex: hex)
         bytes[bytes.count - 1] ^= 1  // the tag
         _ = try StoreFixtures.sqlite(path, "UPDATE records SET value=X'\(StoreFixtures.hex(bytes))' WHERE \(signature)")
@@ -111,7 +114,7 @@ import Testing
 
         let checkClause = StoreFixtures.whereClause(store, "", .check)
         var check = StoreFixtures.bytes(
-            hex: try #require(try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(checkClause)")))
+            hex: try StoreFixtures.sqlite(path, "SELECT hex(value) FROM records WHERE \(checkClause)"))
         check[14] ^= 1
         _ = try StoreFixtures.sqlite(
             path, "UPDATE records SET value=X'\(StoreFixtures.hex(check))' WHERE \(checkClause)")

@@ -32,17 +32,12 @@ enum StoreFixtures {
         [path, path + "-wal", path + "-shm"].compactMap { FileManager.default.contents(atPath: $0) }
     }
 
-    /// Runs SQL through the `sqlite3` command-line program (an independent reader of the file);
-    /// nil when the program is missing (the caller prints a notice and returns).
-    static func sqlite(_ database: String, _ sql: String) throws -> String? {
-        do {
-            let result = try Oracle.run("sqlite3", [database, sql])
-            #expect(result.status == 0, "sqlite3 failed: \(result.errors)")
-            return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        } catch is Oracle.MissingProgram {
-            print("notice: sqlite3 is not installed; skipping a raw-database check")
-            return nil
-        }
+    /// Runs SQL through the `sqlite3` command-line program (an independent reader of the file;
+    /// tests using it require `Requirement.tool("sqlite3")`).
+    static func sqlite(_ database: String, _ sql: String) throws -> String {
+        let result = try Oracle.run("sqlite3", [database, sql])
+        #expect(result.status == 0, "sqlite3 failed: \(result.errors)")
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A `WHERE` clause selecting one record of `user`'s store.

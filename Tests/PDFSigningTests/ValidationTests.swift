@@ -52,17 +52,23 @@ struct ValidationTests {
 
     /// Validates `bytes` and checks that pyHanko and pdfsig agree: pyHanko's `INTACT` with intact and
     /// valid, `INTACT:TRUSTED` (without NONSTANDARD_COVERAGE) with `isValid`; pdfsig's "Signature is
-    /// Valid" with intact and valid, "Certificate is Trusted" with trusted.
+    /// Valid" with intact and valid, "Certificate is Trusted" with trusted. Where they are not
+    /// installed, a warning says the comparison is left out.
     @discardableResult
     static func validateWithOracles(
         _ bytes: [UInt8], trust: String = root, password: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [SignatureStatus] {
         let statuses = try validate(bytes, trust: trust, password: password)
-        let path = try write(bytes)
-        guard let pyhanko = try ValidationOracles.pyhanko(path, trust: trust, password: password),
-            let pdfsig = try ValidationOracles.pdfsig(path, trust: trust, password: password)
+        guard
+            Requirement.check(
+                ValidationOracles.installed,
+                orWarn: "pyHanko, pdfsig or certutil is not installed; their verdicts are not compared",
+                sourceLocation: sourceLocation)
         else { return statuses }
+        let path = try write(bytes)
+        let pyhanko = try ValidationOracles.pyhanko(path, trust: trust, password: password)
+        let pdfsig = try ValidationOracles.pdfsig(path, trust: trust, password: password)
         for status in statuses {
             let verdict = pyhanko[status.fieldName] ?? "INVALID (no verdict)"
             let intactAndValid = status.digestIntact && status.signatureValid
@@ -428,13 +434,18 @@ struct ValidationTests {
         #expect(status.isValid, "\(describe(status))")
         // pyHanko and pdfsig both accept a SHA-1 CMS signature too.
         let path = try Self.write(sha1)
-        let pyhanko = try ValidationOracles.pyhanko(path, trust: Self.root, password: nil)?.values.first
-        #expect(pyhanko?.hasPrefix("INTACT") == true, "pyHanko: \(pyhanko ?? "no verdict")")
+        if Requirement.check(Requirement.pyHankoCLI, orWarn: "pyHanko is not installed; its verdict is not compared") {
+            let pyhanko = try ValidationOracles.pyhanko(path, trust: Self.root, password: nil).values.first
+            #expect(pyhanko?.hasPrefix("INTACT") == true, "pyHanko: \(pyhanko ?? "no verdict")")
+        }
         // With SHA-1 throughout, adbe.pkcs7.sha1 encapsulates the SHA-1 digest; its signature is checked too.
         let legacy = try Self.signWithOpenSSL(TestDocuments.simple(), digest: "sha1", subFilter: "adbe.pkcs7.sha1")
         let legacyStatus = try #require(try Self.validate(legacy).first)
         #expect(legacyStatus.subFilter == "adbe.pkcs7.sha1" && legacyStatus.digestIntact && legacyStatus.signatureValid)
-        let pdfsig = try ValidationOracles.pdfsig(try Self.write(legacy), trust: Self.root, password: nil)?.values.first
+        var pdfsig: (valid: Bool, trusted: Bool)?
+        if Requirement.check(Requirement.tools("pdfsig", "certutil"), orWarn: "pdfsig or certutil is not installed") {
+            pdfsig = try ValidationOracles.pdfsig(try Self.write(legacy), trust: Self.root, password: nil).values.first
+        }
         print("SHA-1 adbe.pkcs7.sha1: pdfsig \(pdfsig.map { "\($0)" } ?? "no verdict"), ours \(describe(legacyStatus))")
 
         var x509 = try await Self.sign(TestDocuments.simple())
@@ -662,17 +673,17 @@ struct ValidationTests {
     }
 }
 
-/// pyHanko's and pdfsig's verdicts; nil (with a notice) when they are not installed.
+/// pyHanko's and pdfsig's verdicts.
 enum ValidationOracles {
+    /// pyHanko's command-line tool, pdfsig and NSS's certutil (for pdfsig's trust roots).
+    static var installed: Bool { Requirement.pyHankoCLI && Requirement.tools("pdfsig", "certutil") }
+
     /// pyHanko's one-line verdict per field (`INTACT:TRUSTED,UNTOUCHED`, `INVALID` …).
-    static func pyhanko(_ path: String, trust root: String?, password: String?) throws -> [String: String]? {
+    static func pyhanko(_ path: String, trust root: String?, password: String?) throws -> [String: String] {
         var arguments = ["sign", "validate"]
         if let password { arguments += ["--password", password] }
         if let root { arguments += ["--trust-replace", "--trust", root] }
-        guard let result = try runPyhanko(arguments + [path]) else {
-            print("notice: pyhanko is not installed; oracle comparison skipped")
-            return nil
-        }
+        let result = try SignatureOracle.runPyhanko(arguments + [path])
         var verdicts: [String: String] = [:]
         for line in result.output.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
@@ -682,24 +693,10 @@ enum ValidationOracles {
         return verdicts
     }
 
-    /// Runs pyHanko's command-line tool: the `pyhanko` script, or its module through python3 when the
-    /// script is not on the PATH; nil when neither is installed.
-    static func runPyhanko(_ arguments: [String]) throws -> Oracle.Result? {
-        if let program = Oracle.which("pyhanko") { return try Oracle.run(program, arguments, timeout: 300) }
-        guard (try? Oracle.run("python3", ["-c", "import pyhanko.cli"]))?.status == 0 else { return nil }
-        let launcher =
-            "import sys; from pyhanko.__main__ import launch; sys.argv = ['pyhanko'] + sys.argv[1:]; launch()"
-        return try Oracle.run("python3", ["-c", launcher] + arguments, timeout: 300)
-    }
-
     /// pdfsig's report per signed field: "Signature is Valid", "Certificate is Trusted".
     static func pdfsig(
         _ path: String, trust root: String?, password: String?
-    ) throws -> [String: (valid: Bool, trusted: Bool)]? {
-        guard Oracle.which("pdfsig") != nil, Oracle.which("certutil") != nil else {
-            print("notice: pdfsig or certutil is not installed; oracle comparison skipped")
-            return nil
-        }
+    ) throws -> [String: (valid: Bool, trusted: Bool)] {
         var arguments: [String] = []
         if let root { arguments += ["-nssdir", "sql:" + (try nssDatabase(trusting: root))] }
         if let password { arguments += ["-upw", password] }

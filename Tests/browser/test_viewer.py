@@ -406,8 +406,7 @@ class ViewerTests(H.BrowserTestCase):
     # 9 ────────────────────────────────────────────────────────────────────────────────
     def test_09_performance(self):
         if not FREECULTURE.exists():
-            print(f"\nperformance: {FREECULTURE} is absent; skipped")
-            return
+            self.skipTest(f"{FREECULTURE} is absent")
         # The viewer of the earlier tests would load the new document too, its tiles competing for
         # the rendering threads and the cores with those measured: it leaves first.
         self.driver.get("about:blank")
@@ -471,11 +470,9 @@ class ViewerTests(H.BrowserTestCase):
         """Navigation to the first page's pixels of the 352-page document, five times in a new browser
         (cold) and five times in one that showed the viewer before (warm): the medians."""
         if not os.environ.get("AUTOGRAPH_BENCH"):
-            print("\nperformance medians: run by make bench (AUTOGRAPH_BENCH=1) with the release build")
-            return
+            self.skipTest("run by make bench (AUTOGRAPH_BENCH=1) with the release build")
         if not FREECULTURE.exists():
-            print(f"\nperformance: {FREECULTURE} is absent; skipped")
-            return
+            self.skipTest(f"{FREECULTURE} is absent")
         pdf = FREECULTURE.read_bytes()
         cold, warm = [], []
         for run in range(5):

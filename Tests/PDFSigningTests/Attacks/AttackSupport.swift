@@ -127,7 +127,7 @@ enum Attack {
     static func compare(
         _ bytes: [UInt8], status: SignatureStatus, pyHanko: PyHanko, sourceLocation: SourceLocation
     ) throws {
-        guard let verdicts = try PyHankoVerdict.verdicts(bytes) else { return }
+        guard let verdicts = try PyHankoVerdict.verdicts(bytes, sourceLocation: sourceLocation) else { return }
         let theirs =
             verdicts[status.fieldName] ?? verdicts["*"]
             ?? PyHankoVerdict(word: "REJECTED", details: "pyHanko found no signature in '\(status.fieldName)'")

@@ -39,18 +39,16 @@ struct PyHankoVerdict: Sendable, CustomStringConvertible {
             || (word == "LTA_UPDATES" && ours == "NONE")
     }
 
-    /// True once: python3 with pyHanko is installed (else the comparisons are skipped with a notice).
-    static let available: Bool = {
-        guard (try? Oracle.run("python3", ["-c", "import pyhanko.sign.validation"]))?.status == 0 else {
-            print("notice: python3 with pyhanko is not installed; pyHanko's verdicts are not compared")
-            return false
-        }
-        return true
-    }()
-
-    /// pyHanko's verdicts on every signature of `bytes`, by field name; nil when pyHanko is missing.
-    static func verdicts(_ bytes: [UInt8], trust root: String = Attack.root) throws -> [String: PyHankoVerdict]? {
-        guard available else { return nil }
+    /// pyHanko's verdicts on every signature of `bytes`, by field name; nil when pyHanko is not
+    /// installed (a warning on the running test then says its verdict is not compared).
+    static func verdicts(
+        _ bytes: [UInt8], trust root: String = Attack.root, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String: PyHankoVerdict]? {
+        guard
+            Requirement.check(
+                Requirement.pyHanko, orWarn: "pyHanko is not installed; its verdict is not compared",
+                sourceLocation: sourceLocation)
+        else { return nil }
         let path = try TestPaths.temporaryDirectory("pyhanko-verdict") + "/attack.pdf"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let script = TestPaths.repository + "/Tests/Scripts/pyhanko_verdict.py"
