@@ -1,8 +1,4 @@
-import PDFAnnotations
 import PDFCore
-import PDFForms
-import PDFSession
-import PDFSigning
 
 #if canImport(Glibc)
     import Glibc
@@ -61,27 +57,10 @@ public enum AutographCLI {
         do {
             let parsed = try command.spec.parse(rest)
             return try await command.run(parsed, console: console)
-        } catch let error as UsageError {
-            console.error("autograph \(command.spec.name): \(error.message)")
-            return .usage
-        } catch let error as PDFError {
-            console.error("autograph \(command.spec.name): \(error.description)")
-            return .failure
-        } catch let error as FormError {
-            console.error("autograph \(command.spec.name): \(error.description)")
-            return .failure
-        } catch let error as AnnotationError {
-            console.error("autograph \(command.spec.name): \(error.description) (signo \(error.signoCode))")
-            return .failure
-        } catch let error as SessionError {
-            console.error("autograph \(command.spec.name): \(error.description) (signo \(error.signoCode))")
-            return .failure
-        } catch let error as SigningError {
-            console.error("autograph \(command.spec.name): \(error.description) (signo \(error.signoCode))")
-            return .failure
         } catch {
-            console.error("autograph \(command.spec.name): \(error)")
-            return .failure
+            let (code, message) = failure(error, command: command.spec.name)
+            console.error(message)
+            return code
         }
     }
 

@@ -1,9 +1,9 @@
-import PDFCore
+public import PDFCore
 
 /// The error thrown by `PDFAnnotations`: a stable code, the signoAPI code where the seeds define
 /// one, and a one-line message.
-public struct AnnotationError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Hashable, Sendable {
+public struct AnnotationError: AutographError, Hashable {
+    public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The document is PDF/A-1 (notes would add transparency, which PDF/A-1 forbids).
         case pdfA1
         /// No field with that name, or not a field that takes a photo.
@@ -22,13 +22,18 @@ public struct AnnotationError: Error, Hashable, Sendable, CustomStringConvertibl
 
     public var code: Code
     public var message: String
+    /// The core error a failed write wraps.
+    public var underlying: (any Error)?
 
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    init(_ error: PDFError) { self.init(.writeFailed, error.description) }
+    init(_ error: PDFError) {
+        self.init(.writeFailed, error.description)
+        underlying = error
+    }
 
     /// The signoAPI code: -128 for write failures; -150 (the seeds' "unknown error") otherwise, as
     /// the seeds define no code for a failed notes mode or photo.
@@ -36,6 +41,24 @@ public struct AnnotationError: Error, Hashable, Sendable, CustomStringConvertibl
         switch code {
         case .writeFailed: -128
         default: -150
+        }
+    }
+
+    /// The code's raw value (``AutographError/codeName``).
+    public var codeName: String { code.rawValue }
+
+    /// ``signoCode``: every annotation error has one (-150 where the seeds define none).
+    public var seedCode: Int? { signoCode }
+
+    /// What kind of failure the code is.
+    public var category: ErrorCategory {
+        switch code {
+        case .pdfA1: .conflict
+        case .unknownField: .notFound
+        case .readOnly: .forbidden
+        case .invalidImage, .invalidArgument: .badInput
+        case .fontUnavailable: .unsupported
+        case .writeFailed: .internal
         }
     }
 

@@ -2,9 +2,9 @@
 ///
 /// Errors compare equal by code, so tests and callers can match `error.code == .wrongPassword`
 /// without caring about the message.
-public struct PDFError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PDFError: AutographError, Hashable {
     /// What went wrong, as a stable code.
-    public enum Code: String, Hashable, Sendable {
+    public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The file could not be opened or mapped.
         case fileUnreadable
         /// The bytes are not a PDF (no header, no trailer and nothing recoverable).
@@ -61,6 +61,26 @@ public struct PDFError: Error, Hashable, Sendable, CustomStringConvertible {
         case .writeFailed: -128
         case .xref: -145
         case .damaged, .syntax, .unsupported, .limitExceeded, .decodeFailed, .cycle, .invalidArgument: -121
+        }
+    }
+
+    /// The code's raw value (``AutographError/codeName``).
+    public var codeName: String { code.rawValue }
+
+    /// ``signoCode``: every core error has one.
+    public var seedCode: Int? { signoCode }
+
+    /// What kind of failure the code is: the document's fault for most, the file system's for a
+    /// failed write; a file that cannot be opened is most often a path that names none.
+    public var category: ErrorCategory {
+        switch code {
+        case .fileUnreadable: .notFound
+        case .notAPDF, .damaged, .syntax, .passwordRequired, .wrongPassword, .decodeFailed, .cycle, .invalidArgument,
+            .xref:
+            .badInput
+        case .unsupported: .unsupported
+        case .limitExceeded: .tooLarge
+        case .writeFailed: .internal
         }
     }
 

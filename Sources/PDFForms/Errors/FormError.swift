@@ -1,8 +1,8 @@
-import PDFCore
+public import PDFCore
 
 /// The error thrown by `PDFForms`: a stable code, the field it concerns, and a one-line message.
-public struct FormError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Hashable, Sendable {
+public struct FormError: AutographError, Hashable {
+    public enum Code: String, Hashable, Sendable, CaseIterable {
         /// No terminal field has that fully qualified name.
         case unknownField
         /// The field is read-only (`/Ff` bit 1).
@@ -29,6 +29,8 @@ public struct FormError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The fully qualified name of the field, when the error concerns one.
     public var field: String?
     public var message: String
+    /// The core error a failed write wraps.
+    public var underlying: (any Error)?
 
     public init(_ code: Code, field: String? = nil, _ message: String) {
         self.code = code
@@ -38,6 +40,7 @@ public struct FormError: Error, Hashable, Sendable, CustomStringConvertible {
 
     init(_ error: PDFError) {
         self.init(.writeFailed, error.description)
+        underlying = error
     }
 
     /// The signoAPI error code: -137 for `/NeedAppearances`, -128 for a write failure, else -129.
@@ -46,6 +49,24 @@ public struct FormError: Error, Hashable, Sendable, CustomStringConvertible {
         case .needAppearances: -137
         case .writeFailed: -128
         default: -129
+        }
+    }
+
+    /// The code's raw value (``AutographError/codeName``).
+    public var codeName: String { code.rawValue }
+
+    /// ``signoCode``: every form error has one.
+    public var seedCode: Int? { signoCode }
+
+    /// What kind of failure the code is: a value or data the field or form does not take for most.
+    public var category: ErrorCategory {
+        switch code {
+        case .unknownField, .noForm: .notFound
+        case .readOnly: .forbidden
+        case .invalidOption, .tooLong, .wrongKind, .invalidData: .badInput
+        case .needAppearances: .conflict
+        case .fontUnavailable: .unsupported
+        case .writeFailed: .internal
         }
     }
 

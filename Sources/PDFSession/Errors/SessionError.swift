@@ -5,8 +5,8 @@ public import PDFSigning
 
 /// The error thrown by `PDFSession`: a stable code, the signoAPI code (-120 … -150) it stands for,
 /// and a one-line message. Errors from the layers below keep their signo code.
-public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Hashable, Sendable, Codable {
+public struct SessionError: AutographError, Hashable {
+    public enum Code: String, Hashable, Sendable, Codable, CaseIterable {
         /// The storage key is not 64 bytes long.
         case invalidStorageKey
         /// The store was created with another storage key or username: nothing it holds can be read.
@@ -51,6 +51,8 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The signoAPI error code (STSignoInfoDelegate, -120 … -150).
     public var signoCode: Int
+    /// The error of the layer below (core, forms, signing, annotations) this one wraps.
+    public var underlying: (any Error)?
 
     public init(_ code: Code, _ message: String, signoCode: Int? = nil) {
         self.code = code
@@ -72,14 +74,17 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             default: .signing
             }
         self.init(code, error.message, signoCode: error.signoCode)
+        underlying = error
     }
 
     public init(_ error: AnnotationError) {
         self.init(error.code == .writeFailed ? .writeFailed : .annotation, error.message, signoCode: error.signoCode)
+        underlying = error
     }
 
     public init(_ error: FormError) {
         self.init(error.code == .writeFailed ? .writeFailed : .form, error.description, signoCode: error.signoCode)
+        underlying = error
     }
 
     /// Wraps a core error: not a PDF (-120), damaged (-121), encrypted (-122), xref (-145).
@@ -92,6 +97,7 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             default: .documentUnreadable
             }
         self.init(code, error.description, signoCode: error.signoCode)
+        underlying = error
     }
 
     static func defaultSignoCode(_ code: Code) -> Int {
@@ -103,6 +109,30 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .signing, .certificationViolated: -129
         case .invalidField: -130
         default: -150
+        }
+    }
+
+    /// The code's raw value (``AutographError/codeName``).
+    public var codeName: String { code.rawValue }
+
+    /// ``signoCode``: every session error has one.
+    public var seedCode: Int? { signoCode }
+
+    /// What kind of failure the code is. The store and its storage key are the server's own
+    /// configuration, not the caller's input, so their failures are internal; a cancelled signing
+    /// is ``ErrorCategory/cancelled``. A wrapped error's own category is not looked at: the session's
+    /// code already says what the failure means to its caller (a signing step that failed is
+    /// internal whatever the signer's error was).
+    public var category: ErrorCategory {
+        switch code {
+        case .invalidState, .documentChanged, .certificationViolated: .conflict
+        case .documentNotFound: .notFound
+        case .invalidStorageKey, .wrongStorageKey, .tamperedRecord, .storeUnavailable, .writeFailed, .signing:
+            .internal
+        case .documentUnloadable, .documentUnreadable, .passwordRequired, .invalidField, .annotation, .form,
+            .invalidArgument:
+            .badInput
+        case .cancelled: .cancelled
         }
     }
 

@@ -2,8 +2,8 @@ public import PDFCore
 
 /// The error thrown by `PDFSigning`: a stable code, the signoAPI code where the seeds define one
 /// (-120 … -150), and a one-line message.
-public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Hashable, Sendable {
+public struct SigningError: AutographError, Hashable {
+    public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The document could not be loaded (-120) or read (-121).
         case documentUnreadable
         /// The document is encrypted and needs a password (-122).
@@ -59,6 +59,8 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// The core error this one wraps, when it comes from reading or writing the document.
+    public var underlying: (any Error)?
 
     public init(_ code: Code, _ message: String) {
         self.code = code
@@ -73,6 +75,7 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
         case .xref: self.init(.xrefProblem, error.description)
         default: self.init(.documentUnreadable, error.description)
         }
+        underlying = error
     }
 
     /// The signoAPI error code (STSignoInfoDelegate, -120 … -150).
@@ -100,6 +103,31 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
         case .xrefProblem: -145
         case .timestampFailed: -146
         case .certificateNotFound: -147
+        }
+    }
+
+    /// The code's raw value (``AutographError/codeName``).
+    public var codeName: String { code.rawValue }
+
+    /// ``signoCode``: every signing error has one.
+    public var seedCode: Int? { signoCode }
+
+    /// What kind of failure the code is: the document, the key container or an argument for most;
+    /// signing itself and writing are internal.
+    public var category: ErrorCategory {
+        switch code {
+        case .documentUnreadable, .passwordRequired, .keyContainerUnreadable, .wrongKeyContainerPassword,
+            .noPrivateKey, .privateKeyNotFound, .certificateUnreadable, .certificateExpired, .certificateNotFound,
+            .biometricsCertificateUnreadable, .captureTooShort, .invalidFieldName, .xrefProblem, .invalidArgument,
+            .malformedData:
+            .badInput
+        case .keyContainerNotFound: .notFound
+        case .unsupportedKeyContainer, .unsupportedAlgorithm: .unsupported
+        case .signatureTooLarge: .tooLarge
+        case .needAppearances, .certificationViolated: .conflict
+        case .timestampFailed: .unavailable
+        case .cancelled: .cancelled
+        case .writeFailed, .signingFailed: .internal
         }
     }
 

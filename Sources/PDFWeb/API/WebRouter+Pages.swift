@@ -70,7 +70,7 @@ extension WebRouter {
         switch drawn {
         case .success(let png?): return HTTPResponse(contentType: "image/png", bytes: png, headers: caching)
         case .success(nil): throw Self.budgetError(budget.stop, page: index)
-        case .failure(.clientGone): throw WebError(status: 499, code: "cancelled", message: "the client left")
+        case .failure(.clientGone): throw WebError.clientGone
         case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)
         }
     }
@@ -95,13 +95,13 @@ extension WebRouter {
         switch stop {
         case .sizeLimit:
             WebError(
-                status: 503, code: "pageTooComplex",
+                .unavailable, code: "pageTooComplex",
                 message: "page index \(page) holds more drawing operations than this server draws for one page")
         case .cancelled:
-            WebError(status: 499, code: "cancelled", message: "the client left")
+            WebError.clientGone
         default:
             WebError(
-                status: 503, code: "pageTooComplex",
+                .unavailable, code: "pageTooComplex",
                 message: "page index \(page) takes longer to draw than this server allows for one tile")
         }
     }
@@ -151,7 +151,7 @@ extension WebRouter {
         let deadline = request.received + configuration.renderTimeLimit * 2
         for index in 0..<search.extractor.graphics.document.pageCount where hits.count < limit {
             guard request.client?.isGone != true else {
-                throw WebError(status: 499, code: "cancelled", message: "the client left")
+                throw WebError.clientGone
             }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
@@ -191,7 +191,7 @@ extension WebRouter {
             switch found {
             case .success(let results?): append(results)
             case .success(nil): skipped.add(index..<(index + 1))
-            case .failure(.clientGone): throw WebError(status: 499, code: "cancelled", message: "the client left")
+            case .failure(.clientGone): throw WebError.clientGone
             case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)
             }
         }

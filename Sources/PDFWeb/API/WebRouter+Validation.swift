@@ -74,7 +74,7 @@ extension WebRouter {
                 ])
             }
             share = changed.difference.changedShare
-        case .failure(.clientGone): throw WebError(status: 499, code: "cancelled", message: "the client left")
+        case .failure(.clientGone): throw WebError.clientGone
         case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)
         }
         return .object([

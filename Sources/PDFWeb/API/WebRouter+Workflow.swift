@@ -118,7 +118,7 @@ extension WebRouter {
         do {
             try ImageXObject.checkDeclaredSize(of: request.body, maxPixels: configuration.maxImagePixels)
         } catch {
-            throw WebError(status: 413, code: "imageTooLarge", message: error.message)
+            throw WebError(.tooLarge, code: "imageTooLarge", message: error.message)
         }
         try await Self.call { () async throws(SessionError) in try await session.placePhoto(request.body, inField: name)
         }

@@ -29,7 +29,9 @@ public struct HTTPResponse: Sendable {
             headers: [("Cache-Control", "no-store")])
     }
 
-    /// An error as the API documents it: `{"error": {"code", "signoCode"?, "message"}}`.
+    /// An error as the API documents it: `{"error": {"code", "signoCode"?, "message", "field"?}}`
+    /// with the error's status and headers; the only place an error body is written. Any other
+    /// error becomes a `WebError` first, through ``WebError/init(_:)``.
     public static func error(_ error: WebError) -> HTTPResponse {
         var members: [(String, JSONValue)] = [("code", .string(error.code))]
         if let signo = error.signoCode { members.append(("signoCode", .int(signo))) }

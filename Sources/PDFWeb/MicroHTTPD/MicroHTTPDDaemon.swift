@@ -80,7 +80,7 @@ final class MicroHTTPDDaemon: Sendable {
         }
         guard let started else {
             close(socket)
-            throw WebError(status: 500, code: "internal", message: "libmicrohttpd did not start on \(host):\(bound)")
+            throw WebError.internal("libmicrohttpd did not start on \(host):\(bound)")
         }
         let address = Int(bitPattern: started)
         daemon.withLock { $0 = address }
@@ -136,9 +136,8 @@ final class MicroHTTPDDaemon: Sendable {
     }
 
     private static func failure(_ call: String, _ host: String, _ port: Int) -> WebError {
-        WebError(
-            status: 500, code: "internal",
-            message: "cannot listen on \(host):\(port): \(call): \(String(cString: strerror(errno)))")
+        WebError.internal(
+            "cannot listen on \(host):\(port): \(call): \(String(cString: strerror(errno)))")
     }
 
     /// Stops listening and waits for the connection threads (event streams must be finished first).
@@ -305,7 +304,7 @@ final class MicroHTTPDDaemon: Sendable {
                 task.cancel()
             }
         }
-        return result.withLock { $0 } ?? .error(WebError(status: 500, code: "internal", message: "no answer"))
+        return result.withLock { $0 } ?? .error(WebError.internal("no answer"))
     }
 
     /// Whether the peer closed its side of `socket` (or it failed), without reading anything.

@@ -44,13 +44,12 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
         guard let handle else {
             let reason = dlerror().map { String(cString: $0) } ?? "not found"
             return .failure(
-                WebError(
-                    status: 500, code: "internal",
-                    message: "libmicrohttpd cannot be loaded (\(reason)); install libmicrohttpd12 (Debian)"))
+                WebError.internal(
+                    "libmicrohttpd cannot be loaded (\(reason)); install libmicrohttpd12 (Debian)"))
         }
         func symbol<T>(_ name: String, as type: T.Type = T.self) throws(WebError) -> T {
             guard let address = dlsym(handle, name) else {
-                throw WebError(status: 500, code: "internal", message: "libmicrohttpd has no \(name)")
+                throw WebError.internal("libmicrohttpd has no \(name)")
             }
             return unsafeBitCast(address, to: type)
         }
