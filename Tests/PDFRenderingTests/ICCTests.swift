@@ -1,5 +1,6 @@
 import CLCMS2
 import Foundation
+import PDFAuthoring
 import PDFCore
 import PDFGraphics
 import PDFRendering
