@@ -11,6 +11,7 @@ let package = Package(
     name: "Autograph",
     products: [
         .library(name: "PDFCore", targets: ["PDFCore"]),
+        .library(name: "PDFAuthoring", targets: ["PDFAuthoring"]),
         .library(name: "PDFForms", targets: ["PDFForms"]),
         .library(name: "PDFSigning", targets: ["PDFSigning"]),
         .library(name: "PDFAnnotations", targets: ["PDFAnnotations"]),
@@ -41,27 +42,49 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CShims", dependencies: ["CJPEG"]),
 
+        // JSON values for the CLI's and the web API's documents; depends on nothing.
+        .target(name: "AutographJSON", swiftSettings: upcoming),
+        // The PDF file: objects, syntax, cross-reference, document, writing, filters, encryption.
         .target(
             name: "PDFCore",
-            dependencies: ["CZlib", "COpenSSL", "CFontconfig", "CShims"],
+            dependencies: ["CZlib", "COpenSSL", "CShims"],
             swiftSettings: upcoming
         ),
-        .target(name: "PDFForms", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        // Font files and encodings: TrueType/OpenType reading and subsetting, the standard 14 fonts'
+        // metrics, the named encodings and glyph lists, installed fonts through fontconfig.
+        .target(name: "PDFFonts", dependencies: ["PDFCore", "CFontconfig"], swiftSettings: upcoming),
+        // Image codecs, bytes in and pixels out: JPEG (libjpeg), JPEG 2000 (OpenJPEG), CCITT, JBIG2, PNG.
         .target(
-            name: "PDFSigning", dependencies: ["PDFCore", "PDFForms", "COpenSSL", "CShims"], swiftSettings: upcoming),
-        .target(name: "PDFAnnotations", dependencies: ["PDFCore", "PDFForms"], swiftSettings: upcoming),
+            name: "PDFImageCodecs", dependencies: ["PDFCore", "CShims", "COpenJPEG"], swiftSettings: upcoming),
+        // Writing new PDF content: content streams, embedded fonts, image XObjects, ink, text layout,
+        // whole documents (PDFBuilder).
+        .target(
+            name: "PDFAuthoring", dependencies: ["PDFCore", "PDFFonts", "PDFImageCodecs"], swiftSettings: upcoming),
+        .target(
+            name: "PDFForms", dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "AutographJSON"],
+            swiftSettings: upcoming),
+        .target(
+            name: "PDFSigning",
+            dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "PDFForms", "AutographJSON", "COpenSSL", "CShims"],
+            swiftSettings: upcoming),
+        .target(
+            name: "PDFAnnotations", dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "PDFForms"],
+            swiftSettings: upcoming),
         // Content streams to display lists; no C (ARCHITECTURE.md).
-        .target(name: "PDFGraphics", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        .target(
+            name: "PDFGraphics", dependencies: ["PDFCore", "PDFFonts", "PDFImageCodecs"], swiftSettings: upcoming),
         .target(
             name: "PDFRendering",
-            dependencies: ["PDFGraphics", "PDFCore", "CCairo", "CFreeType", "COpenJPEG", "CLCMS2", "CShims"],
+            dependencies: [
+                "PDFGraphics", "PDFFonts", "PDFImageCodecs", "PDFCore", "CCairo", "CFreeType", "CLCMS2", "CShims",
+            ],
             swiftSettings: upcoming),
         // The WYSIWYS / signo workflow: an actor per document, events, the encrypted store.
         .target(
             name: "PDFSession",
             dependencies: [
-                "PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering", "CSQLite",
-                "COpenSSL",
+                "PDFCore", "PDFAuthoring", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics",
+                "PDFRendering", "CSQLite", "COpenSSL",
             ],
             swiftSettings: upcoming),
         // Layouts, spreads, viewport, coordinate conversion, hit testing, modes; no C (ARCHITECTURE.md).
@@ -74,55 +97,85 @@ let package = Package(
             name: "PDFWeb",
             dependencies: [
                 "PDFSession", "PDFViewer", "PDFRendering", "PDFGraphics", "PDFSigning", "PDFForms", "PDFAnnotations",
-                "PDFCore", "CMicroHTTPD", "CShims",
+                "PDFAuthoring", "PDFCore", "AutographJSON", "CMicroHTTPD", "CShims",
             ],
             swiftSettings: upcoming, plugins: ["EmbedWebAssetsPlugin"]),
         .target(
             name: "AutographCLI",
             dependencies: [
-                "PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering", "PDFSession",
-                "PDFWeb", "CShims",
+                "PDFCore", "PDFAuthoring", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering",
+                "PDFSession", "PDFWeb", "AutographJSON", "CShims",
             ],
             swiftSettings: upcoming),
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
 
         // Builds PDFs for tests and benchmarks; never shipped.
-        .target(name: "PDFTestSupport", dependencies: ["PDFCore", "COpenSSL"], swiftSettings: upcoming),
+        .target(
+            name: "PDFTestSupport", dependencies: ["PDFCore", "PDFAuthoring", "AutographJSON", "COpenSSL"],
+            swiftSettings: upcoming),
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
-        .executableTarget(name: "FuzzCodecs", dependencies: ["PDFGraphics", "CShims"], swiftSettings: upcoming),
+        .executableTarget(name: "FuzzCodecs", dependencies: ["PDFImageCodecs", "CShims"], swiftSettings: upcoming),
         // libFuzzer entry for the web server: requests through the policy and the router, in process.
         .executableTarget(
             name: "FuzzWeb", dependencies: ["PDFWeb", "PDFSession", "PDFSigning", "CShims"], swiftSettings: upcoming),
         // A process the store's crash test kills in the middle of saves (see StoreCrashTests).
         .executableTarget(name: "StoreCrashProbe", dependencies: ["PDFSession"], swiftSettings: upcoming),
 
-        .testTarget(name: "PDFCoreTests", dependencies: ["PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
-        .testTarget(name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
         .testTarget(
-            name: "PDFSigningTests", dependencies: ["PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport"],
+            name: "PDFFontsTests", dependencies: ["PDFFonts", "PDFAuthoring", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
-            name: "PDFAnnotationsTests", dependencies: ["PDFAnnotations", "PDFCore", "PDFForms", "PDFTestSupport"],
+            name: "PDFImageCodecsTests", dependencies: ["PDFImageCodecs", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
-            name: "PDFGraphicsTests", dependencies: ["PDFGraphics", "PDFCore", "PDFForms", "PDFTestSupport"],
+            name: "PDFAuthoringTests", dependencies: ["PDFAuthoring", "PDFFonts", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
-            name: "PDFRenderingTests", dependencies: ["PDFRendering", "PDFGraphics", "PDFCore", "PDFTestSupport"],
+            name: "PDFCoreTests", dependencies: ["PDFAuthoring", "PDFFonts", "PDFCore", "PDFTestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFSigningTests",
+            dependencies: ["PDFAuthoring", "PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFAnnotationsTests",
+            dependencies: [
+                "PDFAuthoring", "PDFImageCodecs", "PDFAnnotations", "PDFCore", "PDFForms", "PDFTestSupport",
+            ],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFGraphicsTests",
+            dependencies: [
+                "PDFAuthoring", "PDFFonts", "PDFImageCodecs", "PDFGraphics", "PDFCore", "PDFForms", "PDFTestSupport",
+            ],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFRenderingTests",
+            dependencies: [
+                "PDFAuthoring", "PDFFonts", "PDFImageCodecs", "PDFRendering", "PDFGraphics", "PDFCore",
+                "PDFTestSupport",
+            ],
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFSessionTests",
-            dependencies: ["PDFSession", "PDFSigning", "PDFForms", "PDFAnnotations", "PDFCore", "PDFTestSupport"],
+            dependencies: [
+                "PDFAuthoring", "PDFSession", "PDFSigning", "PDFForms", "PDFAnnotations", "PDFCore", "PDFTestSupport",
+            ],
             swiftSettings: upcoming),
         .testTarget(name: "PDFViewerTests", dependencies: ["PDFViewer", "PDFCore"], swiftSettings: upcoming),
         .testTarget(
             name: "PDFWebTests",
-            dependencies: ["PDFWeb", "PDFSession", "PDFSigning", "PDFCore", "PDFTestSupport"],
+            dependencies: [
+                "AutographJSON", "PDFAuthoring", "PDFWeb", "PDFSession", "PDFSigning", "PDFCore", "PDFTestSupport",
+            ],
             swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",
             dependencies: [
+                "AutographJSON", "PDFAuthoring",
                 "AutographCLI", "PDFCore", "PDFForms", "PDFRendering", "PDFSession", "PDFSigning", "PDFTestSupport",
             ],
             swiftSettings: upcoming

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Generate the metrics of the standard 14 PDF fonts in Sources/PDFCore/Fonts: StandardFontData.swift
-(descriptor values, encodings) and StandardFontWidthData1.swift, StandardFontWidthData2.swift (widths).
+"""Generate the metrics of the standard 14 PDF fonts in Sources/PDFFonts/Standard: StandardFontData.swift
+(descriptor values, the Unicode values of the Symbol and ZapfDingbats codes) and
+StandardFontWidthData1.swift, StandardFontWidthData2.swift (widths).
 
-The widths exist once, by glyph name. PDFCore's `StandardFont` derives its widths by code from them
+The widths exist once, by glyph name. PDFFonts' `StandardFont` derives its widths by code from them
 through the glyph names of its encodings (WinAnsiEncoding for the text fonts, the built-in encodings
-of Symbol and ZapfDingbats), and PDFGraphics' font model looks glyph names up in them directly (for
+of Symbol and ZapfDingbats; the names are `BaseEncoding`'s, generated once by gen-font-data.py, so
+this script uses its own copy only to check), and PDFGraphics' font model looks glyph names up in them directly (for
 standard fonts without /Widths). This script checks that the derived widths by code equal Adobe's
 AFM widths of the same codes and stops otherwise.
 
@@ -300,7 +302,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("wheel", help="a matplotlib wheel (only its pdfcorefonts/*.afm are read)")
     parser.add_argument("--urw", default="/usr/share/fonts/type1/urw-base35", help="the URW base35 AFM folder")
-    parser.add_argument("--out", default="Sources/PDFCore/Fonts", help="the folder the Swift files go to")
+    parser.add_argument("--out", default="Sources/PDFFonts/Standard", help="the folder the Swift files go to")
     arguments = parser.parse_args()
 
     from pdfminer.encodingdb import name2unicode
@@ -396,17 +398,6 @@ def main():
     out.append("    static let metrics: [StandardFontMetrics] = [")
     out.extend(descriptors)
     out.append("    ]")
-    for case, description in (
-        ("winAnsi", "WinAnsiEncoding (ISO 32000-2 Annex D.2), the encoding of the twelve text fonts"),
-        ("symbol", "the Symbol built-in encoding (ISO 32000-2 Annex D.5)"),
-        ("zapfDingbats", "the ZapfDingbats built-in encoding (ISO 32000-2 Annex D.6)"),
-    ):
-        out.append("")
-        for line in textwrap.wrap(f"The glyph name of each code of {description}, separated by white "
-                                  "space; `.` where the code has no glyph.", 110):
-            out.append("    /// " + line)
-        names = [name or "." for name in encoding_names[case]]
-        out.append(f"    static let {case}Names = {literal(names, '        ')}")
     for case, name in (("symbol", "Symbol"), ("zapfDingbats", "ZapfDingbats")):
         out.append("")
         out.append(f"    /// The Unicode value of each code of the {name} built-in encoding; 0 where no glyph.")

@@ -1,6 +1,6 @@
 import CShims
 import PDFCore
-import PDFGraphics
+import PDFImageCodecs
 
 /// One fuzzing input for the image codecs: the first byte chooses the decoder and its parameters,
 /// the rest is the encoded data.

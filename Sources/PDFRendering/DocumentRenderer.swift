@@ -2,7 +2,7 @@ public import PDFCore
 public import PDFGraphics
 
 /// Renders pages of a document: the interpreter's display list of each page, replayed by a
-/// ``PageRenderer``, with JPX images decoded by OpenJPEG and ICC profiles applied by lcms2.
+/// ``PageRenderer``, with ICC profiles applied by lcms2.
 ///
 /// Thread-safe: pages (and tiles of one page) can be rendered concurrently from one renderer.
 ///
@@ -28,12 +28,6 @@ public final class DocumentRenderer: Sendable {
         options.annotations = annotations
         let icc: (any ICCConverterFactory)? = colorManagement ? LCMSConverterFactory() : nil
         options.icc = icc
-        options.jpxDecoder = { data in
-            let image = try JPXDecoder.decode(data)
-            return JPXImage(
-                width: image.width, height: image.height, components: image.components, samples: image.samples,
-                alpha: image.alpha)
-        }
         graphics = GraphicsDocument(document: document, options: options)
         pageRenderer = PageRenderer(fonts: fonts, icc: icc)
     }

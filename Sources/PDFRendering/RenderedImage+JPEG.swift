@@ -1,4 +1,5 @@
 import PDFCore
+import PDFImageCodecs
 
 extension RenderedImage {
     /// The image as a baseline JPEG (for thumbnails), composited over white; `quality` from 1 to 100.

@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFCore
 
 /// A one-page form with one field of each kind, for form tests. Field names and what they hold:

@@ -1,5 +1,7 @@
 import Foundation
+import PDFAuthoring
 import PDFForms
+import PDFImageCodecs
 import PDFTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PDFAuthoring
 import PDFTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PDFCore
+import PDFFonts
 import PDFTestSupport
 import Testing
 

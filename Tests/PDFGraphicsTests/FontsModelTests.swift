@@ -1,5 +1,7 @@
 import Foundation
+import PDFAuthoring
 import PDFCore
+import PDFFonts
 import PDFTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PDFCore
+import PDFImageCodecs
 import PDFTestSupport
 import Testing
 
@@ -165,6 +166,37 @@ struct JBIG2CorpusTests {
         #expect(verdicts.count >= 9)
         for verdict in verdicts where verdict.poppler != true && verdict.mupdf != true {
             Issue.record("no oracle agrees: \(verdict)")
+        }
+    }
+
+    @Test(
+        "prefixes of the corpus JBIG2 streams (every twelfth of the length) decode or throw",
+        .enabled(if: Requirement.corpus, "the corpus is absent"))
+    func truncationSweep() throws {
+        let files = try Self.corpusFiles(tag: "img-jbig2")
+        for (name, path, password) in files.prefix(17) {
+            var options = ParseOptions()
+            options.password = password
+            let document = try PDFDocument(contentsOfFile: path, options: options)
+            for reference in document.objectReferences {
+                guard let stream = document.object(reference).streamValue,
+                    let partial = try? stream.partiallyDecodedData(), partial.imageCodec == .jbig2Decode
+                else { continue }
+                var globals: [UInt8]?
+                if let object = partial.imageCodecParameters?["JBIG2Globals"],
+                    let globalStream = document.resolve(object).streamValue
+                {
+                    globals = try globalStream.decodedData()
+                }
+                let full = try JBIG2.decode(partial.data, globals: globals)
+                let step = max(1, partial.data.count / 12)
+                for length in stride(from: 0, to: partial.data.count, by: step) {
+                    if let result = try? JBIG2.decode(Array(partial.data.prefix(length)), globals: globals) {
+                        #expect(result.rows.count == result.height * ((result.width + 7) / 8), "\(name) \(length)")
+                    }
+                }
+                #expect(full.rows.count == full.height * ((full.width + 7) / 8))
+            }
         }
     }
 }

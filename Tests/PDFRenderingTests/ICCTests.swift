@@ -1,4 +1,5 @@
 import Foundation
+import PDFAuthoring
 import PDFCore
 import PDFGraphics
 import PDFRendering

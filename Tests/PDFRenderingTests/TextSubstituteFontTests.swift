@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 import PDFTestSupport
 import Testing
 

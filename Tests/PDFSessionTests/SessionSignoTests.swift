@@ -1,5 +1,6 @@
 import Foundation
 import PDFAnnotations
+import PDFAuthoring
 import PDFCore
 import PDFForms
 import PDFSigning

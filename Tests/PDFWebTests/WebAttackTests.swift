@@ -1,4 +1,6 @@
+import AutographJSON
 import Foundation
+import PDFAuthoring
 import PDFCore
 import PDFTestSupport
 import Synchronization

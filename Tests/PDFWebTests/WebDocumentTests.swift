@@ -1,3 +1,4 @@
+import AutographJSON
 import Foundation
 import PDFCore
 import PDFTestSupport

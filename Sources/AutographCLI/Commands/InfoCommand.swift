@@ -1,3 +1,4 @@
+import AutographJSON
 import PDFCore
 
 /// `autograph info`: what a document is made of.

@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFCore
 
 /// `autograph sample`: writes the sample document that `make run` and the tutorials use.

@@ -1,3 +1,4 @@
+import AutographJSON
 import PDFCore
 import PDFGraphics
 import PDFRendering

@@ -1,4 +1,5 @@
 import PDFAnnotations
+import PDFAuthoring
 import PDFCore
 import PDFSigning
 

@@ -1,3 +1,4 @@
+import AutographJSON
 import PDFCore
 
 /// Parses a JSON file or option the person gave: a usage error names the byte where it stops being JSON.

@@ -1,3 +1,4 @@
+import PDFAuthoring
 public import PDFCore
 
 /// Writes ink notes as ink annotations (ISO 32000-2 §12.5.6.13): `/InkList` for the points, `/C`

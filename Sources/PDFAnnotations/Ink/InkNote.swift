@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// How ink notes are drawn (signoAPI `STNotesConfig`): stroke width in points and colour.

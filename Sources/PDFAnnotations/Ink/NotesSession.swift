@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// An ink-notes editing session (signoAPI notes mode): notes are added, undone and redone in

@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 import PDFForms
 

@@ -15,7 +15,7 @@ package enum XRefWriter {
 
     /// A table and its trailer, then `startxref` and `%%EOF`.
     /// - Parameter entries: sorted by object number; offsets already relative to the header.
-    static func table(
+    package static func table(
         _ entries: [(number: Int, entry: XRefEntry)], trailer: PDFDictionary, at offset: Int
     ) -> [UInt8] {
         var serializer = PDFSerializer()
@@ -45,7 +45,7 @@ package enum XRefWriter {
 
     /// A cross-reference stream object numbered `number` (its own entry included), then
     /// `startxref` and `%%EOF`.
-    static func stream(
+    package static func stream(
         _ entries: [(number: Int, entry: XRefEntry)], trailer: PDFDictionary, number: Int, at offset: Int
     ) -> [UInt8] {
         var all = entries

@@ -1,4 +1,6 @@
+import PDFAuthoring
 import PDFCore
+import PDFFonts
 
 /// Chooses the font that draws each field's text and keeps one font object per font for the
 /// whole update: the field's `/DA` font when it is one of the standard 14 and can draw the text,

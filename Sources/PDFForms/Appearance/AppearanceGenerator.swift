@@ -1,4 +1,6 @@
+import PDFAuthoring
 import PDFCore
+import PDFFonts
 
 /// Makes the normal appearance streams of widgets from field values (ISO 32000-2 §12.7.4.3
 /// variable text, §12.7.5.2 buttons, §12.7.5.4 choice fields).

@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFCore
 
 /// A field's default appearance string `/DA` (ISO 32000-2 §12.7.4.3): the font resource name and

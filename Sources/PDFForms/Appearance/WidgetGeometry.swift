@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// The frame an appearance stream draws in: the widget's size in its rotated space, the matrix

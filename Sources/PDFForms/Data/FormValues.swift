@@ -1,3 +1,4 @@
+import AutographJSON
 import PDFCore
 
 /// Field values as data: `{"name": "text" | true | ["a", "b"]}` in JSON, or XFDF (``XFDF``).

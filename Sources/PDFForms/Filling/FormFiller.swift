@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// Fills a form: values are checked against each field (kind, read-only, options, `/MaxLen`) as

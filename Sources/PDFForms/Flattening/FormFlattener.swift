@@ -1,3 +1,4 @@
+import PDFAuthoring
 public import PDFCore
 
 /// Bakes field appearances into page content and removes the fields (ISO 32000-2 §12.5.5 maps an

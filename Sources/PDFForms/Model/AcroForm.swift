@@ -1,3 +1,4 @@
+import PDFAuthoring
 public import PDFCore
 
 /// A document's interactive form (ISO 32000-2 §12.7.3): its terminal fields with inheritance

@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// The kind of a terminal field (ISO 32000-2 §12.7.5): from `/FT` and the button and choice flags.

@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 
 /// What the font model needs from a bare Compact Font Format program (`/FontFile3` with
 /// `/Subtype /Type1C` or `/CIDFontType0C`; Adobe Technical Note #5176): the glyph names of its

@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 
 /// Reads the PostScript text of a CMap (ISO 32000-2 §9.7.5, §9.10.3; Adobe Technical Note #5014):
 /// only the operators that define mappings and the entries `/CMapName`, `/WMode` and

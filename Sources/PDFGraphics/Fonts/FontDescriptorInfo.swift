@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 
 /// A font's descriptor (ISO 32000-2 §9.8): the flags and metrics a renderer needs to substitute a
 /// font that is not embedded, in glyph space units (1/1000 em).

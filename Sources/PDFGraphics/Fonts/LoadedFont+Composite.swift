@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 
 /// Type 0 fonts and their CIDFonts (ISO 32000-2 §9.7).
 extension LoadedFont {

@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 
 /// The pieces every font type shares: names, descriptors, programs, `/ToUnicode`.
 extension LoadedFont {

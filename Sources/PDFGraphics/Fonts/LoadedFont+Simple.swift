@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 
 /// Simple fonts: Type 1, MMType1, TrueType and Type 3 (ISO 32000-2 §9.6).
 extension LoadedFont {

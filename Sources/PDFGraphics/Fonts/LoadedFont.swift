@@ -1,4 +1,5 @@
 public import PDFCore
+public import PDFFonts
 import Synchronization
 
 /// A font as a page uses it (ISO 32000-2 §9.5 to §9.10): how a string operand of `Tj`/`TJ` splits

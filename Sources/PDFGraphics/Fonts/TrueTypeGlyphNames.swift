@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 
 /// The glyph a TrueType program's own character maps give each one-byte code, and that glyph's
 /// name in the `post` table: what a simple TrueType font without `/Encoding` (or without a name for

@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 
 /// The built-in encoding of an embedded Type 1 font program (`/FontFile`; Adobe Type 1 Font Format
 /// §2.3), read from its clear-text part: `/Encoding StandardEncoding def`, or an array filled by

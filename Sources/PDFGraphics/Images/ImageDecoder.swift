@@ -1,4 +1,5 @@
 import PDFCore
+import PDFImageCodecs
 
 /// Turns image XObjects and inline images into ``ImageSource`` values that decode on demand
 /// (ISO 32000-2 §8.9): the filters, then the image codec (DCT, JPX, CCITT, JBIG2), samples of 1 to
@@ -264,15 +265,7 @@ struct ImageDecoder: Sendable {
             )
             return factor > 1 ? samples.reduced(by: factor) : samples
         case "JPXDecode":
-            guard let decoder = options.jpxDecoder else {
-                throw PDFError(.unsupported, "JPX images need a JPX decoder")
-            }
-            let image: JPXImage
-            do {
-                image = try decoder(partial.data)
-            } catch {
-                throw PDFError(.decodeFailed, "JPX: \(error)")
-            }
+            let image = try JPXDecoder.decode(partial.data)
             let samples = Samples(
                 width: image.width, height: image.height, components: image.components, bitsPerComponent: 8,
                 values: image.samples.map { UInt16($0) }, alpha: image.alpha)

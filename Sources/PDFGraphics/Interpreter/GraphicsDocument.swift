@@ -16,8 +16,6 @@ public struct GraphicsOptions: Sendable {
     public var annotations = Annotations.display
     /// Colour management for ICCBased spaces; nil uses their alternate spaces.
     public var icc: (any ICCConverterFactory)? = nil
-    /// Decodes `/JPXDecode` images (the renderer supplies one built on openjpeg); nil leaves them undrawn.
-    public var jpxDecoder: (@Sendable ([UInt8]) throws -> JPXImage)? = nil
     /// False for consumers that need geometry and text but no pixels (text extraction): shadings
     /// are not built (`sh` draws nothing, shading and tiling patterns paint black) and soft masks
     /// are not run, which spares evaluating their functions and contents.
@@ -28,24 +26,6 @@ public struct GraphicsOptions: Sendable {
     public var maxOperations = 10_000_000
 
     public init() {}
-}
-
-/// A JPX image as a decoder returns it: 8-bit samples, `components` per pixel, rows top to bottom.
-public struct JPXImage: Sendable {
-    public var width: Int
-    public var height: Int
-    public var components: Int
-    public var samples: [UInt8]
-    /// The alpha channel, when the codestream has one (used with `/SMaskInData`).
-    public var alpha: [UInt8]?
-
-    public init(width: Int, height: Int, components: Int, samples: [UInt8], alpha: [UInt8]?) {
-        self.width = width
-        self.height = height
-        self.components = components
-        self.samples = samples
-        self.alpha = alpha
-    }
 }
 
 /// A document prepared for drawing: its fonts loaded once and shared by every page, so pages can

@@ -1,4 +1,5 @@
 public import PDFCore
+import PDFFonts
 
 /// Extracts the text of pages with positions (ISO 32000-2 §9.10), from the same display list the
 /// renderer draws (ARCHITECTURE.md invariant 5).

@@ -1,6 +1,7 @@
 internal import CCairo
 internal import CFreeType
 import PDFCore
+import PDFFonts
 import PDFGraphics
 
 /// How a font's codes select glyphs of its face (ISO 32000-2 §9.6.5, §9.7.4.2), decided once when

@@ -1,4 +1,5 @@
 import PDFCore
+import PDFFonts
 import PDFGraphics
 
 /// Where fonts that are not embedded are drawn from (ISO 32000-2 §9.6.2.2, §9.10.2): the standard

@@ -1,5 +1,6 @@
 internal import CCairo
 internal import CFreeType
+import PDFFonts
 import PDFGraphics
 
 /// The glyph each code 0–255 of a simple font selects (ISO 32000-2 §9.6.5), as MuPDF

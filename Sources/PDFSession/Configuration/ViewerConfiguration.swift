@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// How a document is shown (WYSIWYS `WYSViewerConfiguration`, signo's toolbar and page number

@@ -1,4 +1,5 @@
 public import PDFAnnotations
+public import PDFAuthoring
 public import PDFCore
 
 /// signo's notes mode: handwritten ink notes drawn over the pages, with undo and redo, saved as

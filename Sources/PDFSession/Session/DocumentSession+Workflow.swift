@@ -1,4 +1,5 @@
 import PDFAnnotations
+public import PDFAuthoring
 public import PDFCore
 import PDFForms
 import PDFSigning

@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFCore
 
 /// Handwritten signatures kept per user in the store (WYSIWYS signature settings: several per

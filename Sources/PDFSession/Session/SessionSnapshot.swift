@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PDFAuthoring
 import PDFCore
 import PDFSigning
 

@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// The signing workflow's transitions as a value: given where the session is and what happened, it

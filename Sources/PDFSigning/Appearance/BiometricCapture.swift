@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// The raw handwriting of a signature and the device that captured it (signo biometrics): kept

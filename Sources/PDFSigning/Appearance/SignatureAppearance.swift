@@ -1,3 +1,4 @@
+public import PDFAuthoring
 public import PDFCore
 
 /// How a visible signature looks (WYSIWYS `WYSSignatureAppearance`, signo `signatureCaptureConfig`):

@@ -1,4 +1,6 @@
+import PDFAuthoring
 import PDFCore
+import PDFFonts
 
 /// Draws a ``SignatureAppearance`` into a form XObject for a widget of `width` × `height` points,
 /// upright on a page rotated by `rotation` (the appearance is counter-rotated like `/MK /R`).

@@ -1,3 +1,4 @@
+public import AutographJSON
 public import PDFCore
 
 extension SignatureStatus {

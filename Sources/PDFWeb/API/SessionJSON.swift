@@ -1,3 +1,5 @@
+import AutographJSON
+import PDFAuthoring
 import PDFCore
 import PDFForms
 import PDFGraphics

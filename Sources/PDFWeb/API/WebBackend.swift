@@ -1,3 +1,4 @@
+import AutographJSON
 import PDFCore
 import PDFRendering
 public import PDFSession

@@ -1,3 +1,4 @@
+import AutographJSON
 import PDFCore
 import PDFSession
 import PDFViewer

@@ -1,4 +1,6 @@
+import AutographJSON
 import PDFAnnotations
+import PDFAuthoring
 import PDFCore
 import PDFSession
 

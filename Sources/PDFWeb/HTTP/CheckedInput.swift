@@ -1,3 +1,5 @@
+import AutographJSON
+import PDFAuthoring
 import PDFCore
 
 /// Numbers from a request, checked before any conversion or arithmetic: finite, whole where a whole

@@ -1,3 +1,4 @@
+import AutographJSON
 import PDFCore
 
 /// An HTTP request as the router sees it: the whole body collected, header names in lower case.

@@ -1,3 +1,4 @@
+public import AutographJSON
 public import PDFCore
 
 /// An answer: a status, headers and either bytes or a stream of Server-Sent Events.

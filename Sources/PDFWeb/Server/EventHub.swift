@@ -1,3 +1,4 @@
+import AutographJSON
 import Dispatch
 import PDFCore
 import Synchronization

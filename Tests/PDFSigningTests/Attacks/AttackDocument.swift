@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFCore
 
 /// The document the attacks start from: two pages; the first draws "Pay 100 EUR" with an indirect

@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFCore
 import PDFTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFCore
 import PDFForms
 import PDFTestSupport
