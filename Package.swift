@@ -111,14 +111,16 @@ let package = Package(
 
         // Builds PDFs for tests and benchmarks; never shipped.
         .target(
-            name: "PDFTestSupport", dependencies: ["PDFCore", "PDFAuthoring", "AutographJSON", "COpenSSL"],
+            name: "PDFTestSupport", dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "AutographJSON", "COpenSSL"],
             swiftSettings: upcoming),
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
-        .executableTarget(name: "FuzzCodecs", dependencies: ["PDFImageCodecs", "CShims"], swiftSettings: upcoming),
+        .executableTarget(
+            name: "FuzzCodecs", dependencies: ["PDFImageCodecs", "PDFCore", "CShims"], swiftSettings: upcoming),
         // libFuzzer entry for the web server: requests through the policy and the router, in process.
         .executableTarget(
-            name: "FuzzWeb", dependencies: ["PDFWeb", "PDFSession", "PDFSigning", "CShims"], swiftSettings: upcoming),
+            name: "FuzzWeb", dependencies: ["PDFWeb", "PDFSession", "PDFSigning", "PDFCore", "CShims"],
+            swiftSettings: upcoming),
         // A process the store's crash test kills in the middle of saves (see StoreCrashTests).
         .executableTarget(name: "StoreCrashProbe", dependencies: ["PDFSession"], swiftSettings: upcoming),
 
@@ -135,7 +137,9 @@ let package = Package(
             name: "PDFCoreTests", dependencies: ["PDFAuthoring", "PDFFonts", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
         .testTarget(
-            name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
+            name: "PDFFormsTests",
+            dependencies: ["PDFAuthoring", "AutographJSON", "PDFForms", "PDFCore", "PDFTestSupport"],
+            swiftSettings: upcoming),
         .testTarget(
             name: "PDFSigningTests",
             dependencies: ["PDFAuthoring", "PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport"],
@@ -169,12 +173,14 @@ let package = Package(
         .testTarget(
             name: "PDFWebTests",
             dependencies: [
+                "PDFForms", "PDFGraphics",
                 "AutographJSON", "PDFAuthoring", "PDFWeb", "PDFSession", "PDFSigning", "PDFCore", "PDFTestSupport",
             ],
             swiftSettings: upcoming),
         .testTarget(
             name: "AutographCLITests",
             dependencies: [
+                "PDFAnnotations", "PDFWeb",
                 "AutographJSON", "PDFAuthoring",
                 "AutographCLI", "PDFCore", "PDFForms", "PDFRendering", "PDFSession", "PDFSigning", "PDFTestSupport",
             ],

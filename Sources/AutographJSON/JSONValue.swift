@@ -192,16 +192,10 @@ extension JSONValue {
 
 extension JSONValue {
     /// Why a text is not JSON, with the byte offset.
-    public struct ParseError: AutographError {
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
         public var offset: Int
         public var message: String
         public var description: String { "invalid JSON at byte \(offset): \(message)" }
-        /// `invalidJSON`.
-        public var codeName: String { "invalidJSON" }
-        /// None: the seed API reads no JSON.
-        public var seedCode: Int? { nil }
-        /// ``ErrorCategory/badInput``: the text given is not JSON.
-        public var category: ErrorCategory { .badInput }
     }
 
     /// Parses JSON text (UTF-8); nesting deeper than `maxDepth` is refused.

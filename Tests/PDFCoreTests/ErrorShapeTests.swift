@@ -27,19 +27,4 @@ struct CoreErrorShapeTests {
         #expect(PDFError(.unsupported, "").category == .unsupported)
         #expect(PDFError(.writeFailed, "").category == .internal)
     }
-
-    @Test("a JSON parse error is bad input, with no seed code, and keeps its byte offset in the description")
-    func jsonParseError() {
-        do {
-            _ = try JSONValue.parse(Array(#"{"a": }"#.utf8))
-            Issue.record("parsed")
-        } catch {
-            let shaped: any AutographError = error
-            #expect(shaped.codeName == "invalidJSON")
-            #expect(shaped.category == .badInput)
-            #expect(shaped.seedCode == nil)
-            #expect(!shaped.message.isEmpty)
-            #expect(shaped.description == "invalid JSON at byte \(error.offset): \(error.message)")
-        }
-    }
 }

@@ -1,3 +1,4 @@
+import AutographJSON
 import PDFCore
 import Testing
 
@@ -32,5 +33,20 @@ struct FormErrorShapeTests {
         let error = FormError(PDFError(.writeFailed, "disk full"))
         #expect(error.code == .writeFailed && error.signoCode == -128)
         #expect((error.underlying as? PDFError)?.code == .writeFailed)
+    }
+
+    @Test("a JSON parse error is bad input, with no seed code, and keeps its byte offset in the description")
+    func jsonParseError() {
+        do {
+            _ = try JSONValue.parse(Array(#"{"a": }"#.utf8))
+            Issue.record("parsed")
+        } catch {
+            let shaped: any AutographError = error
+            #expect(shaped.codeName == "invalidJSON")
+            #expect(shaped.category == .badInput)
+            #expect(shaped.seedCode == nil)
+            #expect(!shaped.message.isEmpty)
+            #expect(shaped.description == "invalid JSON at byte \(error.offset): \(error.message)")
+        }
     }
 }

@@ -4,6 +4,7 @@ import PDFSigning
 import Testing
 
 @testable import PDFWeb
+import AutographJSON
 
 /// The web layer's one mapping from any error to a status and a JSON body (`WebError.init(_:)`,
 /// `HTTPResponse.error(_:)`).
