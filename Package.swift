@@ -41,14 +41,18 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CShims", dependencies: ["CJPEG"]),
 
+        // Every libcrypto call, behind `package` wrappers; internal to the package, not a product
+        // (ARCHITECTURE.md, "Crypto").
+        .target(name: "AutographCrypto", dependencies: ["COpenSSL"], swiftSettings: upcoming),
         .target(
             name: "PDFCore",
-            dependencies: ["CZlib", "COpenSSL", "CFontconfig", "CShims"],
+            dependencies: ["CZlib", "AutographCrypto", "CFontconfig", "CShims"],
             swiftSettings: upcoming
         ),
         .target(name: "PDFForms", dependencies: ["PDFCore"], swiftSettings: upcoming),
         .target(
-            name: "PDFSigning", dependencies: ["PDFCore", "PDFForms", "COpenSSL", "CShims"], swiftSettings: upcoming),
+            name: "PDFSigning", dependencies: ["PDFCore", "PDFForms", "AutographCrypto", "CShims"],
+            swiftSettings: upcoming),
         .target(name: "PDFAnnotations", dependencies: ["PDFCore", "PDFForms"], swiftSettings: upcoming),
         // Content streams to display lists; no C (ARCHITECTURE.md).
         .target(name: "PDFGraphics", dependencies: ["PDFCore"], swiftSettings: upcoming),
@@ -61,7 +65,7 @@ let package = Package(
             name: "PDFSession",
             dependencies: [
                 "PDFCore", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics", "PDFRendering", "CSQLite",
-                "COpenSSL",
+                "AutographCrypto",
             ],
             swiftSettings: upcoming),
         // Layouts, spreads, viewport, coordinate conversion, hit testing, modes; no C (ARCHITECTURE.md).
@@ -87,7 +91,7 @@ let package = Package(
         .executableTarget(name: "autograph", dependencies: ["AutographCLI"], swiftSettings: upcoming),
 
         // Builds PDFs for tests and benchmarks; never shipped.
-        .target(name: "PDFTestSupport", dependencies: ["PDFCore", "COpenSSL"], swiftSettings: upcoming),
+        .target(name: "PDFTestSupport", dependencies: ["PDFCore", "AutographCrypto"], swiftSettings: upcoming),
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
         .executableTarget(name: "FuzzCodecs", dependencies: ["PDFGraphics", "CShims"], swiftSettings: upcoming),
@@ -97,8 +101,13 @@ let package = Package(
         // A process the store's crash test kills in the middle of saves (see StoreCrashTests).
         .executableTarget(name: "StoreCrashProbe", dependencies: ["PDFSession"], swiftSettings: upcoming),
 
+        .testTarget(
+            name: "AutographCryptoTests",
+            dependencies: ["AutographCrypto", "PDFCore", "PDFSigning", "PDFSession", "PDFTestSupport"],
+            swiftSettings: upcoming),
         .testTarget(name: "PDFCoreTests", dependencies: ["PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
-        .testTarget(name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFFormsTests", dependencies: ["PDFForms", "PDFCore", "PDFTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "PDFSigningTests", dependencies: ["PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport"],
             swiftSettings: upcoming),
