@@ -33,6 +33,9 @@ demo: release
 test:
 	scripts/install-deps test
 	$(SWIFT) format lint --strict --recursive Sources Tests
+	# The module graph as ARCHITECTURE.md draws it; tests that skip say so.
+	python3 scripts/check-architecture
+	python3 scripts/check-tests
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test --skip-build --skip PDFWebTests
 	# The web server's tests on their own: other suites block the shared thread pool with waits on

@@ -42,12 +42,15 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CShims", dependencies: ["CJPEG"]),
 
+        // Every libcrypto call, behind `package` wrappers; internal to the package, not a product
+        // (ARCHITECTURE.md, "Crypto").
+        .target(name: "AutographCrypto", dependencies: ["COpenSSL"], swiftSettings: upcoming),
         // JSON values for the CLI's and the web API's documents; depends on nothing.
         .target(name: "AutographJSON", swiftSettings: upcoming),
         // The PDF file: objects, syntax, cross-reference, document, writing, filters, encryption.
         .target(
             name: "PDFCore",
-            dependencies: ["CZlib", "COpenSSL", "CShims"],
+            dependencies: ["CZlib", "AutographCrypto", "CShims"],
             swiftSettings: upcoming
         ),
         // Font files and encodings: TrueType/OpenType reading and subsetting, the standard 14 fonts'
@@ -65,7 +68,9 @@ let package = Package(
             swiftSettings: upcoming),
         .target(
             name: "PDFSigning",
-            dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "PDFForms", "AutographJSON", "COpenSSL", "CShims"],
+            dependencies: [
+                "PDFCore", "PDFFonts", "PDFAuthoring", "PDFForms", "AutographJSON", "AutographCrypto", "CShims",
+            ],
             swiftSettings: upcoming),
         .target(
             name: "PDFAnnotations", dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "PDFForms"],
@@ -84,7 +89,7 @@ let package = Package(
             name: "PDFSession",
             dependencies: [
                 "PDFCore", "PDFAuthoring", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics",
-                "PDFRendering", "CSQLite", "COpenSSL",
+                "PDFRendering", "CSQLite", "AutographCrypto",
             ],
             swiftSettings: upcoming),
         // Layouts, spreads, viewport, coordinate conversion, hit testing, modes; no C (ARCHITECTURE.md).
@@ -111,7 +116,8 @@ let package = Package(
 
         // Builds PDFs for tests and benchmarks; never shipped.
         .target(
-            name: "PDFTestSupport", dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "AutographJSON", "COpenSSL"],
+            name: "PDFTestSupport",
+            dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "AutographJSON", "AutographCrypto"],
             swiftSettings: upcoming),
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),
@@ -124,6 +130,10 @@ let package = Package(
         // A process the store's crash test kills in the middle of saves (see StoreCrashTests).
         .executableTarget(name: "StoreCrashProbe", dependencies: ["PDFSession"], swiftSettings: upcoming),
 
+        .testTarget(
+            name: "AutographCryptoTests",
+            dependencies: ["AutographCrypto", "PDFCore", "PDFSigning", "PDFSession", "PDFTestSupport"],
+            swiftSettings: upcoming),
         .testTarget(
             name: "PDFFontsTests", dependencies: ["PDFFonts", "PDFAuthoring", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),

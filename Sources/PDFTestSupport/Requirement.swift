@@ -1,8 +1,8 @@
 import Foundation
 import PDFCore
+import PDFFonts
 import Synchronization
 public import Testing
-import PDFFonts
 
 /// What a test needs from the machine it runs on: the shared corpus, the oracles' programs and
 /// Python modules, installed fonts. Tests name it in a trait, so the runner reports them as skipped,

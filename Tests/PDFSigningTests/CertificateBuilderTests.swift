@@ -62,7 +62,7 @@ struct CertificateBuilderTests {
         #expect(chain.signerKey.kind == expected)
         #expect(chain.signer.publicKeyKind == expected)
         #expect(chain.signerKey.matches(chain.signer) && !chain.rootKey.matches(chain.signer))
-        let digest = DigestAlgorithm.sha256.hash(Array("generated keys sign".utf8))
+        let digest = try DigestAlgorithm.sha256.hash(Array("generated keys sign".utf8))
         let scheme = chain.signerKey.defaultScheme
         let signature = try chain.signerKey.sign(digest: digest, digestAlgorithm: .sha256, scheme: scheme)
         #expect(chain.signer.verify(signature: signature, digest: digest, digestAlgorithm: .sha256, scheme: scheme))

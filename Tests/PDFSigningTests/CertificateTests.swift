@@ -194,7 +194,7 @@ struct CertificateTests {
     func rawSignatures(testCase: SigningCase) throws {
         let key = try PKI.key(testCase.signer)
         let certificate = try PKI.certificate(testCase.signer)
-        let digest = testCase.digest.hash(Array("content \(testCase)".utf8))
+        let digest = try testCase.digest.hash(Array("content \(testCase)".utf8))
         let signature = try key.sign(digest: digest, digestAlgorithm: testCase.digest, scheme: testCase.scheme)
         #expect(
             certificate.verify(
@@ -228,7 +228,7 @@ struct CertificateTests {
     func opensslSignatures() throws {
         let directory = try TestPaths.temporaryDirectory("raw-signature")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let digest = DigestAlgorithm.sha384.hash(Array("from openssl".utf8))
+        let digest = try DigestAlgorithm.sha384.hash(Array("from openssl".utf8))
         let input = try PKI.write(digest, directory, "digest.bin")
         for (signer, scheme, options) in [
             ("signer-rsa2048", SignatureScheme.rsaPKCS1v15, [String]()),
@@ -252,7 +252,7 @@ struct CertificateTests {
     func signingErrors() throws {
         let rsa = try PKI.key("signer-rsa2048")
         let ec = try PKI.key("signer-p256")
-        let digest = DigestAlgorithm.sha256.hash([1, 2, 3])
+        let digest = try DigestAlgorithm.sha256.hash([1, 2, 3])
         #expect(throws: SigningError(.unsupportedAlgorithm, "")) {
             try rsa.sign(digest: digest, digestAlgorithm: .sha256, scheme: .ecdsa)
         }

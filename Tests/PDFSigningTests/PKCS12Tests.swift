@@ -19,7 +19,7 @@ struct PKCS12Tests {
         #expect(key.kind == certificate.publicKeyKind)
         #expect(Set(container.chain) == Set([try PKI.certificate("intermediate"), try PKI.certificate("root")]))
         // The key signs, and the certificate verifies.
-        let digest = DigestAlgorithm.sha256.hash(Array(file.utf8))
+        let digest = try DigestAlgorithm.sha256.hash(Array(file.utf8))
         let signature = try key.sign(digest: digest, digestAlgorithm: .sha256, scheme: key.defaultScheme)
         #expect(
             certificate.verify(

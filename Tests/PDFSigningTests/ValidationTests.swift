@@ -431,24 +431,25 @@ struct ValidationTests {
         }
         let signed = Array(file[range[0]..<(range[0] + range[1])] + file[range[2]..<(range[2] + range[3])])
         let signer = try Self.signer()
-        var content: [UInt8]? = subFilter == "adbe.pkcs7.sha1" ? Digest.sha1.hash(signed) : nil
+        var content: [UInt8]? = subFilter == "adbe.pkcs7.sha1" ? try Digest.sha1.hash(signed) : nil
         let contentType: ObjectIdentifier = subFilter == "ETSI.RFC3161" ? .tstInfo : .data
         if subFilter == "ETSI.RFC3161" {
             // A TSTInfo (RFC 3161 §2.4.2): version, policy, messageImprint, serialNumber, genTime.
+            let imprintDigest = try DigestAlgorithm.sha256.hash(signed)
             var tstInfo = DERWriter()
             tstInfo.sequence { info in
                 info.integer(1)
                 info.objectIdentifier("1.2.3.4")
                 info.sequence { imprint in
                     DigestAlgorithm.sha256.algorithmIdentifier.write(to: &imprint)
-                    imprint.octetString(DigestAlgorithm.sha256.hash(signed))
+                    imprint.octetString(imprintDigest)
                 }
                 info.integer(42)
                 info.generalizedTime(1_800_000_000)
             }
             content = tstInfo.bytes
         }
-        let contentDigest = DigestAlgorithm.sha256.hash(content ?? signed)
+        let contentDigest = try DigestAlgorithm.sha256.hash(content ?? signed)
         var attributes: [UInt8]? = nil
         var toSign = contentDigest
         if signedAttributes {
@@ -464,7 +465,7 @@ struct ValidationTests {
                 }
             }
             attributes = writer.bytes
-            toSign = DigestAlgorithm.sha256.hash(writer.bytes)
+            toSign = try DigestAlgorithm.sha256.hash(writer.bytes)
         }
         let signature = try signer.key.sign(digest: toSign, digestAlgorithm: .sha256, scheme: signer.scheme)
         var writer = DERWriter()
@@ -519,7 +520,7 @@ struct ValidationTests {
         let range = prepared.signature.byteRange
         let directory = try TestPaths.temporaryDirectory("openssl-cms")
         var content = Array(file[range[0]..<(range[0] + range[1])] + file[range[2]..<(range[2] + range[3])])
-        if subFilter == "adbe.pkcs7.sha1" { content = Digest.sha1.hash(content) }
+        if subFilter == "adbe.pkcs7.sha1" { content = try Digest.sha1.hash(content) }
         try Data(content).write(to: URL(fileURLWithPath: directory + "/content"))
         let result = try Oracle.run(
             "openssl",

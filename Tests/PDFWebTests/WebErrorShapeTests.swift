@@ -1,10 +1,10 @@
+import AutographJSON
 import PDFCore
 import PDFSession
 import PDFSigning
 import Testing
 
 @testable import PDFWeb
-import AutographJSON
 
 /// The web layer's one mapping from any error to a status and a JSON body (`WebError.init(_:)`,
 /// `HTTPResponse.error(_:)`).

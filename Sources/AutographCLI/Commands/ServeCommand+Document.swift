@@ -10,10 +10,11 @@ extension ServeCommand {
 
     /// The id of a served file: "file-" and the first 16 hex digits of the SHA-256 of its bytes, so
     /// the same file is the same document after a restart and another file another document.
-    static func documentID(forFile bytes: [UInt8]) -> String {
+    /// - Throws: `PDFError` `.unsupported` when the SHA-256 cannot be computed.
+    static func documentID(forFile bytes: [UInt8]) throws(PDFError) -> String {
         let digits = Array("0123456789abcdef")
-        return "file-"
-            + String(Digest.sha256.hash(bytes).prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+        let digest = try Digest.sha256.hash(bytes)
+        return "file-" + String(digest.prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 
     /// Makes the document `documentID` the backend's current one: the stored document of that id

@@ -107,7 +107,7 @@ enum ServeCommand: Command {
         let id: String
         if let file = arguments.positionals.first {
             pdf = try readFile(file)
-            id = documentID(forFile: pdf)
+            id = try documentID(forFile: pdf)
         } else {
             pdf = DemoForm.make()
             id = demoDocumentID

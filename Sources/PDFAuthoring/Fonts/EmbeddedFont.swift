@@ -166,7 +166,7 @@ public final class EmbeddedFont: PDFFont {
     /// For TrueType outlines the font program is a subset with the glyphs encoded, or the whole
     /// font when its `OS/2` fsType forbids subsetting; for CFF outlines it is the whole font.
     /// - Throws: `PDFError` `.decodeFailed` or `.limitExceeded` when a glyph needed for the subset
-    ///   is damaged.
+    ///   is damaged, `.unsupported` when the MD5 of the subset tag cannot be computed.
     public func fontDictionary(adding add: (PDFObject) -> PDFReference) throws(PDFError) -> PDFDictionary {
         let usage = usage.withLock { $0 }
         let isCFF = font.outlineFormat == .cff
@@ -180,7 +180,7 @@ public final class EmbeddedFont: PDFFont {
             let subsetter = TrueTypeSubsetter(font: font)
             let kept = try subsetter.closure(of: usage.glyphs)
             program = try subsetter.subset(keeping: kept)
-            baseFont = Self.subsetTag(for: kept) + "+" + postScriptName
+            baseFont = try Self.subsetTag(for: kept) + "+" + postScriptName
         }
 
         var fileDictionary: PDFDictionary = [:]
@@ -259,13 +259,13 @@ public final class EmbeddedFont: PDFFont {
     }
 
     /// Six capital letters from an MD5 of the glyph ids (ISO 32000-2 §9.9.2 subset tags).
-    static func subsetTag(for glyphs: Set<Int>) -> String {
+    static func subsetTag(for glyphs: Set<Int>) throws(PDFError) -> String {
         var data: [UInt8] = []
         for glyph in glyphs.sorted() {
             data.append(UInt8(truncatingIfNeeded: glyph >> 8))
             data.append(UInt8(truncatingIfNeeded: glyph))
         }
-        let digest = Digest.md5.hash(data)
+        let digest = try Digest.md5.hash(data)
         return String(decoding: digest.prefix(6).map { UInt8(ascii: "A") + $0 % 26 }, as: UTF8.self)
     }
 

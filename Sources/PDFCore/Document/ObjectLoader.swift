@@ -33,22 +33,30 @@ package struct ObjectLoader: Sendable {
         else { return nil }
         touched = parsed.range
         var object = parsed.object
-        if let security, reference != encryptReference {
-            let isXRefStream = parsed.streamData != nil && object.dictionaryValue?.name(.type) == .xRef
-            if !isXRefStream, let cipher = security.stringCipher(for: reference) {
-                object = ObjectLoader.decryptStrings(in: object, with: cipher)
-            }
-        }
-        if let data = parsed.streamData, case .dictionary(let dictionary) = object {
-            let cipher = security.flatMap {
-                reference == encryptReference ? nil : $0.streamCipher(for: reference, dictionary: dictionary)
-            }
-            object = .stream(makeStream(dictionary, data: data, cipher: cipher, depth: depth))
-        }
-        let warnings = parsed.warnings.map { warning in
+        var warnings = parsed.warnings.map { warning in
             var warning = warning
             if warning.object == nil { warning.object = reference }
             return warning
+        }
+        do {
+            if let security, reference != encryptReference {
+                let isXRefStream = parsed.streamData != nil && object.dictionaryValue?.name(.type) == .xRef
+                if !isXRefStream, let cipher = try security.stringCipher(for: reference) {
+                    object = ObjectLoader.decryptStrings(in: object, with: cipher)
+                }
+            }
+            if let data = parsed.streamData, case .dictionary(let dictionary) = object {
+                var cipher: ObjectCipher? = nil
+                if reference != encryptReference {
+                    cipher = try security?.streamCipher(for: reference, dictionary: dictionary)
+                }
+                object = .stream(makeStream(dictionary, data: data, cipher: cipher, depth: depth))
+            }
+        } catch {
+            // The object key cannot be derived (the crypto library refuses MD5): the object cannot
+            // be decrypted, so it reads as null with a warning rather than as ciphertext.
+            warnings.append(PDFWarning(.encryption, error.message, offset: offset, object: reference))
+            object = .null
         }
         return Loaded(object: object, range: parsed.range, warnings: warnings)
     }

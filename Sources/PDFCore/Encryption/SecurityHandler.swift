@@ -45,7 +45,8 @@ package struct SecurityHandler: Sendable {
 
     /// Opens the security handler of `dictionary` (the trailer's `/Encrypt`) with `password`.
     /// - Throws: `.passwordRequired` when no password was given and the empty one fails,
-    ///   `.wrongPassword` when the given one fails, `.unsupported` for other handlers.
+    ///   `.wrongPassword` when the given one fails, `.unsupported` for other handlers and when the
+    ///   digests or AES the handler needs cannot be computed.
     package init(dictionary: PDFDictionary, fileID: [UInt8], password: String?) throws(PDFError) {
         let filter = dictionary.name(.filter)?.string ?? ""
         guard filter == "Standard" else {
@@ -106,7 +107,7 @@ package struct SecurityHandler: Sendable {
         }
         var authenticated: (key: [UInt8], owner: Bool)? = nil
         for candidate in candidates {
-            if let result = standard.authenticate(password: candidate) {
+            if let result = try standard.authenticate(password: candidate) {
                 authenticated = result
                 break
             }
@@ -125,14 +126,17 @@ package struct SecurityHandler: Sendable {
     }
 
     /// The cipher of the strings of object `reference`, or nil when strings are not encrypted.
-    package func stringCipher(for reference: PDFReference) -> ObjectCipher? {
-        cipher(stringMethod, reference)
+    /// - Throws: `PDFError` `.unsupported` when the object key cannot be derived (MD5 refused).
+    package func stringCipher(for reference: PDFReference) throws(PDFError) -> ObjectCipher? {
+        try cipher(stringMethod, reference)
     }
 
     /// The cipher of the stream `reference` with dictionary `dictionary`, or nil when it is not
     /// encrypted: cross-reference streams, metadata with `/EncryptMetadata false`, a `/Crypt` filter
     /// naming `/Identity`.
-    package func streamCipher(for reference: PDFReference, dictionary: PDFDictionary) -> ObjectCipher? {
+    /// - Throws: `PDFError` `.unsupported` when the object key cannot be derived (MD5 refused).
+    package func streamCipher(for reference: PDFReference, dictionary: PDFDictionary) throws(PDFError) -> ObjectCipher?
+    {
         let type = dictionary.name(.type)
         if type == .xRef { return nil }
         var names: [PDFName] = []
@@ -149,16 +153,16 @@ package struct SecurityHandler: Sendable {
             default: break
             }
             let name = parameters?.name(.name) ?? .identity
-            return cipher(cryptFilters[name] ?? .identity, reference)
+            return try cipher(cryptFilters[name] ?? .identity, reference)
         }
         if type == .metadata && !info.encryptsMetadata { return nil }
-        if type == PDFName("EmbeddedFile") { return cipher(embeddedFileMethod, reference) }
-        return cipher(streamMethod, reference)
+        if type == PDFName("EmbeddedFile") { return try cipher(embeddedFileMethod, reference) }
+        return try cipher(streamMethod, reference)
     }
 
     /// The object key (Algorithm 1, §7.6.3.3): the file key extended with the object number and
     /// generation (and `sAlT` for AES), hashed with MD5; AES-256 uses the file key as is.
-    private func cipher(_ method: CryptMethod, _ reference: PDFReference) -> ObjectCipher? {
+    private func cipher(_ method: CryptMethod, _ reference: PDFReference) throws(PDFError) -> ObjectCipher? {
         switch method {
         case .identity: return nil
         case .aes256: return ObjectCipher(method: .aes, key: fileKey)
@@ -170,7 +174,7 @@ package struct SecurityHandler: Sendable {
             material.append(UInt8(truncatingIfNeeded: reference.generation))
             material.append(UInt8(truncatingIfNeeded: reference.generation >> 8))
             if method == .aes128 { material.append(contentsOf: [0x73, 0x41, 0x6C, 0x54]) }
-            let key = Array(Digest.md5.hash(material).prefix(min(fileKey.count + 5, 16)))
+            let key = Array(try Digest.md5.hash(material).prefix(min(fileKey.count + 5, 16)))
             return ObjectCipher(method: method == .rc4 ? .rc4 : .aes, key: key)
         }
     }

@@ -1,3 +1,5 @@
+import AutographCrypto
+
 /// The password algorithms of the standard security handler (ISO 32000-2 §7.6.4.3–§7.6.4.4):
 /// revisions 2–4 (MD5 and RC4) and 5–6 (SHA-2 and AES-256).
 package struct StandardSecurity {
@@ -18,17 +20,19 @@ package struct StandardSecurity {
         0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A,
     ]
 
-    /// The file key when `password` is the user or the owner password.
-    package func authenticate(password: String) -> (key: [UInt8], owner: Bool)? {
+    /// The file key when `password` is the user or the owner password; nil when it is neither.
+    /// - Throws: `PDFError` `.unsupported` when a digest or AES cannot be computed (a wrong
+    ///   password is never reported for a failure of the crypto library).
+    package func authenticate(password: String) throws(PDFError) -> (key: [UInt8], owner: Bool)? {
         if revision >= 5 {
             let bytes = Array(Array(password.utf8).prefix(127))
-            if let key = authenticateOwnerV5(bytes) { return (key, true) }
-            if let key = authenticateUserV5(bytes) { return (key, false) }
+            if let key = try authenticateOwnerV5(bytes) { return (key, true) }
+            if let key = try authenticateUserV5(bytes) { return (key, false) }
             return nil
         }
         let bytes = Array((PDFDocEncoding.encode(password) ?? Array(password.utf8)).prefix(32))
-        if let key = authenticateUser(padded: bytes) { return (key, false) }
-        if let key = authenticateOwner(bytes) { return (key, true) }
+        if let key = try authenticateUser(padded: bytes) { return (key, false) }
+        if let key = try authenticateOwner(bytes) { return (key, true) }
         return nil
     }
 
@@ -39,24 +43,24 @@ package struct StandardSecurity {
     }
 
     /// Algorithm 2: the file key from a (user) password.
-    func fileKey(password: [UInt8]) -> [UInt8] {
+    func fileKey(password: [UInt8]) throws(PDFError) -> [UInt8] {
         var material = pad(password)
         material += owner.prefix(32)
         material += withUnsafeBytes(of: permissions.littleEndian) { Array($0) }
         material += fileID
         if revision >= 4 && !encryptMetadata { material += [0xFF, 0xFF, 0xFF, 0xFF] }
-        var digest = Digest.md5.hash(material)
+        var digest = try Digest.md5.hash(material)
         let length = revision == 2 ? 5 : min(keyLength, 16)
         if revision >= 3 {
-            for _ in 0..<50 { digest = Digest.md5.hash(Array(digest.prefix(length))) }
+            for _ in 0..<50 { digest = try Digest.md5.hash(Array(digest.prefix(length))) }
         }
         return Array(digest.prefix(length))
     }
 
     /// Algorithms 4 and 5: the expected `/U` for a file key.
-    func userValue(key: [UInt8]) -> [UInt8] {
+    func userValue(key: [UInt8]) throws(PDFError) -> [UInt8] {
         if revision == 2 { return RC4.process(key: key, data: StandardSecurity.padding) }
-        var value = RC4.process(key: key, data: Digest.md5.hash(StandardSecurity.padding, fileID))
+        var value = RC4.process(key: key, data: try Digest.md5.hash(StandardSecurity.padding, fileID))
         for round in 1...19 {
             value = RC4.process(key: key.map { $0 ^ UInt8(round) }, data: value)
         }
@@ -64,9 +68,9 @@ package struct StandardSecurity {
     }
 
     /// Algorithm 6: authenticates a user password.
-    private func authenticateUser(padded password: [UInt8]) -> [UInt8]? {
-        let key = fileKey(password: password)
-        let expected = userValue(key: key)
+    private func authenticateUser(padded password: [UInt8]) throws(PDFError) -> [UInt8]? {
+        let key = try fileKey(password: password)
+        let expected = try userValue(key: key)
         let compared = revision == 2 ? 32 : 16
         guard user.count >= compared, expected.count >= compared,
             Array(user.prefix(compared)) == Array(expected.prefix(compared))
@@ -75,11 +79,11 @@ package struct StandardSecurity {
     }
 
     /// Algorithm 7: authenticates an owner password by recovering the user password from `/O`.
-    private func authenticateOwner(_ password: [UInt8]) -> [UInt8]? {
-        var digest = Digest.md5.hash(pad(password))
+    private func authenticateOwner(_ password: [UInt8]) throws(PDFError) -> [UInt8]? {
+        var digest = try Digest.md5.hash(pad(password))
         let length = revision == 2 ? 5 : min(keyLength, 16)
         if revision >= 3 {
-            for _ in 0..<50 { digest = Digest.md5.hash(digest) }
+            for _ in 0..<50 { digest = try Digest.md5.hash(digest) }
         }
         let key = Array(digest.prefix(length))
         var userPassword = Array(owner.prefix(32))
@@ -90,14 +94,14 @@ package struct StandardSecurity {
                 userPassword = RC4.process(key: key.map { $0 ^ UInt8(round) }, data: userPassword)
             }
         }
-        return authenticateUser(padded: userPassword)
+        return try authenticateUser(padded: userPassword)
     }
 
     // MARK: Revisions 5–6
 
     /// Algorithm 2.A/2.B: the hash of a password with a salt (and `/U` for the owner).
-    func hashV5(_ password: [UInt8], salt: ArraySlice<UInt8>, userData: [UInt8]) -> [UInt8] {
-        var k = Digest.sha256.hash(password, Array(salt), userData)
+    func hashV5(_ password: [UInt8], salt: ArraySlice<UInt8>, userData: [UInt8]) throws(PDFError) -> [UInt8] {
+        var k = try Digest.sha256.hash(password, Array(salt), userData)
         guard revision >= 6 else { return k }
         var round = 0
         while true {
@@ -105,16 +109,13 @@ package struct StandardSecurity {
             let unit = password + k + userData
             block.reserveCapacity(unit.count * 64)
             for _ in 0..<64 { block += unit }
-            guard
-                let e = AESCipher.encryptCBC(
-                    key: Array(k[0..<16]), iv: Array(k[16..<32]), data: block, padding: false)
-            else { return [] }
+            let e = try aes(encrypt: true, key: Array(k[0..<16]), iv: Array(k[16..<32]), data: block)
             var sum = 0
             for byte in e.prefix(16) { sum += Int(byte) }
             switch sum % 3 {
-            case 0: k = Digest.sha256.hash(e)
-            case 1: k = Digest.sha384.hash(e)
-            default: k = Digest.sha512.hash(e)
+            case 0: k = try Digest.sha256.hash(e)
+            case 1: k = try Digest.sha384.hash(e)
+            default: k = try Digest.sha512.hash(e)
             }
             round += 1
             if round >= 64, Int(e[e.count - 1]) <= round - 32 { break }
@@ -122,24 +123,41 @@ package struct StandardSecurity {
         return Array(k.prefix(32))
     }
 
-    private func authenticateUserV5(_ password: [UInt8]) -> [UInt8]? {
+    private func authenticateUserV5(_ password: [UInt8]) throws(PDFError) -> [UInt8]? {
         guard user.count >= 48 else { return nil }
-        let check = hashV5(password, salt: user[32..<40], userData: [])
+        let check = try hashV5(password, salt: user[32..<40], userData: [])
         guard check == Array(user[0..<32]) else { return nil }
-        let intermediate = hashV5(password, salt: user[40..<48], userData: [])
-        return AESCipher.decryptCBC(
-            key: intermediate, iv: [UInt8](repeating: 0, count: 16), data: Array(userEncryption.prefix(32)),
-            padding: false)
+        let intermediate = try hashV5(password, salt: user[40..<48], userData: [])
+        return try fileKeyV5(intermediate: intermediate, encrypted: userEncryption)
     }
 
-    private func authenticateOwnerV5(_ password: [UInt8]) -> [UInt8]? {
+    private func authenticateOwnerV5(_ password: [UInt8]) throws(PDFError) -> [UInt8]? {
         guard owner.count >= 48, user.count >= 48 else { return nil }
         let userData = Array(user[0..<48])
-        let check = hashV5(password, salt: owner[32..<40], userData: userData)
+        let check = try hashV5(password, salt: owner[32..<40], userData: userData)
         guard check == Array(owner[0..<32]) else { return nil }
-        let intermediate = hashV5(password, salt: owner[40..<48], userData: userData)
-        return AESCipher.decryptCBC(
-            key: intermediate, iv: [UInt8](repeating: 0, count: 16), data: Array(ownerEncryption.prefix(32)),
-            padding: false)
+        let intermediate = try hashV5(password, salt: owner[40..<48], userData: userData)
+        return try fileKeyV5(intermediate: intermediate, encrypted: ownerEncryption)
+    }
+
+    /// The file key from `/UE` or `/OE` (Algorithm 2.A, steps (d) and (e)): AES-256 with a zero IV
+    /// and no padding. Nil when `/UE` or `/OE` is not whole blocks (a damaged dictionary), as a
+    /// password that does not open it.
+    private func fileKeyV5(intermediate: [UInt8], encrypted: [UInt8]) throws(PDFError) -> [UInt8]? {
+        let data = Array(encrypted.prefix(32))
+        guard data.count % 16 == 0 else { return nil }
+        return try aes(encrypt: false, key: intermediate, iv: [UInt8](repeating: 0, count: 16), data: data)
+    }
+
+    /// AES-CBC without padding for the password algorithms.
+    /// - Throws: `PDFError` `.unsupported` when AES fails.
+    private func aes(encrypt: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(PDFError) -> [UInt8] {
+        do {
+            return try encrypt
+                ? AESCBC.encrypt(key: key, iv: iv, data: data, padding: false)
+                : AESCBC.decrypt(key: key, iv: iv, data: data, padding: false)
+        } catch {
+            throw PDFError(.unsupported, "AES for the revision \(revision) password check failed", crypto: error)
+        }
     }
 }

@@ -111,23 +111,25 @@ public struct DocumentWriter {
         var pending: [(number: Int, object: PDFObject)] = []
         let encryptNumber = encryptReference.flatMap { numbers[$0] }
 
-        func encryption(_ number: Int, _ object: PDFObject) -> PDFSerializer.Encryption? {
+        func encryption(_ number: Int, _ object: PDFObject) throws(PDFError) -> PDFSerializer.Encryption? {
             guard keepEncryption, let security = document.security, number != encryptNumber else { return nil }
             let random = options.write.randomBytes
             let reference = PDFReference(number, 0)
             return PDFSerializer.Encryption(
-                strings: security.stringCipher(for: reference),
-                stream: object.streamValue.flatMap { security.streamCipher(for: reference, dictionary: $0.dictionary) },
-                iv: { random(16) })
+                strings: try security.stringCipher(for: reference),
+                stream: try object.streamValue.flatMap { (stream) throws(PDFError) in
+                    try security.streamCipher(for: reference, dictionary: stream.dictionary)
+                },
+                iv: { () throws(PDFError) in try random(16) })
         }
-        func writeObject(_ number: Int, _ object: PDFObject) {
+        func writeObject(_ number: Int, _ object: PDFObject) throws(PDFError) {
             entries.append((number, .inFile(offset: serializer.output.count, generation: 0)))
             serializer.append("\(number) 0 obj\n")
-            serializer.write(object, encryption: encryption(number, object))
+            try serializer.write(object, encryption: encryption(number, object))
             serializer.append("\nendobj\n")
         }
         var nextNumber = order.count + 1
-        func flushObjectStream() {
+        func flushObjectStream() throws(PDFError) {
             guard !pending.isEmpty else { return }
             let streamNumber = nextNumber
             nextNumber += 1
@@ -144,7 +146,7 @@ public struct DocumentWriter {
             let stream = PDFStream(
                 dictionary: [.type: .name(.objStm), .n: .integer(pending.count), .first: .integer(first)],
                 data: data, compress: true)
-            writeObject(streamNumber, .stream(stream))
+            try writeObject(streamNumber, .stream(stream))
             pending.removeAll()
         }
         for (position, reference) in order.enumerated() {
@@ -153,12 +155,12 @@ public struct DocumentWriter {
                 renumber(document.object(reference)), isPage: pageReferences.contains(reference))
             if packed, object.streamValue == nil, number != encryptNumber {
                 pending.append((number, object))
-                if pending.count == 100 { flushObjectStream() }
+                if pending.count == 100 { try flushObjectStream() }
             } else {
-                writeObject(number, object)
+                try writeObject(number, object)
             }
         }
-        flushObjectStream()
+        try flushObjectStream()
 
         var trailer = PDFDictionary()
         trailer[.root] = renumber(document.trailer[.root] ?? .null)
@@ -168,17 +170,17 @@ public struct DocumentWriter {
         {
             let pagesNumber = nextNumber
             nextNumber += 1
-            writeObject(pagesNumber, StructureRepair.emptyPageTree)
+            try writeObject(pagesNumber, StructureRepair.emptyPageTree)
             var catalog = renumber(document.catalog ?? PDFDictionary())
             catalog[.pages] = .reference(PDFReference(pagesNumber, 0))
             if let index = entries.firstIndex(where: { $0.number == rootNumber }) { entries.remove(at: index) }
-            writeObject(rootNumber, .dictionary(catalog))
+            try writeObject(rootNumber, .dictionary(catalog))
         }
         if let info = document.trailer[.info] { trailer[.info] = renumber(info) }
         if keepEncryption, let encryptNumber { trailer[.encrypt] = .reference(PDFReference(encryptNumber, 0)) }
         let existingID = document.trailer.array(.id)?.first?.stringValue?.bytes
         let second =
-            options.write.deterministicID
+            try options.write.deterministicID
             ? Digest.md5.hash(serializer.output) : options.write.randomBytes(16)
         // The first ID keys the encryption (§7.6.4.3), so it stays when the file stays encrypted.
         let first =

@@ -81,7 +81,7 @@ public struct IncrementalUpdate: Sendable {
             let offset = baseLength + serializer.output.count - headerOffset
             entries.append((number, .inFile(offset: offset, generation: generation)))
             serializer.append("\(number) \(generation) obj\n")
-            serializer.write(object, encryption: encryption(for: PDFReference(number, generation), object: object))
+            try serializer.write(object, encryption: encryption(for: PDFReference(number, generation), object: object))
             serializer.append("\nendobj\n")
         }
 
@@ -112,7 +112,7 @@ public struct IncrementalUpdate: Sendable {
                 let offset = baseLength + serializer.output.count - headerOffset
                 entries.append((reference.number, .inFile(offset: offset, generation: reference.generation)))
                 serializer.append("\(reference.number) \(reference.generation) obj\n")
-                serializer.write(object, encryption: encryption(for: reference, object: object))
+                try serializer.write(object, encryption: encryption(for: reference, object: object))
                 serializer.append("\nendobj\n")
             }
         }
@@ -138,7 +138,7 @@ public struct IncrementalUpdate: Sendable {
             entries.append((0, .free(generation: 65535)))
             entries.sort { $0.number < $1.number }
         }
-        trailer[.id] = .array(newID(body: serializer.output))
+        trailer[.id] = .array(try newID(body: serializer.output))
 
         let xrefOffset = baseLength + serializer.output.count - headerOffset
         if usesStream(recovered: recovered) {
@@ -192,19 +192,23 @@ public struct IncrementalUpdate: Sendable {
         return entry
     }
 
-    private func encryption(for reference: PDFReference, object: PDFObject) -> PDFSerializer.Encryption? {
+    private func encryption(
+        for reference: PDFReference, object: PDFObject
+    ) throws(PDFError) -> PDFSerializer.Encryption? {
         guard let security = base.security else { return nil }
         let random = options.randomBytes
         return PDFSerializer.Encryption(
-            strings: security.stringCipher(for: reference),
-            stream: object.streamValue.flatMap { security.streamCipher(for: reference, dictionary: $0.dictionary) },
-            iv: { random(16) })
+            strings: try security.stringCipher(for: reference),
+            stream: try object.streamValue.flatMap { (stream) throws(PDFError) in
+                try security.streamCipher(for: reference, dictionary: stream.dictionary)
+            },
+            iv: { () throws(PDFError) in try random(16) })
     }
 
     /// `/ID[0]` from the base (or new), `/ID[1]` new: random, or an MD5 of the update when deterministic.
-    private func newID(body: [UInt8]) -> [PDFObject] {
+    private func newID(body: [UInt8]) throws(PDFError) -> [PDFObject] {
         let second: [UInt8] =
-            options.deterministicID
+            try options.deterministicID
             ? Digest.md5.hash(base.trailer.array(.id)?.first?.stringValue?.bytes ?? [], body)
             : options.randomBytes(16)
         let first = base.trailer.array(.id)?.first?.stringValue?.bytes ?? second

@@ -1,6 +1,8 @@
 /// Writes objects in PDF syntax (ISO 32000-2 §7.3), optionally encrypting strings and streams.
 package struct PDFSerializer {
     package var output: [UInt8] = []
+    /// The first failure of an IV or a cipher during `write(_:encryption:)`, thrown when it returns.
+    private var encryptionFailure: PDFError?
 
     /// Encrypts the strings and stream data of the object being written.
     package struct Encryption {
@@ -9,7 +11,7 @@ package struct PDFSerializer {
         /// The cipher of the object's stream data (nil: the data is not encrypted).
         package var stream: ObjectCipher?
         /// Makes a fresh 16-byte initialisation vector for AES.
-        package var iv: () -> [UInt8]
+        package var iv: () throws(PDFError) -> [UInt8]
     }
 
     package init() {}
@@ -18,15 +20,42 @@ package struct PDFSerializer {
     package mutating func append(_ bytes: [UInt8]) { output.append(contentsOf: bytes) }
 
     /// Writes `object`; streams are written with their data (`/Length` set to the bytes written).
-    package mutating func write(_ object: PDFObject, encryption: Encryption? = nil) {
+    package mutating func write(_ object: PDFObject) {
+        writeValue(object, encryption: nil)
+    }
+
+    /// Writes `object` with its strings and stream data encrypted as `encryption` says.
+    /// - Throws: `PDFError` from the IV source or the cipher (`.writeFailed`); the output is then
+    ///   incomplete and must be discarded.
+    package mutating func write(_ object: PDFObject, encryption: Encryption?) throws(PDFError) {
+        writeValue(object, encryption: encryption)
+        if let failure = encryptionFailure {
+            encryptionFailure = nil
+            throw failure
+        }
+    }
+
+    /// The encryption of one string or stream; after a failure, nothing more is encrypted (the
+    /// output is discarded anyway) so the first error is the one reported.
+    private mutating func encrypt(_ bytes: [UInt8], with cipher: ObjectCipher, _ encryption: Encryption) -> [UInt8] {
+        guard encryptionFailure == nil else { return [] }
+        do {
+            return try cipher.encrypt(bytes, iv: try encryption.iv())
+        } catch {
+            encryptionFailure = error
+            return []
+        }
+    }
+
+    private mutating func writeValue(_ object: PDFObject, encryption: Encryption?) {
         switch object {
         case .null: append("null")
         case .boolean(let value): append(value ? "true" : "false")
         case .integer(let value): append(String(value))
         case .real(let real): append(PDFSerializer.realText(real))
         case .string(let string):
-            if let cipher = encryption?.strings {
-                let encrypted = cipher.encrypt(string.bytes, iv: encryption!.iv())
+            if let encryption, let cipher = encryption.strings {
+                let encrypted = encrypt(string.bytes, with: cipher, encryption)
                 writeString(PDFString(bytes: encrypted, isHex: true))
             } else {
                 writeString(string)
@@ -36,14 +65,14 @@ package struct PDFSerializer {
             output.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
                 if index > 0 { output.append(0x20) }
-                write(item, encryption: encryption)
+                writeValue(item, encryption: encryption)
             }
             output.append(UInt8(ascii: "]"))
         case .dictionary(let dictionary):
             writeDictionary(dictionary, encryption: encryption)
         case .stream(let stream):
             var data = stream.encodedBytes()
-            if let cipher = encryption?.stream { data = cipher.encrypt(data, iv: encryption!.iv()) }
+            if let encryption, let cipher = encryption.stream { data = encrypt(data, with: cipher, encryption) }
             var dictionary = stream.dictionary
             dictionary[.length] = .integer(data.count)
             writeDictionary(dictionary, encryption: encryption)
@@ -66,7 +95,7 @@ package struct PDFSerializer {
             case .integer, .real, .boolean, .reference: output.append(0x20)
             default: break
             }
-            write(value, encryption: isSignature && entry.key == .contents ? nil : encryption)
+            writeValue(value, encryption: isSignature && entry.key == .contents ? nil : encryption)
         }
         append(">>")
     }

@@ -1,3 +1,5 @@
+import AutographCrypto
+
 /// What a document's state record vouches for: the tag of the original and of each revision, in
 /// order. It is sealed with the state, so a revision that is dropped, added, reordered or replaced
 /// by an older value of the same key is detected on load, not only one moved from another key.

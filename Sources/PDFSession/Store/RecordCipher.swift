@@ -1,3 +1,5 @@
+import AutographCrypto
+
 /// The keys of one user in one store and the record envelope they seal and open.
 ///
 /// Keys come from HKDF-SHA-256 (RFC 5869) with the 64-byte storage key as input keying material
@@ -21,14 +23,15 @@ struct RecordCipher: Sendable {
     /// Derives the user's keys; the storage key itself is not kept.
     init(storageKey: [UInt8], salt: [UInt8], username: String) throws(SessionError) {
         let name = Array(username.utf8)
-        guard
-            let key = HKDF.sha256(
-                key: storageKey, salt: salt, info: Array("autograph store v1 records".utf8) + [0] + name, length: 32),
-            let tag = HKDF.sha256(
+        do {
+            key = try HKDF.sha256(
+                key: storageKey, salt: salt, info: Array("autograph store v1 records".utf8) + [0] + name, length: 32)
+            let tag = try HKDF.sha256(
                 key: storageKey, salt: salt, info: Array("autograph store v1 owner".utf8) + [0] + name, length: 16)
-        else { throw SessionError(.storeUnavailable, "store: key derivation failed") }
-        self.key = key
-        self.owner = Self.hex(tag)
+            owner = Self.hex(tag)
+        } catch {
+            throw SessionError(.storeUnavailable, "store: key derivation failed", crypto: error)
+        }
     }
 
     /// The cipher of the store-wide key check (owner "").
@@ -38,11 +41,13 @@ struct RecordCipher: Sendable {
     }
 
     static func storeCheck(storageKey: [UInt8], salt: [UInt8]) throws(SessionError) -> RecordCipher {
-        guard
-            let key = HKDF.sha256(
+        do {
+            let key = try HKDF.sha256(
                 key: storageKey, salt: salt, info: Array("autograph store v1 store check".utf8), length: 32)
-        else { throw SessionError(.storeUnavailable, "store: key derivation failed") }
-        return RecordCipher(owner: "", key: key)
+            return RecordCipher(owner: "", key: key)
+        } catch {
+            throw SessionError(.storeUnavailable, "store: key derivation failed", crypto: error)
+        }
     }
 
     /// The key of this user's record.
@@ -60,12 +65,15 @@ struct RecordCipher: Sendable {
     /// for `key`. The result is the only new copy: the parts are copied in place, then encrypted
     /// in place.
     func seal(_ parts: [UInt8]..., for key: RecordKey) throws(SessionError) -> [UInt8] {
-        guard let nonce = SecureRandom.bytes(AESGCM.nonceSize) else {
-            throw SessionError(.storeUnavailable, "store: no random bytes for a nonce")
+        let nonce: [UInt8]
+        do {
+            nonce = try SecureRandom.bytes(AESGCM.nonceSize)
+        } catch {
+            throw SessionError(.storeUnavailable, "store: no random bytes for a nonce", crypto: error)
         }
         let count = parts.reduce(0) { $0 + $1.count }
         let aad = Self.additionalData(key)
-        var ok = false
+        var failure: CryptoError?
         let sealed = [UInt8](unsafeUninitializedCapacity: Self.overhead + count) { buffer, initialized in
             let raw = UnsafeMutableRawBufferPointer(buffer)
             raw[0] = Self.formatVersion
@@ -84,12 +92,16 @@ struct RecordCipher: Sendable {
             let text = UnsafeMutableRawBufferPointer(rebasing: raw[Self.headerSize..<Self.headerSize + count])
             let tag = UnsafeMutableRawBufferPointer(rebasing: raw[(Self.headerSize + count)...])
             tag.initializeMemory(as: UInt8.self, repeating: 0)
-            ok = AESGCM.seal(
-                key: self.key, nonce: nonce, aad: aad, plaintext: UnsafeRawBufferPointer(text), ciphertext: text,
-                tag: tag)
+            do throws(CryptoError) {
+                try AESGCM.seal(
+                    key: self.key, nonce: nonce, aad: aad, plaintext: UnsafeRawBufferPointer(text), ciphertext: text,
+                    tag: tag)
+            } catch {
+                failure = error
+            }
             initialized = buffer.count
         }
-        guard ok else { throw SessionError(.storeUnavailable, "store: encryption of \(key) failed") }
+        if let failure { throw SessionError(.storeUnavailable, "store: encryption of \(key) failed", crypto: failure) }
         return sealed
     }
 
@@ -99,6 +111,15 @@ struct RecordCipher: Sendable {
         case malformed
         /// The tag did not match: wrong key, altered bytes or a record moved from another key.
         case unauthenticated
+        /// AES-GCM could not run (`.storeUnavailable`): nothing is known about the record.
+        case unavailable(SessionError)
+
+        /// The error of a record `key` that did not open: the crypto failure as it is, else
+        /// `.tamperedRecord` naming the record.
+        func error(for key: RecordKey) -> SessionError {
+            if case .unavailable(let error) = self { return error }
+            return SessionError(.tamperedRecord, "\(key) failed authentication: altered, truncated or moved")
+        }
     }
 
     /// Decrypts a small value (a copy is made; see `open(_:for:)` with `inout` for large ones).
@@ -115,14 +136,34 @@ struct RecordCipher: Sendable {
         let nonce = Array(value[1..<Self.headerSize])
         let tag = Array(value[(value.count - AESGCM.tagSize)...])
         let end = value.count - AESGCM.tagSize
-        let ok = value.withUnsafeMutableBytes { raw in
-            AESGCM.open(
-                key: self.key, nonce: nonce, aad: Self.additionalData(key),
-                buffer: UnsafeMutableRawBufferPointer(rebasing: raw[Self.headerSize..<end]), tag: tag)
+        let opened = value.withUnsafeMutableBytes { raw in
+            Result { () throws(CryptoError) in
+                try AESGCM.open(
+                    key: self.key, nonce: nonce, aad: Self.additionalData(key),
+                    buffer: UnsafeMutableRawBufferPointer(rebasing: raw[Self.headerSize..<end]), tag: tag)
+            }
         }
-        guard ok else { throw .unauthenticated }
+        switch opened {
+        case .success(true): break
+        case .success(false): throw .unauthenticated
+        case .failure(let error):
+            throw .unavailable(SessionError(.storeUnavailable, "store: decryption of \(key) failed", crypto: error))
+        }
         value.removeLast(AESGCM.tagSize)
         value.removeFirst(Self.headerSize)
+    }
+
+    /// Whether `sealed` opens for `key` to exactly `expected` (a key check): a wrong key, damaged or
+    /// malformed bytes give false.
+    /// - Throws: `.storeUnavailable` when AES-GCM cannot run — not a wrong key.
+    func check(_ sealed: [UInt8], for key: RecordKey, is expected: [UInt8]) throws(SessionError) -> Bool {
+        do {
+            return try open(sealed, for: key) == expected
+        } catch .unavailable(let error) {
+            throw error
+        } catch {
+            return false
+        }
     }
 
     /// The tag of a sealed value (its last 16 bytes), which identifies it among values sealed with one key.

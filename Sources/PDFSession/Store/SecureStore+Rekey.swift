@@ -1,3 +1,5 @@
+import AutographCrypto
+
 /// Moving a store to another storage key: every record of every user is opened with the old key,
 /// checked as `load` checks it, and sealed again with the new key (new owner tags, new record keys,
 /// the same additional-data binding), and the store-wide key check is replaced — in one backend
@@ -44,8 +46,11 @@ extension SecureStore {
         guard !names.isEmpty else { throw SessionError(.invalidArgument, "name the store's users") }
         let owners = try backend.owners()
         guard !owners.isEmpty else { throw SessionError(.invalidArgument, "the store is empty: nothing to move") }
-        guard let freshSalt = SecureRandom.bytes(32) else {
-            throw SessionError(.storeUnavailable, "store: no random bytes for the salt")
+        let freshSalt: [UInt8]
+        do {
+            freshSalt = try SecureRandom.bytes(32)
+        } catch {
+            throw SessionError(.storeUnavailable, "store: no random bytes for the salt", crypto: error)
         }
         let salt = try backend.metadata("salt", insertingIfAbsent: freshSalt)
         guard salt.count == 32 else {
@@ -54,7 +59,7 @@ extension SecureStore {
         let checkKey = RecordKey(owner: "", documentID: "", kind: .check)
         let oldCheck = try RecordCipher.storeCheck(storageKey: oldKey, salt: salt)
         let sealedCheck = try backend.metadata("key check", insertingIfAbsent: oldCheck.seal(checkText, for: checkKey))
-        guard (try? oldCheck.open(sealedCheck, for: checkKey)) == checkText else {
+        guard try oldCheck.check(sealedCheck, for: checkKey, is: checkText) else {
             throw SessionError(
                 .wrongStorageKey, "the old storage key is not the one this store was written with; nothing was changed")
         }
@@ -79,7 +84,8 @@ extension SecureStore {
             guard keys.contains(userCheck) else {
                 throw SessionError(.invalidArgument, "the store holds no records of the user \"\(user.name)\"")
             }
-            guard (try? user.old.open(try backend.read(userCheck) ?? [], for: userCheck)) == checkText else {
+            // A check record the backend cannot read counts as one that does not open.
+            guard try user.old.check((try? backend.read(userCheck)) ?? [], for: userCheck, is: checkText) else {
                 throw SessionError(
                     .wrongStorageKey,
                     "the key check of \"\(user.name)\" does not open with the old storage key; nothing was changed")
@@ -172,7 +178,7 @@ private struct RekeyMove {
         do {
             try cipher.open(&value, for: key)
         } catch {
-            throw SessionError(.tamperedRecord, "\(key) failed authentication: altered, truncated or moved")
+            throw error.error(for: key)
         }
         return (value, tag)
     }

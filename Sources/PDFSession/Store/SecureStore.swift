@@ -1,3 +1,4 @@
+import AutographCrypto
 import Synchronization
 
 /// The session's view: everything encrypted for one user with keys derived from the storage key.
@@ -33,8 +34,11 @@ public final class SecureStore: Sendable {
             throw SessionError(
                 .invalidStorageKey, "the storage key has \(storageKey.count) bytes; it must have exactly 64")
         }
-        guard let freshSalt = SecureRandom.bytes(32) else {
-            throw SessionError(.storeUnavailable, "store: no random bytes for the salt")
+        let freshSalt: [UInt8]
+        do {
+            freshSalt = try SecureRandom.bytes(32)
+        } catch {
+            throw SessionError(.storeUnavailable, "store: no random bytes for the salt", crypto: error)
         }
         let salt = try backend.metadata("salt", insertingIfAbsent: freshSalt)
         guard salt.count == 32 else {
@@ -46,13 +50,13 @@ public final class SecureStore: Sendable {
         let storeCheckKey = RecordKey(owner: "", documentID: "", kind: .check)
         let sealedStoreCheck = try backend.metadata(
             "key check", insertingIfAbsent: storeCheck.seal(Self.checkText, for: storeCheckKey))
-        guard (try? storeCheck.open(sealedStoreCheck, for: storeCheckKey)) == Self.checkText else {
+        guard try storeCheck.check(sealedStoreCheck, for: storeCheckKey, is: Self.checkText) else {
             throw SessionError(.wrongStorageKey, "this store was created with another storage key")
         }
         let cipher = try RecordCipher(storageKey: storageKey, salt: salt, username: username)
         let userCheckKey = cipher.key("", .check)
         if let sealed = try backend.read(userCheckKey) {
-            guard (try? cipher.open(sealed, for: userCheckKey)) == Self.checkText else {
+            guard try cipher.check(sealed, for: userCheckKey, is: Self.checkText) else {
                 throw SessionError(
                     .wrongStorageKey,
                     "the user's key check does not open: the storage key or the user name differs from the "
@@ -100,7 +104,7 @@ public final class SecureStore: Sendable {
         do {
             try cipher.open(&value, for: key)
         } catch {
-            throw SessionError(.tamperedRecord, "\(key) failed authentication: altered, truncated or moved")
+            throw error.error(for: key)
         }
         return value
     }

@@ -142,22 +142,6 @@ extension DigestAlgorithm {
 
     /// The DigestAlgorithmIdentifier with absent parameters, as RFC 5754 §2 says to write it.
     package var algorithmIdentifier: AlgorithmIdentifier { AlgorithmIdentifier(objectIdentifier) }
-
-    /// The digest of the concatenation of `parts` (OpenSSL's EVP through PDFCore's `Digest`).
-    package func hash(_ parts: [UInt8]...) -> [UInt8] {
-        var hasher = Digest.Hasher(digest)
-        for part in parts { hasher.update(part) }
-        return hasher.finalize()
-    }
-
-    /// PDFCore's streaming digest for this algorithm.
-    var digest: Digest {
-        switch self {
-        case .sha256: .sha256
-        case .sha384: .sha384
-        case .sha512: .sha512
-        }
-    }
 }
 
 extension SignatureScheme {

@@ -93,16 +93,17 @@ package struct CMSSignedData: Sendable {
     /// messageDigest attribute with the content's digest (§5.6).
     ///
     /// - Returns: true only when the signature is valid; false as well when there are no signed
-    ///   attributes, no certificate, or the algorithms are not supported (RSA PKCS#1 v1.5, RSA-PSS
-    ///   with MGF1 over the same SHA-2 digest, ECDSA with SHA-2).
+    ///   attributes, no certificate, the algorithms are not supported (RSA PKCS#1 v1.5, RSA-PSS
+    ///   with MGF1 over the same SHA-2 digest, ECDSA with SHA-2) or the digest cannot be computed.
     package func verifySignature(of signerInfo: CMSSignerInfo) -> Bool {
         guard let certificate = signerCertificate(for: signerInfo), let signed = signerInfo.signedAttributesToVerify,
             let digest = signerInfo.digest,
             let (scheme, namedDigest, saltLength) = try? SignatureScheme.parse(signerInfo.signatureAlgorithm),
-            namedDigest == nil || namedDigest == digest
+            namedDigest == nil || namedDigest == digest,
+            let hashed = try? digest.hash(signed)
         else { return false }
         return certificate.verify(
-            signature: signerInfo.signature, digest: digest.hash(signed), digestAlgorithm: digest, scheme: scheme,
+            signature: signerInfo.signature, digest: hashed, digestAlgorithm: digest, scheme: scheme,
             saltLength: saltLength)
     }
 }

@@ -43,7 +43,9 @@ package struct CMSSignedDataBuilder: Sendable {
     /// hash is signed; `assemble` stores them with the tag `[0]`.
     ///
     /// - Parameter messageDigest: the digest of the content (the document's byte ranges).
-    package func signedAttributes(messageDigest: [UInt8]) -> [UInt8] {
+    /// - Throws: `SigningError` `.unsupportedAlgorithm` when the certificate's SHA-256 cannot be computed.
+    package func signedAttributes(messageDigest: [UInt8]) throws(SigningError) -> [UInt8] {
+        let certificateHash = try DigestAlgorithm.sha256.hash(certificate.derBytes)
         var writer = DERWriter()
         writer.set { attributes in
             Self.attribute(.contentTypeAttribute, into: &attributes) { $0.objectIdentifier(.data) }
@@ -54,7 +56,7 @@ package struct CMSSignedDataBuilder: Sendable {
                     signingCertificate.sequence { certificates in
                         // ESSCertIDv2: hashAlgorithm DEFAULT id-sha256 is omitted (X.690 §11.5).
                         certificates.sequence { essCertID in
-                            essCertID.octetString(DigestAlgorithm.sha256.hash(certificate.derBytes))
+                            essCertID.octetString(certificateHash)
                             // IssuerSerial ::= SEQUENCE { GeneralNames, CertificateSerialNumber }
                             essCertID.sequence { issuerSerial in
                                 issuerSerial.sequence { generalNames in
@@ -81,8 +83,9 @@ package struct CMSSignedDataBuilder: Sendable {
 
     /// The hash of `signedAttributes(messageDigest:)` with `digestAlgorithm`: what a raw signer (HSM,
     /// KMS, CSC service) signs with `scheme`.
-    package func signedAttributesDigest(messageDigest: [UInt8]) -> [UInt8] {
-        digestAlgorithm.hash(signedAttributes(messageDigest: messageDigest))
+    /// - Throws: `SigningError` `.unsupportedAlgorithm` when a digest cannot be computed.
+    package func signedAttributesDigest(messageDigest: [UInt8]) throws(SigningError) -> [UInt8] {
+        try digestAlgorithm.hash(signedAttributes(messageDigest: messageDigest))
     }
 
     /// The complete ContentInfo (RFC 5652 §3) holding a detached SignedData (§5.1, §5.2: no
@@ -134,9 +137,9 @@ package struct CMSSignedDataBuilder: Sendable {
 
     /// Signs with a local key: builds the signed attributes, signs their hash and assembles the CMS.
     ///
-    /// - Throws: what `PrivateKey.sign` throws.
+    /// - Throws: what `PrivateKey.sign` throws; `.unsupportedAlgorithm` when a digest cannot be computed.
     package func sign(messageDigest: [UInt8], with key: PrivateKey) throws(SigningError) -> [UInt8] {
-        let attributes = signedAttributes(messageDigest: messageDigest)
+        let attributes = try signedAttributes(messageDigest: messageDigest)
         let signature = try key.sign(
             digest: digestAlgorithm.hash(attributes), digestAlgorithm: digestAlgorithm, scheme: scheme)
         return assemble(signedAttributes: attributes, signature: signature)

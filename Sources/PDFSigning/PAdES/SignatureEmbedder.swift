@@ -54,11 +54,11 @@ public enum SignatureEmbedder {
             throw SigningError(
                 .signingFailed, "the /Contents placeholder is not at offset \(state.contentsOffset) (already signed?)")
         }
-        var hasher = state.digestAlgorithm.hasher()
+        var hasher = try state.digestAlgorithm.hasher()
         let range = state.byteRange
         document.forEachChunk(in: range[0]..<(range[0] + range[1])) { hasher.update($0) }
         document.forEachChunk(in: range[2]..<(range[2] + range[3])) { hasher.update($0) }
-        guard hasher.finalize() == state.digest else {
+        guard try hasher.finalize() == state.digest else {
             throw SigningError(.signingFailed, "the prepared file changed since it was prepared (its digest differs)")
         }
         try CMSCheck.messageDigest(of: cms, matches: state.digest)

@@ -76,7 +76,7 @@ public struct SignaturePreparer {
         bytes.replaceSubrange(rangeIndex..<(rangeIndex + placeholder.count), with: Array(text.utf8))
 
         // The digest of everything but the /Contents value, in one pass: the base streamed, then the update.
-        var hasher = request.digestAlgorithm.hasher()
+        var hasher = try request.digestAlgorithm.hasher()
         base.forEachChunk(in: 0..<baseSize) { hasher.update($0) }
         let contentsInUpdate = contentsStart - baseSize
         bytes.withUnsafeBytes { buffer in
@@ -85,7 +85,8 @@ public struct SignaturePreparer {
         }
         let prepared = PreparedSignature(
             documentID: documentID, fieldName: fieldName, byteRange: byteRange, contentsOffset: contentsStart,
-            contentsHexLength: contentsSize * 2, digestAlgorithm: request.digestAlgorithm, digest: hasher.finalize(),
+            contentsHexLength: contentsSize * 2, digestAlgorithm: request.digestAlgorithm,
+            digest: try hasher.finalize(),
             fileSize: fileSize, subFilter: request.subFilter)
         return PreparedDocument(base: base, update: bytes, signature: prepared)
     }
@@ -151,16 +152,5 @@ public struct PreparedDocument: Sendable {
         var digits = Array(bytes[(offset + 1)..<(offset + 1 + signature.contentsHexLength)])
         try PreparedDocumentPatch(contentsHexLength: signature.contentsHexLength).write(cms, into: &digits)
         bytes.replaceSubrange((offset + 1)..<(offset + 1 + signature.contentsHexLength), with: digits)
-    }
-}
-
-extension DigestAlgorithm {
-    /// A streaming hasher for this algorithm.
-    package func hasher() -> Digest.Hasher {
-        switch self {
-        case .sha256: Digest.Hasher(.sha256)
-        case .sha384: Digest.Hasher(.sha384)
-        case .sha512: Digest.Hasher(.sha512)
-        }
     }
 }

@@ -185,14 +185,14 @@ public struct RawSignatureSigner: Signer {
         let builder = CMSSignedDataBuilder(
             certificate: certificates[0], chain: Array(certificates.dropFirst()), digestAlgorithm: algorithm,
             scheme: scheme)
-        let attributes = builder.signedAttributes(messageDigest: digest)
-        guard let signature = await sign(algorithm.hash(attributes), algorithm) else {
+        let attributes = try builder.signedAttributes(messageDigest: digest)
+        let toSign = try algorithm.hash(attributes)
+        guard let signature = await sign(toSign, algorithm) else {
             throw SigningError(.cancelled, "the signing service returned no signature")
         }
         // A wrong signature is caught here rather than by every validator later.
         guard
-            certificates[0].verify(
-                signature: signature, digest: algorithm.hash(attributes), digestAlgorithm: algorithm, scheme: scheme)
+            certificates[0].verify(signature: signature, digest: toSign, digestAlgorithm: algorithm, scheme: scheme)
         else {
             throw SigningError(.signingFailed, "the signing service's signature does not verify with the certificate")
         }

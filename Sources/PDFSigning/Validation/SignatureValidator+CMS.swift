@@ -1,3 +1,4 @@
+import AutographCrypto
 import PDFCore
 
 extension SignatureValidator {
@@ -57,52 +58,60 @@ extension SignatureValidator {
         let contentDigest: [UInt8]
         var documentMatches = true
         let subFilter = status.subFilter ?? ""
-        switch subFilter {
-        case "adbe.pkcs7.sha1":
-            // The encapsulated content is the SHA-1 digest of the byte ranges (§12.8.3.3.1).
-            guard let content = signedData.content else {
-                status.problems.append("an adbe.pkcs7.sha1 CMS must encapsulate the SHA-1 digest, and has no content")
-                return
+        do {
+            switch subFilter {
+            case "adbe.pkcs7.sha1":
+                // The encapsulated content is the SHA-1 digest of the byte ranges (§12.8.3.3.1).
+                guard let content = signedData.content else {
+                    status.problems.append(
+                        "an adbe.pkcs7.sha1 CMS must encapsulate the SHA-1 digest, and has no content")
+                    return
+                }
+                guard let ranges else { return }
+                documentMatches = try content == hash(.sha1, ranges)
+                if !documentMatches {
+                    status.problems.append(
+                        "the SHA-1 digest of the signed bytes is not the one the CMS encapsulates: the document was changed"
+                    )
+                }
+                contentDigest = try DigestHasher.hash(digest, [content])
+            case "ETSI.RFC3161":
+                // A document time-stamp: a time-stamp token whose message imprint is the ranges' digest (§12.8.5).
+                guard signedData.contentType == .tstInfo, let content = signedData.content,
+                    let imprint = try? Self.messageImprint(content)
+                else {
+                    status.problems.append("an ETSI.RFC3161 signature must be a time-stamp token, and is not")
+                    return
+                }
+                let (imprintName, imprintDigest) = Self.digest(for: imprint.algorithm)
+                guard let imprintDigest else {
+                    unsupported("the time-stamp's digest algorithm \(imprintName)", &status)
+                    return
+                }
+                guard let ranges else { return }
+                documentMatches = try imprint.hashedMessage == hash(imprintDigest, ranges)
+                if !documentMatches {
+                    status.problems.append(
+                        "the digest of the signed bytes is not the time-stamp's message imprint: the document was changed"
+                    )
+                }
+                contentDigest = try DigestHasher.hash(digest, [content])
+            default:
+                if status.subFilter == nil {
+                    status.problems.append("the signature dictionary has no /SubFilter; read as a detached CMS")
+                } else if !Self.knownSubFilters.contains(subFilter) {
+                    status.problems.append("unknown /SubFilter \(subFilter); read as a detached CMS")
+                }
+                if signedData.content != nil {
+                    status.problems.append("the detached CMS encapsulates content, which is ignored")
+                }
+                guard let ranges else { return }
+                contentDigest = try hash(digest, ranges)
             }
-            guard let ranges else { return }
-            documentMatches = content == hash(.sha1, ranges)
-            if !documentMatches {
-                status.problems.append(
-                    "the SHA-1 digest of the signed bytes is not the one the CMS encapsulates: the document was changed"
-                )
-            }
-            contentDigest = digest.hash(content)
-        case "ETSI.RFC3161":
-            // A document time-stamp: a time-stamp token whose message imprint is the ranges' digest (§12.8.5).
-            guard signedData.contentType == .tstInfo, let content = signedData.content,
-                let imprint = try? Self.messageImprint(content)
-            else {
-                status.problems.append("an ETSI.RFC3161 signature must be a time-stamp token, and is not")
-                return
-            }
-            let (imprintName, imprintDigest) = Self.digest(for: imprint.algorithm)
-            guard let imprintDigest else {
-                unsupported("the time-stamp's digest algorithm \(imprintName)", &status)
-                return
-            }
-            guard let ranges else { return }
-            documentMatches = imprint.hashedMessage == hash(imprintDigest, ranges)
-            if !documentMatches {
-                status.problems.append(
-                    "the digest of the signed bytes is not the time-stamp's message imprint: the document was changed")
-            }
-            contentDigest = digest.hash(content)
-        default:
-            if status.subFilter == nil {
-                status.problems.append("the signature dictionary has no /SubFilter; read as a detached CMS")
-            } else if !Self.knownSubFilters.contains(subFilter) {
-                status.problems.append("unknown /SubFilter \(subFilter); read as a detached CMS")
-            }
-            if signedData.content != nil {
-                status.problems.append("the detached CMS encapsulates content, which is ignored")
-            }
-            guard let ranges else { return }
-            contentDigest = hash(digest, ranges)
+        } catch {
+            // The crypto library cannot compute the digest: nothing can be said about integrity.
+            status.problems.append(error.message)
+            return
         }
         let isDetached = subFilter != "adbe.pkcs7.sha1" && subFilter != "ETSI.RFC3161"
 
@@ -152,9 +161,9 @@ extension SignatureValidator {
                 unsupported("checking SHA-1 signatures with a \(certificate.publicKeyKind) key", &status)
                 return false
             }
+            guard let value = digest(.sha1, of: data, precomputed: precomputed, status: &status) else { return false }
             let valid = certificate.verifySHA1(
-                signature: signer.signature, digest: precomputed ?? Digest.sha1.hash(data ?? []), scheme: scheme,
-                saltLength: nil)
+                signature: signer.signature, digest: value, scheme: scheme, saltLength: nil)
             if !valid { status.problems.append("the CMS signature does not verify with the signer's certificate") }
             return valid
         }
@@ -179,7 +188,9 @@ extension SignatureValidator {
                 "the signature algorithm names \(named.rawValue) but the digest algorithm is \(algorithm.rawValue)")
             return false
         }
-        let value = precomputed ?? algorithm.hash(data ?? [])
+        guard let value = digest(algorithm.messageDigest, of: data, precomputed: precomputed, status: &status) else {
+            return false
+        }
         let valid = certificate.verify(
             signature: signer.signature, digest: value, digestAlgorithm: algorithm, scheme: parsed.scheme,
             saltLength: parsed.pssSaltLength)
@@ -187,18 +198,33 @@ extension SignatureValidator {
         return valid
     }
 
+    /// `precomputed`, or the digest of `data`; nil, with the failure noted as a problem, when the
+    /// crypto library cannot compute it.
+    private func digest(
+        _ algorithm: MessageDigest, of data: [UInt8]?, precomputed: [UInt8]?, status: inout SignatureStatus
+    ) -> [UInt8]? {
+        if let precomputed { return precomputed }
+        do {
+            return try DigestHasher.hash(algorithm, [data ?? []])
+        } catch {
+            status.problems.append(error.message)
+            return nil
+        }
+    }
+
     /// The digest of the byte ranges, streamed in chunks (memory does not grow with the file).
-    func hash(_ digest: Digest, _ ranges: [Range<Int>]) -> [UInt8] {
-        var hasher = Digest.Hasher(digest)
+    /// - Throws: `SigningError` `.unsupportedAlgorithm` when the digest cannot be computed.
+    func hash(_ digest: MessageDigest, _ ranges: [Range<Int>]) throws(SigningError) -> [UInt8] {
+        var hasher = try DigestHasher(digest)
         for range in ranges {
             document.forEachChunk(in: range) { hasher.update($0) }
         }
-        return hasher.finalize()
+        return try hasher.finalize()
     }
 
     /// The name and the digest of a digest algorithm identifier: SHA-2, SHA-1 and MD5 are
     /// computed (the last two only to check integrity); others give their dotted identifier and nil.
-    static func digest(for identifier: ObjectIdentifier) -> (name: String, digest: Digest?) {
+    static func digest(for identifier: ObjectIdentifier) -> (name: String, digest: MessageDigest?) {
         switch identifier {
         case .sha256: ("sha256", .sha256)
         case .sha384: ("sha384", .sha384)

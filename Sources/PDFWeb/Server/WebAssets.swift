@@ -40,6 +40,7 @@ struct WebAssets: Sendable {
     static let embeddedIndexHashes = inlineScriptHashes(embeddedWebAssets["index.html"]?.bytes ?? [])
 
     /// The base64 SHA-256 of the text of each `<script>` without attributes (CSP `'sha256-…'`).
+    /// A script whose hash cannot be computed is left out: the policy then blocks it (fails closed).
     static func inlineScriptHashes(_ html: [UInt8]) -> [String] {
         let open = Array("<script>".utf8)
         let close = Array("</script>".utf8)
@@ -48,7 +49,7 @@ struct WebAssets: Sendable {
         while let start = find(open, in: html, from: index) {
             let textStart = start + open.count
             guard let end = find(close, in: html, from: textStart) else { break }
-            hashes.append(Base64.encode(Digest.sha256.hash(Array(html[textStart..<end]))))
+            if let hash = try? Digest.sha256.hash(Array(html[textStart..<end])) { hashes.append(Base64.encode(hash)) }
             index = end + close.count
         }
         return hashes

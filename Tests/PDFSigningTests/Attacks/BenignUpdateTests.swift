@@ -188,7 +188,7 @@ struct BenignUpdateTests {
             start..<(start + literal.utf8.count),
             with: reference + [UInt8](repeating: 0x20, count: literal.utf8.count - reference.count))
         let range = prepared.signature.byteRange
-        let digest = DigestAlgorithm.sha256.hash(
+        let digest = try DigestAlgorithm.sha256.hash(
             Array(file[range[0]..<(range[0] + range[1])] + file[range[2]..<(range[2] + range[3])]))
         let cms = try await Attack.signer().cms(for: digest, algorithm: .sha256)
         let signed = try ValidationTests.embed(cms, in: file, at: prepared.signature)

@@ -2,14 +2,15 @@ import COpenSSL
 
 /// HKDF with SHA-256 (RFC 5869, extract then expand) through OpenSSL's `EVP_PKEY_HKDF`, configured
 /// with `OSSL_PARAM`s ("digest", "key", "salt", "info").
-enum HKDF {
-    /// Derives `length` bytes (at most 255 × 32) from `key`, `salt` and `info`; nil only when
-    /// OpenSSL refuses (its error queue is emptied).
-    static func sha256(key: [UInt8], salt: [UInt8], info: [UInt8], length: Int) -> [UInt8]? {
-        guard length > 0, length <= 255 * 32, let context = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, nil) else {
-            return nil
+package enum HKDF {
+    /// Derives `length` bytes (1 … 255 × 32) from the input keying material `key`, `salt` and `info`.
+    /// - Throws: `CryptoError` (`.hkdf`) for a length out of range, or when OpenSSL fails.
+    package static func sha256(key: [UInt8], salt: [UInt8], info: [UInt8], length: Int) throws(CryptoError) -> [UInt8] {
+        try CryptoOperation.begin(.hkdf)
+        guard length > 0, length <= 255 * 32 else {
+            throw .refused(.hkdf, "HKDF.sha256", "HKDF-SHA-256 derives 1 to 8160 bytes, not \(length)")
         }
-        defer { EVP_PKEY_CTX_free(context) }
+        let context = try PKeyContext(id: EVP_PKEY_HKDF, .hkdf)
         var key = key
         var salt = salt
         var info = info
@@ -18,7 +19,7 @@ enum HKDF {
         let configured = key.withUnsafeMutableBytes { key in
             salt.withUnsafeMutableBytes { salt in
                 info.withUnsafeMutableBytes { info in
-                    digest.withUnsafeMutableBufferPointer { digest in
+                    digest.withUnsafeMutableBufferPointer { digest -> String? in
                         var parameters = [
                             OSSL_PARAM_construct_utf8_string(name("digest"), digest.baseAddress, 0),
                             OSSL_PARAM_construct_octet_string(name("key"), key.baseAddress, key.count),
@@ -26,16 +27,23 @@ enum HKDF {
                             OSSL_PARAM_construct_octet_string(name("info"), info.baseAddress, info.count),
                             OSSL_PARAM_construct_end(),
                         ]
-                        return EVP_PKEY_derive_init(context) == 1 && EVP_PKEY_CTX_set_params(context, &parameters) == 1
+                        guard EVP_PKEY_derive_init(context.pointer) == 1 else { return "EVP_PKEY_derive_init" }
+                        guard EVP_PKEY_CTX_set_params(context.pointer, &parameters) == 1 else {
+                            return "EVP_PKEY_CTX_set_params"
+                        }
+                        return nil
                     }
                 }
             }
         }
+        if let failed = configured { throw .drained(.hkdf, failed) }
         var output = [UInt8](repeating: 0, count: length)
         var written = length
-        guard configured, EVP_PKEY_derive(context, &output, &written) == 1, written == length else {
-            ERR_clear_error()
-            return nil
+        guard EVP_PKEY_derive(context.pointer, &output, &written) == 1 else {
+            throw .drained(.hkdf, "EVP_PKEY_derive")
+        }
+        guard written == length else {
+            throw .refused(.hkdf, "EVP_PKEY_derive", "HKDF wrote \(written) bytes for \(length)")
         }
         return output
     }

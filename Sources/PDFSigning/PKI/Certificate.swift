@@ -1,13 +1,12 @@
-import COpenSSL
+import AutographCrypto
 
-/// An X.509 certificate (RFC 5280 §4.1), immutable, owning an OpenSSL `X509`.
+/// An X.509 certificate (RFC 5280 §4.1), immutable, over AutographCrypto's `X509Certificate`.
 ///
 /// The fields a CMS needs (issuer Name, serial number) are the certificate's own bytes, read by
 /// `DERReader`; names and keys are read by OpenSSL. Two certificates are equal when their DER is.
-public final class Certificate: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // @unchecked: the X509 is never changed after init, and OpenSSL's lazily computed caches
-    // (extensions, hashes) are guarded by its own lock.
-    let x509: OpaquePointer
+public final class Certificate: Hashable, Sendable, CustomStringConvertible {
+    /// The parsed certificate in the crypto layer (names, keys, path validation).
+    let x509: X509Certificate
 
     /// The certificate's DER encoding.
     public let derBytes: [UInt8]
@@ -46,22 +45,19 @@ public final class Certificate: Hashable, @unchecked Sendable, CustomStringConve
         guard let node = try? reader.readNode(.sequence), reader.isAtEnd else {
             throw SigningError(.certificateUnreadable, "not a DER certificate")
         }
-        let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_X509(nil, &cursor, node.encoded.count)
+        let parsed = try signingStep(.certificateUnreadable, "not an X.509 certificate") {
+            try X509Certificate(der: Array(node.encoded))
         }
-        guard let parsed else { throw OpenSSLErrors.error(.certificateUnreadable, "not an X.509 certificate") }
-        try self.init(taking: parsed, der: der)
+        try self.init(wrapping: parsed, der: der)
     }
 
-    /// Wraps an `X509` whose reference this object takes over (freed in `deinit`, also on failure).
-    init(taking x509: OpaquePointer, der knownDER: [UInt8]? = nil) throws(SigningError) {
-        let der = knownDER ?? Self.encode(x509)
+    /// Wraps a certificate of the crypto layer, reading its fields from `der` (nil: its own DER).
+    init(wrapping x509: X509Certificate, der knownDER: [UInt8]? = nil) throws(SigningError) {
+        let der = knownDER ?? x509.der
         let fields: Fields
         do {
             fields = try Fields(der: der)
         } catch {
-            X509_free(x509)  // deinit does not run for a half-initialized object
             throw SigningError(.certificateUnreadable, "unreadable certificate: \(error.message)")
         }
         self.x509 = x509
@@ -72,34 +68,22 @@ public final class Certificate: Hashable, @unchecked Sendable, CustomStringConve
         notBefore = fields.notBefore
         notAfter = fields.notAfter
         serialNumber = fields.serialHex
-        subject = Self.oneLine(X509_get_subject_name(x509))
-        issuer = Self.oneLine(X509_get_issuer_name(x509))
-        isCA = X509_get_extension_flags(x509) & UInt32(EXFLAG_CA) != 0
-        if let identifier = X509_get0_subject_key_id(x509), let data = ASN1_STRING_get0_data(identifier) {
-            subjectKeyIdentifier = Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(identifier))))
-        } else {
-            subjectKeyIdentifier = nil
-        }
-        publicKeyKind = X509_get0_pubkey(x509).map { KeyKind(key: $0) } ?? .other("unknown")
-        OpenSSLErrors.clear()
+        subject = x509.subjectLine
+        issuer = x509.issuerLine
+        isCA = x509.isCA
+        subjectKeyIdentifier = x509.subjectKeyIdentifier
+        publicKeyKind = x509.publicKey.map { KeyKind($0.kind) } ?? .other("unknown")
     }
-
-    deinit { X509_free(x509) }
 
     /// Reads every certificate in PEM text (`-----BEGIN CERTIFICATE-----` blocks, RFC 7468 §5), in
     /// order, skipping blocks of other kinds (keys …); stops at the first certificate that cannot be read.
     public static func certificates(pem: [UInt8]) -> [Certificate] {
-        let certificates =
-            withMemoryBIO(pem) { bio -> [Certificate] in
-                var result: [Certificate] = []
-                while let x509 = PEM_read_bio_X509(bio, nil, nil, nil) {
-                    guard let certificate = try? Certificate(taking: x509) else { break }
-                    result.append(certificate)
-                }
-                return result
-            } ?? []
-        OpenSSLErrors.clear()  // The end of the text leaves "no start line" behind.
-        return certificates
+        var result: [Certificate] = []
+        for x509 in X509Certificate.all(pem: pem) {
+            guard let certificate = try? Certificate(wrapping: x509) else { break }
+            result.append(certificate)
+        }
+        return result
     }
 
     /// Whether `seconds` (since 1970) is within the validity period (RFC 5280 §4.1.2.5).
@@ -127,23 +111,17 @@ public final class Certificate: Hashable, @unchecked Sendable, CustomStringConve
         signature: [UInt8], digest: [UInt8], digestAlgorithm: DigestAlgorithm, scheme: SignatureScheme,
         saltLength: Int?
     ) -> Bool {
-        guard let key = X509_get0_pubkey(x509) else {
-            OpenSSLErrors.clear()
-            return false
-        }
-        return RawSignature.verify(
-            key: key, signature: signature, digest: digest, digestAlgorithm: digestAlgorithm, scheme: scheme,
+        guard let key = x509.publicKey else { return false }
+        return key.verify(
+            signature: signature, digest: digest, algorithm: digestAlgorithm.messageDigest, scheme: scheme.rawScheme,
             saltLength: saltLength)
     }
 
     /// `verify` for a SHA-1 digest: old signatures are checked, never made, with SHA-1.
     package func verifySHA1(signature: [UInt8], digest: [UInt8], scheme: SignatureScheme, saltLength: Int?) -> Bool {
-        guard let key = X509_get0_pubkey(x509) else {
-            OpenSSLErrors.clear()
-            return false
-        }
-        return RawSignature.verifySHA1(
-            key: key, signature: signature, digest: digest, scheme: scheme, saltLength: saltLength)
+        guard let key = x509.publicKey else { return false }
+        return key.verify(
+            signature: signature, digest: digest, algorithm: .sha1, scheme: scheme.rawScheme, saltLength: saltLength)
     }
 
     /// Whether this certificate's issuer Name and serial number are `issuer` and `serial` (a CMS
@@ -158,30 +136,6 @@ public final class Certificate: Hashable, @unchecked Sendable, CustomStringConve
     public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 
     // MARK: Helpers
-
-    private static func encode(_ x509: OpaquePointer) -> [UInt8] {
-        let length = i2d_X509(x509, nil)
-        guard length > 0 else { return [] }
-        var output = [UInt8](repeating: 0, count: Int(length))
-        output.withUnsafeMutableBufferPointer { buffer in
-            var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
-            _ = i2d_X509(x509, &cursor)
-        }
-        return output
-    }
-
-    /// RFC 2253 one-line form without escaping UTF-8 (`-nameopt RFC2253,-esc_msb`).
-    private static func oneLine(_ name: OpaquePointer?) -> String {
-        guard let name else { return "" }
-        let stringFlags =
-            UInt(ASN1_STRFLGS_ESC_2253) | UInt(ASN1_STRFLGS_ESC_CTRL) | UInt(ASN1_STRFLGS_UTF8_CONVERT)
-            | UInt(ASN1_STRFLGS_DUMP_UNKNOWN) | UInt(ASN1_STRFLGS_DUMP_DER)
-        let flags =
-            stringFlags | UInt(XN_FLAG_SEP_COMMA_PLUS) | UInt(XN_FLAG_DN_REV) | UInt(XN_FLAG_FN_SN)
-            | UInt(XN_FLAG_DUMP_UNKNOWN_FIELDS)
-        let bytes = readingMemoryBIO { bio in _ = X509_NAME_print_ex(bio, name, 0, flags) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 
     /// The fields read from the certificate's own DER (RFC 5280 §4.1).
     private struct Fields {

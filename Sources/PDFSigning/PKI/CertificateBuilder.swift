@@ -1,4 +1,4 @@
-import COpenSSL
+import AutographCrypto
 public import PDFCore
 
 /// Makes X.509 v3 certificates (RFC 5280 §4.1) with OpenSSL: a self-signed root, or a certificate
@@ -101,36 +101,32 @@ public struct CertificateBuilder: Sendable {
         guard notBefore <= notAfter else {
             throw SigningError(.invalidArgument, "the validity period ends before it starts")
         }
-        OpenSSLErrors.clear()
-        guard let x509 = X509_new() else { throw OpenSSLErrors.error(.signingFailed, "cannot make a certificate") }
-        var owned = true
-        defer { if owned { X509_free(x509) } }
-        guard X509_set_version(x509, 2) == 1 else {  // v3 (RFC 5280 §4.1.2.1)
-            throw OpenSSLErrors.error(.signingFailed, "cannot set the certificate version")
+        let x509: X509Builder
+        do {
+            x509 = try X509Builder()  // v3 (RFC 5280 §4.1.2.1)
+        } catch {
+            let message =
+                error.function == "X509_set_version"
+                ? "cannot set the certificate version" : "cannot make a certificate"
+            throw SigningError(.signingFailed, message, crypto: error)
         }
         try setSerialNumber(x509)
         try setSubject(x509)
-        let issuerName = issuer.map { X509_get_subject_name($0.x509) } ?? X509_get_subject_name(x509)
-        guard X509_set_issuer_name(x509, issuerName) == 1 else {
-            throw OpenSSLErrors.error(.signingFailed, "cannot set the issuer name")
+        try signingStep(.signingFailed, "cannot set the issuer name") { try x509.setIssuerName(from: issuer?.x509) }
+        try signingStep(.invalidArgument, "the validity period cannot be encoded") {
+            try x509.setValidity(notBefore: notBefore, notAfter: notAfter)
         }
-        guard ASN1_TIME_set(X509_getm_notBefore(x509), time_t(notBefore)) != nil,
-            ASN1_TIME_set(X509_getm_notAfter(x509), time_t(notAfter)) != nil
-        else { throw OpenSSLErrors.error(.invalidArgument, "the validity period cannot be encoded") }
-        guard X509_set_pubkey(x509, subjectKey.key) == 1 else {
-            throw OpenSSLErrors.error(.signingFailed, "cannot set the public key")
-        }
+        try signingStep(.signingFailed, "cannot set the public key") { try x509.setPublicKey(subjectKey.key) }
         try addExtensions(x509, issuer: issuer, issuerKey: issuerKey)
         // Ed25519 signs the message itself (RFC 8410 §6): no separate digest.
-        let digest = issuerKey.kind == .ed25519 ? nil : EVP_sha256()
-        guard X509_sign(x509, issuerKey.key, digest) > 0 else {
-            throw OpenSSLErrors.error(.signingFailed, "signing the certificate with the \(issuerKey.kind) key failed")
+        let digest: MessageDigest? = issuerKey.kind == .ed25519 ? nil : .sha256
+        let signed = try signingStep(.signingFailed, "signing the certificate with the \(issuerKey.kind) key failed") {
+            try x509.sign(with: issuerKey.key, digest: digest)
         }
-        owned = false
-        return try Certificate(taking: x509)
+        return try Certificate(wrapping: signed)
     }
 
-    private func setSerialNumber(_ x509: OpaquePointer) throws(SigningError) {
+    private func setSerialNumber(_ x509: X509Builder) throws(SigningError) {
         var magnitude: [UInt8]
         if let serialNumber {
             guard serialNumber.contains(where: { $0 != 0 }) else {
@@ -142,32 +138,26 @@ public struct CertificateBuilder: Sendable {
                 throw SigningError(.invalidArgument, "a serial number has at most 20 octets")
             }
         } else {
-            magnitude = [UInt8](repeating: 0, count: 16)
-            guard RAND_bytes(&magnitude, Int32(magnitude.count)) == 1 else {
-                throw OpenSSLErrors.error(.signingFailed, "no random serial number")
-            }
+            magnitude = try signingStep(.signingFailed, "no random serial number") { try SecureRandom.bytes(16) }
             magnitude[0] &= 0x7F  // 16 content octets, no sign octet
             magnitude[15] |= 0x01  // never zero
         }
-        guard let number = BN_bin2bn(magnitude, Int32(magnitude.count), nil) else {
-            throw OpenSSLErrors.error(.signingFailed, "cannot make the serial number")
-        }
-        defer { BN_free(number) }
-        guard let integer = BN_to_ASN1_INTEGER(number, nil) else {
-            throw OpenSSLErrors.error(.signingFailed, "cannot encode the serial number")
-        }
-        defer { ASN1_INTEGER_free(integer) }
-        guard X509_set_serialNumber(x509, integer) == 1 else {
-            throw OpenSSLErrors.error(.signingFailed, "cannot set the serial number")
+        do {
+            try x509.setSerialNumber(magnitude)
+        } catch {
+            let message =
+                switch error.function {
+                case "BN_bin2bn": "cannot make the serial number"
+                case "BN_to_ASN1_INTEGER": "cannot encode the serial number"
+                default: "cannot set the serial number"
+                }
+            throw SigningError(.signingFailed, message, crypto: error)
         }
     }
 
     /// The subject Name, least specific first (C, O, OU, CN), as UTF8String (PrintableString for C).
-    private func setSubject(_ x509: OpaquePointer) throws(SigningError) {
+    private func setSubject(_ x509: X509Builder) throws(SigningError) {
         guard !commonName.isEmpty else { throw SigningError(.invalidArgument, "the common name is empty") }
-        guard let name = X509_get_subject_name(x509) else {
-            throw OpenSSLErrors.error(.signingFailed, "the certificate has no subject name")
-        }
         let entries: [(field: String, label: String, value: String?)] = [
             ("C", "country", country), ("O", "organization", organization),
             ("OU", "organizational unit", organizationalUnit), ("CN", "common name", commonName),
@@ -175,50 +165,53 @@ public struct CertificateBuilder: Sendable {
         for entry in entries {
             guard let value = entry.value else { continue }
             let bytes = Array(value.utf8)
-            guard !bytes.isEmpty,
-                X509_NAME_add_entry_by_txt(name, entry.field, MBSTRING_UTF8, bytes, Int32(bytes.count), -1, 0) == 1
-            else {
-                let rule = entry.field == "C" ? "two letters" : "1 to 64 characters"
-                throw OpenSSLErrors.error(.invalidArgument, "the \(entry.label) \"\(value)\" is not usable (\(rule))")
+            let rule = entry.field == "C" ? "two letters" : "1 to 64 characters"
+            guard !bytes.isEmpty else {
+                throw SigningError(.invalidArgument, "the \(entry.label) \"\(value)\" is not usable (\(rule))")
+            }
+            do {
+                try x509.addSubjectEntry(entry.field, value: bytes)
+            } catch {
+                let message =
+                    error.function == "X509_get_subject_name"
+                    ? "the certificate has no subject name"
+                    : "the \(entry.label) \"\(value)\" is not usable (\(rule))"
+                let code: SigningError.Code =
+                    error.function == "X509_get_subject_name" ? .signingFailed : .invalidArgument
+                throw SigningError(code, message, crypto: error)
             }
         }
     }
 
-    private func addExtensions(
-        _ x509: OpaquePointer, issuer: Certificate?, issuerKey: PrivateKey
-    ) throws(SigningError) {
-        var context = X509V3_CTX()
-        X509V3_set_ctx(&context, issuer?.x509 ?? x509, x509, nil, nil, 0)
-        if issuer == nil {
-            // A self-signed certificate has no issuer SKI yet: the key identifier comes from its key.
-            guard X509V3_set_issuer_pkey(&context, issuerKey.key) == 1 else {
-                throw OpenSSLErrors.error(.signingFailed, "cannot set the issuer key")
-            }
+    private func addExtensions(_ x509: X509Builder, issuer: Certificate?, issuerKey: PrivateKey) throws(SigningError) {
+        try signingStep(.signingFailed, "cannot set the issuer key") {
+            try x509.setExtensionContext(issuer: issuer?.x509, issuerKey: issuerKey.key)
         }
         var basicConstraints = isCA ? "critical,CA:TRUE" : "critical,CA:FALSE"
         if isCA, let pathLength {
             guard pathLength >= 0 else { throw SigningError(.invalidArgument, "a path length cannot be negative") }
             basicConstraints += ",pathlen:\(pathLength)"
         }
-        var extensions: [(nid: Int32, value: String)] = [
-            (NID_basic_constraints, basicConstraints),
-            (NID_key_usage, isCA ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature,nonRepudiation"),
+        var extensions: [(kind: X509Builder.Extension, value: String)] = [
+            (.basicConstraints, basicConstraints),
+            (.keyUsage, isCA ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature,nonRepudiation"),
         ]
         if !extendedKeyUsage.isEmpty {
-            extensions.append((NID_ext_key_usage, extendedKeyUsage.map(\.description).joined(separator: ",")))
+            extensions.append((.extendedKeyUsage, extendedKeyUsage.map(\.description).joined(separator: ",")))
         }
-        extensions.append((NID_subject_key_identifier, "hash"))
+        extensions.append((.subjectKeyIdentifier, "hash"))
         // keyid:always needs the issuer's subject key identifier; a CA without one is named instead.
         let authority = issuer == nil || issuer?.subjectKeyIdentifier != nil ? "keyid:always" : "issuer:always"
-        extensions.append((NID_authority_key_identifier, authority))
-        for (nid, value) in extensions {
-            guard let made = X509V3_EXT_nconf_nid(nil, &context, nid, value) else {
-                let name = OBJ_nid2sn(nid).map { String(cString: $0) } ?? "\(nid)"
-                throw OpenSSLErrors.error(.invalidArgument, "cannot make the \(name) extension \"\(value)\"")
-            }
-            defer { X509_EXTENSION_free(made) }
-            guard X509_add_ext(x509, made, -1) == 1 else {
-                throw OpenSSLErrors.error(.signingFailed, "cannot add an extension")
+        extensions.append((.authorityKeyIdentifier, authority))
+        for (kind, value) in extensions {
+            do {
+                try x509.addExtension(kind, value)
+            } catch {
+                guard error.function == "X509_add_ext" else {
+                    throw SigningError(
+                        .invalidArgument, "cannot make the \(kind.shortName) extension \"\(value)\"", crypto: error)
+                }
+                throw SigningError(.signingFailed, "cannot add an extension", crypto: error)
             }
         }
     }
