@@ -56,9 +56,10 @@ struct ColorImagePerformanceTests {
             }
             print("\(space.name): \(time) s for 10 megapixels")
             #expect(output.count == pixelCount * 3)
-            // Measured at 0.3–1.1 s per family in a debug build on this 2-core machine (release builds
-            // are several times faster); 3 s leaves room for a loaded machine.
-            #expect(time < 3, "\(space.name) took \(time) s")
+            // Measured at 0.3–1.1 s per family in a debug build on a 2-core machine. Converting pixel by
+            // pixel (no lookup tables) takes minutes at this size: the bound guards against that, and
+            // leaves room for a machine loaded by the other suites (a speed target belongs in the bench).
+            #expect(time < 30, "\(space.name) took \(time) s")
         }
     }
 }

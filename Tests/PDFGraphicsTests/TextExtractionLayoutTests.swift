@@ -129,7 +129,8 @@ struct TextExtractionLayoutTests {
         let blocks = analysis.run()
         let seconds = Date().timeIntervalSince(started)
         #expect(blocks.flatMap(\.lines).reduce(0) { $0 + $1.words.count } == 60_000)
-        #expect(seconds < 30, "grouping took \(seconds) s")
+        // A guard against quadratic grouping (hours at this size), not a speed target.
+        #expect(seconds < 120, "grouping took \(seconds) s")
         print("grouping 300 000 glyphs took \(String(format: "%.2f", seconds)) s")
     }
 

@@ -256,7 +256,8 @@ struct JBIG2DecoderTests {
         let input = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("codecs", "fuzz/\(name)"))))
         let start = Date()
         Self.replayFuzzInput(input)
-        #expect(Date().timeIntervalSince(start) < 30)
+        // The fuzzer's timeouts were loops without end; a guard against those, not a speed target.
+        #expect(Date().timeIntervalSince(start) < 120)
     }
 
     /// Packs a string of 0 and 1, MSB first, padded with 0.

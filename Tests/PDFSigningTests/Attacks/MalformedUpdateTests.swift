@@ -99,7 +99,8 @@ struct MalformedUpdateTests {
         update.write(document.page, .dictionary(page))
         let start = ContinuousClock.now
         let statuses = try Attack.validate(update.bytes())
-        #expect(ContinuousClock.now - start < .seconds(60))
+        // A guard against a walk without end, not a speed target.
+        #expect(ContinuousClock.now - start < .seconds(180))
         for status in statuses where status.fieldName == "Signature1" {
             #expect(status.verdict == .modified, "\(Attack.describe(status))")
         }
