@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the data tables of the font model: the glyph list and the named encodings, shared by the
 writing and the reading side (Sources/PDFFonts/Encodings), and the tables only the reader needs
-(Sources/PDFGraphics/Fonts/Data/*.swift).
+(Sources/PDFGraphics/Fonts/Tables/*.swift).
 
 Sources, all installed on the development machine (none is downloaded by this script):
 
@@ -35,7 +35,7 @@ from fontTools.cffLib import cffStandardStrings
 from fontTools.encodings.MacRoman import MacRoman
 from fontTools.encodings.StandardEncoding import StandardEncoding
 
-OUT = "Sources/PDFGraphics/Fonts/Data"
+OUT = "Sources/PDFGraphics/Fonts/Tables"
 # The named encodings and the glyph list are shared with the writing side (PDFFonts).
 SHARED_OUT = "Sources/PDFFonts/Encodings"
 URW = "/usr/share/fonts/type1/urw-base35"

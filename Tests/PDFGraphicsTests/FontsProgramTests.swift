@@ -112,7 +112,7 @@ struct FontsProgramTests {
             """
             font = fontTools.ttLib.TTFont('\(Self.dejaVu)')
             cmap = font.getBestCmap()
-            print(' '.join(str(font.getGlyphID(cmap[ord(c)])) for c in 'Héllo→ 𝄞€'))
+            print(' '.join(str(font.getGlyphID(cmap.get(ord(c), '.notdef'))) for c in 'Héllo→ 𝄞€'))
             """)
         let glyphIDs = lines[0].split(separator: " ").compactMap { UInt16($0) }
         let codes = glyphIDs.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }

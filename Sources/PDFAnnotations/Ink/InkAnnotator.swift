@@ -65,7 +65,7 @@ public struct InkAnnotator {
         let rect = PDFRectangle(
             x0: bounds.x0 - margin, y0: bounds.y0 - margin, x1: bounds.x1 + margin, y1: bounds.y1 + margin)
         var content = ContentStreamBuilder()
-        StrokeRenderer(width: note.style.width, color: note.style.color).draw(note.strokes, into: &content)
+        InkPathWriter(width: note.style.width, color: note.style.color).draw(note.strokes, into: &content)
         // The form's space is the page's: a /BBox equal to /Rect and no /Matrix.
         let appearance = update.add(
             .stream(

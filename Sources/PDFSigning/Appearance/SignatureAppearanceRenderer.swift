@@ -104,8 +104,8 @@ struct SignatureAppearanceRenderer {
 
         switch appearance.mark {
         case .handwriting(let strokes, let yAxisDown):
-            let renderer = StrokeRenderer(width: appearance.strokeWidth, color: appearance.markColor)
-            if let transform = StrokeRenderer.fitting(
+            let renderer = InkPathWriter(width: appearance.strokeWidth, color: appearance.markColor)
+            if let transform = InkPathWriter.fitting(
                 strokes, into: markArea, padding: 1, strokeWidth: appearance.strokeWidth, flipY: yAxisDown)
             {
                 renderer.draw(strokes, into: &content, transform: transform)

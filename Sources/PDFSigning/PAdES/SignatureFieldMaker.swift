@@ -31,7 +31,7 @@ public struct SignatureFieldMaker {
         guard rect.width > 0, rect.height > 0 else {
             throw SigningError(.invalidArgument, "the signature field's rectangle is empty")
         }
-        var builder = UpdateBuilder(
+        var builder = SignatureUpdateBuilder(
             base: document, request: SignatureRequest(fieldName: name), writeOptions: writeOptions)
         let widget: PDFDictionary = [
             .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),

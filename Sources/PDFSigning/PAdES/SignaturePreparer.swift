@@ -43,7 +43,7 @@ public struct SignaturePreparer {
                 throw SigningError(.signingFailed, "\(error)")
             }
         }
-        var builder = UpdateBuilder(base: base, request: request, writeOptions: writeOptions)
+        var builder = SignatureUpdateBuilder(base: base, request: request, writeOptions: writeOptions)
         try builder.build(contentsSize: contentsSize, signerName: signerName)
         var bytes: [UInt8]
         do {

@@ -4,7 +4,7 @@ import PDFForms
 /// Builds the update of a signature: the signature dictionary with placeholders, the field and its
 /// widget (new or existing), the page's `/Annots`, the form's `/Fields` and `/SigFlags`,
 /// certification (`/Perms /DocMDP`), field locks (`/Lock`, FieldMDP) and fields made read-only.
-struct UpdateBuilder {
+struct SignatureUpdateBuilder {
     let base: PDFDocument
     let request: SignatureRequest
     var update: IncrementalUpdate
@@ -69,7 +69,7 @@ struct UpdateBuilder {
                     ]),
                 ]))
         }
-        let lock = request.lockFields.map(UpdateBuilder.lockDictionary)
+        let lock = request.lockFields.map(SignatureUpdateBuilder.lockDictionary)
         if let lock {
             var parameters = lock
             parameters[.type] = .name("TransformParams")
@@ -106,7 +106,7 @@ struct UpdateBuilder {
                 edit(widgetReference) { $0[PDFName("AP")] = .dictionary([.n: .reference(appearanceReference)]) }
             }
         } else {
-            fieldName = request.fieldName ?? UpdateBuilder.uniqueName(form)
+            fieldName = request.fieldName ?? SignatureUpdateBuilder.uniqueName(form)
             if form?.field(named: fieldName) != nil {
                 throw SigningError(.invalidFieldName, "a field named '\(fieldName)' already exists")
             }

@@ -1,9 +1,9 @@
 public import PDFCore
 
-/// Draws handwriting as vector paths (crisp at every zoom, never a bitmap): each stroke smoothed
+/// Writes handwriting as path operators of a content stream (crisp at every zoom, never a bitmap): each stroke smoothed
 /// into cubic Bézier curves (Catmull-Rom through the points), with a width that follows the pen
 /// pressure when the device reported it.
-public struct StrokeRenderer: Sendable {
+public struct InkPathWriter: Sendable {
     /// The stroke width in points at full pressure (or for strokes without pressure).
     public var width: Double
     public var color: PDFColor
@@ -53,7 +53,7 @@ public struct StrokeRenderer: Sendable {
         for stroke in strokes where !stroke.points.isEmpty {
             let points = stroke.points.map(map)
             let pressures = stroke.points.map(\.pressure)
-            if points.count == 1 || StrokeRenderer.isDot(points) {
+            if points.count == 1 || InkPathWriter.isDot(points) {
                 // A tap: a round dot.
                 let radius =
                     width * (pressures[0].map { minimumWidthFraction + (1 - minimumWidthFraction) * $0 } ?? 1) / 2
@@ -65,7 +65,7 @@ public struct StrokeRenderer: Sendable {
                     into: &content)
             } else {
                 content.setLineWidth(width)
-                StrokeRenderer.curve(through: points, into: &content, start: true)
+                InkPathWriter.curve(through: points, into: &content, start: true)
                 content.stroke()
             }
         }
@@ -117,8 +117,8 @@ public struct StrokeRenderer: Sendable {
             left.append((points[index].x - dy * half, points[index].y + dx * half))
             right.append((points[index].x + dy * half, points[index].y - dx * half))
         }
-        StrokeRenderer.curve(through: left, into: &content, start: true)
-        StrokeRenderer.curve(through: right.reversed(), into: &content, start: false)
+        InkPathWriter.curve(through: left, into: &content, start: true)
+        InkPathWriter.curve(through: right.reversed(), into: &content, start: false)
         content.closePath()
         content.fill()
         // Round ends, each filled on its own (a subpath of the other orientation would cut a hole).
