@@ -140,6 +140,21 @@ struct CertificateBuilderTests {
         #expect(!text.contains("X509v3 Extended Key Usage: critical"))
     }
 
+    @Test("a random serial number always has 16 content octets, positive (one in 128 had 15 before)")
+    func randomSerials() throws {
+        let key = try PrivateKey.generate(.p256)
+        var seen: Set<String> = []
+        for _ in 0..<300 {
+            let certificate = try CertificateBuilder(commonName: "Serial").selfSigned(key: key)
+            let serial = certificate.serialNumber
+            #expect(serial.count == 32, "\(serial)")
+            let first = try #require(UInt8(serial.prefix(2), radix: 16))
+            #expect((0x40...0x7F).contains(first), "\(serial)")
+            seen.insert(serial)
+        }
+        #expect(seen.count == 300)
+    }
+
     @Test("unusable fields, mismatched issuer keys and non-CA issuers are refused")
     func refusals() throws {
         let key = try PrivateKey.generate(.p256)

@@ -32,7 +32,7 @@ public struct CertificateBuilder: Sendable {
     /// The end of the validity period (inclusive), in seconds since 1970.
     public var notAfter: Int
     /// The serial number's big-endian magnitude (RFC 5280 §4.1.2.2: positive, at most 20 octets);
-    /// nil draws 16 random octets (127 bits) from OpenSSL's generator for each certificate.
+    /// nil draws 16 random octets (126 random bits) from OpenSSL's generator for each certificate.
     public var serialNumber: [UInt8]?
     /// Whether the certificate is a CA's (basicConstraints `cA`, keyCertSign and cRLSign) or an end
     /// entity's (digitalSignature and nonRepudiation).
@@ -139,8 +139,9 @@ public struct CertificateBuilder: Sendable {
             }
         } else {
             magnitude = try signingStep(.signingFailed, "no random serial number") { try SecureRandom.bytes(16) }
-            magnitude[0] &= 0x7F  // 16 content octets, no sign octet
-            magnitude[15] |= 0x01  // never zero
+            // Always 16 content octets: the sign bit clear (no sign octet) and the next one set (a
+            // leading zero octet would make it 15, which DER then drops). 126 random bits remain.
+            magnitude[0] = magnitude[0] & 0x7F | 0x40
         }
         do {
             try x509.setSerialNumber(magnitude)
