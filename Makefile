@@ -15,7 +15,7 @@ qpdf/field-resource-conflict.pdf,pyhanko/simple-acroform-states.pdf,pdfjs/saslpr
 pdfjs/issue9915_reduced.pdf,pdfjs/issue7901.pdf,pdfjs/issue8823.pdf,pdfjs/issue13242.pdf,\
 pyhanko/layout-tests/bitmap-bg.pdf
 
-.PHONY: run demo test build release bench fidelity fuzz format lint clean
+.PHONY: run demo test build release bench fidelity fuzz format lint clean docs
 
 ## run: install what is missing, build, and serve the web viewer on the demo form (made by Autograph)
 ## with a demo signing identity: open the printed URL, fill, sign, download a document that validates
@@ -46,6 +46,11 @@ test:
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/debug/autograph --out $(BUILD_DIR)/fidelity-subset \
 	  --files "$(FIDELITY_SUBSET)" --min-share 1.0
 	scripts/browser-tests $(BUILD_DIR)/debug/autograph
+
+## docs: DocC archives of every public module in .build/docs (the toolchain's docc; fails on a warning)
+docs:
+	scripts/install-deps build
+	scripts/docs
 
 build:
 	scripts/install-deps build

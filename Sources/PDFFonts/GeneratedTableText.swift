@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// Reads the tables generated into Swift source as text (`key=value` entries separated by spaces
 /// and line feeds: glyph widths, the Adobe Glyph List), on their UTF-8 bytes.

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// Decoded 8-bit pixels: grey or RGB, with an optional alpha channel. What images are scaled in
 /// before they become XObjects again.

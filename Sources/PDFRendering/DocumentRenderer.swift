@@ -17,9 +17,11 @@ public final class DocumentRenderer: Sendable {
     public let pageRenderer: PageRenderer
 
     /// - Parameters:
+    ///   - document: the document to render.
     ///   - annotations: which annotation appearances are drawn (screen by default, or as printed).
     ///   - colorManagement: apply embedded ICC profiles (lcms2); off, their alternate spaces are used
     ///     as MuPDF does without colour management.
+    ///   - fonts: the FreeType fonts, shared by every renderer by default.
     public init(
         document: PDFDocument, annotations: GraphicsOptions.Annotations = .display, colorManagement: Bool = false,
         fonts: FontRenderer = .shared

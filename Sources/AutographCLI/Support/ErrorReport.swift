@@ -7,10 +7,10 @@ extension AutographCLI {
     /// The exit code and the line on standard error for a command that failed with `error`: the
     /// one place the command line turns an error into an exit code and a message.
     ///
-    /// An ``AutographError`` exits with its category's code (``ErrorCategory/exitCode``) and prints
+    /// An `AutographError` exits with its category's code (`ErrorCategory/exitCode`) and prints
     /// its description; errors of the layers whose codes the seed API reports (signing, annotations,
     /// the session) add their seed code, `(signo -136)`, which scripts match. Any other error is
-    /// ``ErrorCategory/internal`` and prints its text.
+    /// `ErrorCategory/internal` and prints its text.
     static func failure(_ error: any Error, command: String) -> (code: ExitCode, message: String) {
         let prefix = "autograph \(command): "
         guard let error = error as? any AutographError else {
@@ -43,6 +43,6 @@ extension UsageError: AutographError {
     var codeName: String { "usage" }
     /// None: the seed API has no command line.
     var seedCode: Int? { nil }
-    /// ``ErrorCategory/usage``: exit code 2.
+    /// `ErrorCategory/usage`: exit code 2.
     var category: ErrorCategory { .usage }
 }

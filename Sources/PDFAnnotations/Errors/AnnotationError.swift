@@ -44,7 +44,7 @@ public struct AnnotationError: AutographError, Hashable {
         }
     }
 
-    /// The code's raw value (``AutographError/codeName``).
+    /// The code's raw value (`AutographError/codeName`).
     public var codeName: String { code.rawValue }
 
     /// ``signoCode``: every annotation error has one (-150 where the seeds define none).

@@ -1,5 +1,5 @@
 public import PDFAuthoring
-public import PDFCore
+import PDFCore
 
 /// How ink notes are drawn (signoAPI `STNotesConfig`): stroke width in points and colour.
 public struct InkStyle: Hashable, Sendable, Codable {

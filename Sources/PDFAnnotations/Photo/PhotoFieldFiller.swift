@@ -34,7 +34,7 @@ public struct PhotoFieldFiller: Sendable {
         return update
     }
 
-    /// The update placing a photo already read with ``decode(_:)`` (decoding, the slow part, can
+    /// The update placing a photo already read with `decode(_:)` (decoding, the slow part, can
     /// then run wherever the caller likes).
     public func makeUpdate(placing photo: ImageXObject, in fieldName: String) throws(AnnotationError)
         -> IncrementalUpdate

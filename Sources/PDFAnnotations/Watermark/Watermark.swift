@@ -1,6 +1,6 @@
 public import PDFAuthoring
 public import PDFCore
-public import PDFFonts
+import PDFFonts
 
 /// A watermark drawn across every page (WYSIWYS `WYSWatermarkAppearance`): a title and a date,
 /// rotated, in a colour with an opacity. Used alone, or by the refusal flow before its invisible

@@ -1,5 +1,5 @@
 public import PDFCore
-package import PDFFonts
+import PDFFonts
 
 /// Builds a new PDF from objects (ISO 32000-2 §7.5): a header, the objects in order, a
 /// cross-reference table or stream, and a trailer. Used for new documents, samples and test files.

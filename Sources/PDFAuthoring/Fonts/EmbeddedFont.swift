@@ -44,7 +44,7 @@ public final class EmbeddedFont: PDFFont {
         var texts: [Int: String] = [:]
     }
 
-    /// Reads and parses the font in `fontFile` (for example one found by ``SystemFonts``).
+    /// Reads and parses the font in `fontFile` (for example one found by `SystemFonts`).
     /// - Throws: `PDFError` `.fileUnreadable` when the file cannot be read, `.decodeFailed` for a
     ///   damaged font, `.invalidArgument` for an index outside a collection, `.unsupported` when
     ///   the font's licence forbids embedding (`OS/2` fsType), it has no Unicode `cmap`, or no

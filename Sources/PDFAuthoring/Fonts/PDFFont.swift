@@ -2,7 +2,7 @@ public import PDFCore
 
 /// A font that text can be laid out and drawn with in content streams that Autograph writes
 /// (form field appearances, signature appearances, watermarks): one of the standard 14 fonts
-/// (``StandardFont``, not embedded, WinAnsi text) or an embedded TrueType subset (``EmbeddedFont``,
+/// (`StandardFont`, not embedded, WinAnsi text) or an embedded TrueType subset (``EmbeddedFont``,
 /// any text its glyphs cover).
 ///
 /// Metrics are in glyph space units of 1/1000 em, so a width times the font size / 1000 is points.

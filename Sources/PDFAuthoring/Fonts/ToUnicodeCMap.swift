@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// Builds the text of a `/ToUnicode` CMap (ISO 32000-2 §9.10.3; Adobe Technical Note #5411): the
 /// map from a font's character codes to the Unicode text they stand for, so that text drawn with

@@ -1,5 +1,5 @@
 public import PDFCore
-package import PDFImageCodecs
+import PDFImageCodecs
 
 extension ImageXObject {
     /// Reads JPEG or PNG bytes to be shown in at most `maxWidth`×`maxHeight` pixels, as the image

@@ -1,5 +1,5 @@
 public import PDFCore
-package import PDFImageCodecs
+import PDFImageCodecs
 
 /// An image ready to be placed in a PDF as an image XObject (ISO 32000-2 §8.9.5): a JPEG kept as
 /// it is (`/DCTDecode`), or a PNG decoded and stored with Flate, its alpha channel (or transparent

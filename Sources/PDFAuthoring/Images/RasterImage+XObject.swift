@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 package import PDFImageCodecs
 
 extension RasterImage {

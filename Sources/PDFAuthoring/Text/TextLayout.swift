@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// Lays text out in a box with a font's metrics: line breaking, alignment, and the largest size
 /// that fits (form field auto size, signature appearance text).

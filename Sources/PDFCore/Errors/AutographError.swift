@@ -21,7 +21,7 @@ public protocol AutographError: Error, Sendable, CustomStringConvertible {
     /// request's) have none.
     var seedCode: Int? { get }
 
-    /// What went wrong, in one line for a person, without the context that ``description`` may add
+    /// What went wrong, in one line for a person, without the context that `description` may add
     /// (an offset, an object, a field).
     var message: String { get }
 

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The named one-byte encodings of simple fonts (ISO 32000-2 §9.6.5, Annex D): the base an
 /// `/Encoding` starts from, or the built-in encoding of the Symbol and ZapfDingbats fonts.

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// Glyph names to Unicode text, as the Adobe Glyph List Specification maps them: a name's part
 /// before the first period, split at underscores into components, each component looked up in the

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The one-byte encodings the standard 14 fonts are written with: WinAnsiEncoding for the text fonts
 /// and the fonts' built-in encodings for Symbol and ZapfDingbats (ISO 32000-2 §9.6.5, Annex D).

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The advance widths of the standard 14 fonts (ISO 32000-2 §9.6.2.2: a reader knows the metrics of
 /// these fonts, so `/Widths` may be left out for them), in 1/1000 em.

@@ -1,5 +1,5 @@
 import CFontconfig
-package import PDFCore
+import PDFCore
 import Synchronization
 
 /// The fonts installed on the system, found through fontconfig: which font file can draw a text.
@@ -35,7 +35,7 @@ public enum SystemFonts {
     /// Fontconfig sorts the installed fonts by how well they match `family` (default
     /// `sans-serif`) and `text`'s characters. Among the fonts whose character set covers every
     /// Unicode scalar of `text`, those with TrueType outlines (`FC_FONTFORMAT` "TrueType" and a
-    /// `glyf` table in the file) are preferred, since ``EmbeddedFont`` embeds them as a subset;
+    /// `glyf` table in the file) are preferred, since `EmbeddedFont` embeds them as a subset;
     /// OpenType fonts with CFF outlines come next. A font of the family named comes before fonts
     /// of other families (so a family that exists only with CFF outlines is still honoured); for a
     /// generic family (`sans-serif`, `serif`, `monospace`) fontconfig's order decides. Type 1 and

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// A font's map from Unicode scalars to glyph ids, read from its best Unicode `cmap` subtable
 /// (OpenType `cmap` table): format 12 for platform 3 encoding 10 or platform 0, else format 4

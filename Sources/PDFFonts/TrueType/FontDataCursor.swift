@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// A read position in font data: big-endian integers as the OpenType spec lays them out
 /// ("Data types"), with every read checked against a limit.

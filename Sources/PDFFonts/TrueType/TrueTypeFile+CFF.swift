@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 extension TrueTypeFile {
     /// For a CID-keyed CFF font (its Top DICT has `ROS`), the CID of every glyph, read from the

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The `OS/2` values a PDF font descriptor and the embedding check need (OpenType `OS/2` table).
 package struct OS2Values: Hashable, Sendable {

@@ -52,7 +52,7 @@ public struct FormError: AutographError, Hashable {
         }
     }
 
-    /// The code's raw value (``AutographError/codeName``).
+    /// The code's raw value (`AutographError/codeName`).
     public var codeName: String { code.rawValue }
 
     /// ``signoCode``: every form error has one.

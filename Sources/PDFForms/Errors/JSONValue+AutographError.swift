@@ -8,6 +8,6 @@ extension JSONValue.ParseError: AutographError {
     public var codeName: String { "invalidJSON" }
     /// None: the seed API reads no JSON.
     public var seedCode: Int? { nil }
-    /// ``ErrorCategory/badInput``: the text given is not JSON.
+    /// `ErrorCategory/badInput`: the text given is not JSON.
     public var category: ErrorCategory { .badInput }
 }

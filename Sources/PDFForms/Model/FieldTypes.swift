@@ -1,5 +1,5 @@
 public import PDFAuthoring
-public import PDFCore
+import PDFCore
 
 /// The kind of a terminal field (ISO 32000-2 §12.7.5): from `/FT` and the button and choice flags.
 public enum FieldKind: String, Hashable, Sendable, CaseIterable {

@@ -4,7 +4,7 @@ import PDFCore
 ///
 /// Device spaces convert as MuPDF does without colour management (CMYK: r = 1 − min(1, c + k) …);
 /// CIE-based spaces (CalGray, CalRGB, Lab) go through XYZ with Bradford adaptation to D65
-/// (``CIEConversion``); `/ICCBased` spaces go through an injected ``ICCConverterFactory``, else
+/// (`CIEConversion`); `/ICCBased` spaces go through an injected ``ICCConverterFactory``, else
 /// their `/Alternate`, else the device space with `/N` components. Instances are immutable and
 /// may be shared between threads.
 public final class ColorSpace: Sendable {

@@ -24,8 +24,12 @@ public final class ImageSource: Sendable {
     private let decoder: @Sendable (Int) -> (DecodedImage?, [String])
     private let cache = Mutex<[Int: (DecodedImage?, [String])]>([:])
 
-    /// - Parameter decoder: produces the pixels, or nil with warnings when the image cannot be read;
-    ///   its argument is the reduction asked for (see ``decoded(reduction:)``), which it may ignore.
+    /// - Parameters:
+    ///   - width: the image's width in samples.
+    ///   - height: the image's height in samples.
+    ///   - interpolate: `/Interpolate`: smooth when scaling up.
+    ///   - decoder: produces the pixels, or nil with warnings when the image cannot be read; its
+    ///     argument is the reduction asked for (see ``decoded(reduction:)``), which it may ignore.
     public init(
         width: Int, height: Int, interpolate: Bool = false,
         decoder: @escaping @Sendable (_ reduction: Int) -> (DecodedImage?, [String])

@@ -60,8 +60,9 @@ public final class GraphicsDocument: Sendable {
 
     /// The display list of page `index` (from 0): its content, then its annotations' appearances as
     /// `options.annotations` asks. Errors inside the content are warnings of the list.
-    /// - Parameter budget: stops the work when spent (ask `budget.stop` after: the list is then
-    ///   incomplete).
+    /// - Parameters:
+    ///   - index: the page, from 0.
+    ///   - budget: stops the work when spent (ask `budget.stop` after: the list is then incomplete).
     public func displayList(pageAt index: Int, budget: RenderBudget? = nil) -> DisplayList {
         let pages = document.pages
         guard pages.indices.contains(index) else {

@@ -37,8 +37,10 @@ public struct TextExtractor: Sendable {
     }
 
     /// The text of page `index` (from 0). A page that does not exist gives no text and a warning.
-    /// - Parameter budget: stops reading the page's content when spent (`budget.stop` says why; the
-    ///   text is then incomplete).
+    /// - Parameters:
+    ///   - index: the page, from 0.
+    ///   - budget: stops reading the page's content when spent (`budget.stop` says why; the text is
+    ///     then incomplete).
     public func text(pageAt index: Int, budget: RenderBudget? = nil) -> PageText {
         text(of: graphics.displayList(pageAt: index, budget: budget), pageAt: index)
     }

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The code tables of ITU-T T.4 §4.1 (modified Huffman run lengths) and §4.2.1.3 (two-dimensional
 /// mode codes), shared by CCITTFaxDecode (ISO 32000-2 §7.4.6) and JBIG2's MMR coding (T.88 §6.2.6).

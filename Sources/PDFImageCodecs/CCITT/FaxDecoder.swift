@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The row engine behind CCITTFaxDecode (ISO 32000-2 §7.4.6, ITU-T T.4 and T.6) and JBIG2's MMR
 /// coding (T.88 §6.2.6): decodes rows as changing elements and packs them with black = 1.

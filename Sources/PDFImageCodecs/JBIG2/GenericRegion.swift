@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The generic region decoding procedure (T.88 §6.2): MMR (T.6) or arithmetic coding with
 /// templates 0–3, adaptive template (AT) pixels and typical prediction (TPGDON).

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// Pattern dictionaries (T.88 §6.7, §7.4.4) and halftone regions (§6.6, §7.4.5).
 enum Halftone {

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// A JBIG2 Huffman table (T.88 Annex B): lines of prefix length, range length and range low, with
 /// an optional lower range line, upper range line and out-of-band value; codes assigned by B.3.

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// A bilevel bitmap, one byte per pixel (1 = black, as in JBIG2), rows top to bottom.
 struct JBIG2Bitmap {

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// A cursor over segment bytes: big-endian integers (T.88 §7.1) and bits, most significant first.
 struct JBIG2Reader {

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// A segment header (T.88 §7.2) with where its data lies in the stream.
 struct JBIG2Segment {

@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The MQ arithmetic decoder of ITU-T T.88 Annex E (E.3, the software conventions of Figure E.20).
 struct MQDecoder {

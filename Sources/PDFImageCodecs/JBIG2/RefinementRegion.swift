@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The generic refinement region decoding procedure (T.88 §6.3): templates 0 and 1, AT pixels and
 /// typical prediction (TPGRON), refining `reference` shifted by (dx, dy).

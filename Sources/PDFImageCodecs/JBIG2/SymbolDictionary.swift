@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// A decoded symbol dictionary segment: its exported symbols and, for "bitmap coding context
 /// retained", its arithmetic contexts (T.88 §7.4.3.2).

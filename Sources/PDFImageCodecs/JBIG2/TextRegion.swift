@@ -1,4 +1,4 @@
-package import PDFCore
+import PDFCore
 
 /// The text region decoding procedure (T.88 §6.4): symbol instances placed strip by strip,
 /// optionally refined, coded with the arithmetic integer decoders or with Huffman tables.

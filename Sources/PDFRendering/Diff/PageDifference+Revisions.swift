@@ -1,4 +1,4 @@
-public import PDFCore
+import PDFCore
 import PDFGraphics
 
 extension PageDifference {
@@ -20,7 +20,7 @@ extension PageDifference {
 
     /// Renders page `index` of both documents with `options` and compares them. A page whose
     /// drawing reads no object written since the earlier revision is the same without being drawn
-    /// (``PageDependencies``); a page in only one of them is changed all over.
+    /// (`PageDependencies`); a page in only one of them is changed all over.
     public static func compare(
         _ original: DocumentRenderer, _ current: DocumentRenderer, pageAt index: Int, options: RenderOptions
     ) -> Comparison<ChangedPage> {

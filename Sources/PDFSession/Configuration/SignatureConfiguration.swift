@@ -1,6 +1,6 @@
 public import PDFAnnotations
 public import PDFAuthoring
-public import PDFCore
+import PDFCore
 public import PDFSigning
 
 /// How a document is signed (WYSIWYS `WYSSignatureConfiguration`): the visible signature, the

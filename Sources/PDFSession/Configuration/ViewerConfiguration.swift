@@ -1,5 +1,5 @@
 public import PDFAuthoring
-public import PDFCore
+import PDFCore
 
 /// How a document is shown (WYSIWYS `WYSViewerConfiguration`, signo's toolbar and page number
 /// properties). The session keeps it for the viewer; it changes nothing in the document.

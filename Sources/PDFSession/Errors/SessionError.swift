@@ -112,7 +112,7 @@ public struct SessionError: AutographError, Hashable {
         }
     }
 
-    /// The code's raw value (``AutographError/codeName``).
+    /// The code's raw value (`AutographError/codeName`).
     public var codeName: String { code.rawValue }
 
     /// ``signoCode``: every session error has one.
@@ -120,7 +120,7 @@ public struct SessionError: AutographError, Hashable {
 
     /// What kind of failure the code is. The store and its storage key are the server's own
     /// configuration, not the caller's input, so their failures are internal; a cancelled signing
-    /// is ``ErrorCategory/cancelled``. A wrapped error's own category is not looked at: the session's
+    /// is `ErrorCategory/cancelled`. A wrapped error's own category is not looked at: the session's
     /// code already says what the failure means to its caller (a signing step that failed is
     /// internal whatever the signer's error was).
     public var category: ErrorCategory {

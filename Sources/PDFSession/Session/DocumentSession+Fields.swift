@@ -1,4 +1,4 @@
-public import PDFAnnotations
+import PDFAnnotations
 public import PDFAuthoring
 public import PDFCore
 import PDFForms

@@ -1,6 +1,6 @@
 public import PDFAnnotations
 public import PDFAuthoring
-public import PDFCore
+import PDFCore
 
 /// signo's notes mode: handwritten ink notes drawn over the pages, with undo and redo, saved as
 /// one revision or cancelled. Nothing is stored until saved.

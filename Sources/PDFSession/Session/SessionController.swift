@@ -16,6 +16,7 @@ public final class SessionController: Sendable {
     let clock: @Sendable () -> PDFDate
 
     /// - Parameters:
+    ///   - username: the user whose documents and signatures these are.
     ///   - storageKey: exactly 64 bytes; it encrypts everything stored and is never written anywhere.
     ///   - storePath: the SQLite database (created when absent).
     ///   - clock: the time written into signatures and notes (injected for deterministic tests).
@@ -39,8 +40,14 @@ public final class SessionController: Sendable {
 
     /// Opens a document to fill and sign (WYSIWYS `openDocument`); a document in progress with the
     /// same id is replaced. `documentDidLoad` is the first event.
-    /// - Parameter password: the user or owner password of an encrypted document (kept in the
-    ///   encrypted store with the document, to read it again after each revision and a restart).
+    /// - Parameters:
+    ///   - pdf: the document's bytes.
+    ///   - documentID: the host's id for it (a document in progress with this id is replaced).
+    ///   - viewerConfiguration: how the viewer shows it.
+    ///   - signatureConfiguration: how signatures are captured, placed and made.
+    ///   - password: the user or owner password of an encrypted document (kept in the encrypted
+    ///     store with the document, to read it again after each revision and a restart).
+    ///   - delegate: the host's answers to the workflow's decisions.
     /// - Throws: `.passwordRequired` (-122) when the document is encrypted and the password is
     ///   missing or wrong.
     public func open(
@@ -117,6 +124,7 @@ public final class SessionController: Sendable {
     /// Moves the SQLite store at `storePath` to another storage key: every record of every user is
     /// sealed again under `newKey` in one transaction, or nothing changes (`SecureStore.rekey`).
     /// - Parameters:
+    ///   - storePath: the SQLite database.
     ///   - usernames: every user of the store.
     ///   - oldKey: the 64-byte key the store was written with.
     ///   - newKey: the 64-byte key to move to.

@@ -41,8 +41,12 @@ extension SecureStore {
     }
 
     /// Appends one incremental update and the new state in one transaction.
-    /// - Parameter version: the version the revision was built on (see ``StoreVersion``); nil
-    ///   appends to whatever the document is now.
+    /// - Parameters:
+    ///   - revision: the update's bytes.
+    ///   - state: the session state after it.
+    ///   - documentID: the document.
+    ///   - version: the version the revision was built on (see ``StoreVersion``); nil appends to
+    ///     whatever the document is now.
     /// - Returns: the version written.
     /// - Throws: `SessionError` `.documentChanged` (another session wrote since `version`),
     ///   `.documentNotFound`, `.tamperedRecord` (the state record does not open), `.storeUnavailable`.

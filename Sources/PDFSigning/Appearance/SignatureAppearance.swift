@@ -1,5 +1,5 @@
 public import PDFAuthoring
-public import PDFCore
+import PDFCore
 
 /// How a visible signature looks (WYSIWYS `WYSSignatureAppearance`, signo `signatureCaptureConfig`):
 /// handwriting or the signer's name, the date by a pattern, a description, signo's display text,

@@ -106,7 +106,7 @@ public struct SigningError: AutographError, Hashable {
         }
     }
 
-    /// The code's raw value (``AutographError/codeName``).
+    /// The code's raw value (`AutographError/codeName`).
     public var codeName: String { code.rawValue }
 
     /// ``signoCode``: every signing error has one.

@@ -23,7 +23,9 @@ public struct SignaturePreparer {
     static let byteRangePlaceholder = "[0 9999999999 9999999999 9999999999]"
 
     /// Builds the update with room for a CMS of `contentsSize` bytes.
-    /// - Parameter signerName: the name for `/Name` and the appearance when the request gives none.
+    /// - Parameters:
+    ///   - contentsSize: the bytes reserved for the CMS in `/Contents`.
+    ///   - signerName: the name for `/Name` and the appearance when the request gives none.
     /// - Throws: `SigningError` `.invalidFieldName` (-130), `.needAppearances` (-137), `.xrefProblem` (-145), `.writeFailed`.
     public func prepare(contentsSize: Int, signerName: String?) throws(SigningError) -> PreparedDocument {
         var base = document

@@ -44,6 +44,10 @@ public struct LocalKeySigner: Signer {
     public var estimatedSize: Int { Self.estimate(certificates: certificates, signatureBytes: 1024) }
 
     /// - Parameters:
+    ///   - key: the private key that signs.
+    ///   - certificate: the signer's certificate; its public key must be `key`'s.
+    ///   - chain: the intermediate (and root) certificates to embed.
+    ///   - scheme: the raw signature scheme (PKCS#1 v1.5, PSS or ECDSA).
     ///   - allowExpired: sign even when the certificate is outside its validity (otherwise -138).
     ///   - now: the time the validity is checked at (seconds since 1970).
     /// - Throws: `.noPrivateKey` (-127), `.privateKeyNotFound` (-133) when key and certificate do not
@@ -137,6 +141,7 @@ public struct ExternalCMSSigner: Signer {
     ///   - certificates: the signer's certificate and chain when the app knows them (for the appearance and size).
     ///   - estimatedSize: the bytes to reserve (by default estimated from the certificates, else 16 KB);
     ///     too small costs one more round, never a failure.
+    ///   - callback: gets the digest and its algorithm and returns the whole DER CMS, or nil to cancel.
     public init(
         certificates: [Certificate] = [], estimatedSize: Int? = nil,
         callback: @escaping @Sendable (_ digest: [UInt8], _ algorithm: DigestAlgorithm) async -> [UInt8]?
@@ -167,6 +172,7 @@ public struct RawSignatureSigner: Signer {
 
     /// - Parameters:
     ///   - certificates: the signer's certificate first, then its chain.
+    ///   - scheme: the raw signature scheme the remote key uses.
     ///   - sign: gets the digest of the DER signed attributes and returns the raw signature
     ///     (PKCS#1 v1.5 or PSS bytes, or a DER ECDSA signature), or nil to cancel.
     public init(

@@ -1,5 +1,5 @@
 public import AutographJSON
-public import PDFCore
+import PDFCore
 
 extension SignatureStatus {
     /// The JSON object of `autograph verify --json` and the web API (keys in the command's help).

@@ -1,5 +1,5 @@
 public import AutographJSON
-public import PDFCore
+import PDFCore
 
 /// An answer: a status, headers and either bytes or a stream of Server-Sent Events.
 public struct HTTPResponse: Sendable {

@@ -1,7 +1,7 @@
 public import PDFCore
 
 /// An error answered as JSON: its HTTP status, the API's code (`SessionError.Code`'s raw value, any
-/// other ``AutographError``'s `codeName`, or the web layer's own: `badRequest`, `forbidden`,
+/// other `AutographError`'s `codeName`, or the web layer's own: `badRequest`, `forbidden`,
 /// `notFound`, `methodNotAllowed`, `tooLarge`, `busy`, `cancelled`, `internal` …) and the signo code.
 ///
 /// ``init(_:)`` is the one place any error becomes a status, a code and a message; ``HTTPResponse/error(_:)``
@@ -15,14 +15,14 @@ public struct WebError: AutographError {
     public var field: String?
     /// Headers the answer carries (`Allow` for 405, `Retry-After` for 503).
     public var headers: [(String, String)] = []
-    /// What kind of failure it is: ``status`` is its ``ErrorCategory/httpStatus`` unless a more
+    /// What kind of failure it is: ``status`` is its `ErrorCategory/httpStatus` unless a more
     /// precise one was given.
     public var category: ErrorCategory
     /// The error this answer was made from, when it was not made here.
     public var underlying: (any Error)?
 
     /// An error of the web layer of `category`, answered with the category's status
-    /// (``ErrorCategory/httpStatus``) unless `status` gives a more precise one (405, 499).
+    /// (`ErrorCategory/httpStatus`) unless `status` gives a more precise one (405, 499).
     public init(
         _ category: ErrorCategory, code: String, message: String, signoCode: Int? = nil, field: String? = nil,
         status: Int? = nil
@@ -37,7 +37,7 @@ public struct WebError: AutographError {
 
     /// The answer to any error: the one place an error becomes an HTTP status and the API's code.
     ///
-    /// A `WebError` is answered as it is. Any other ``AutographError`` gets the status of its
+    /// A `WebError` is answered as it is. Any other `AutographError` gets the status of its
     /// category, its `codeName` as the code, its message and its seed code: for a `SessionError`,
     /// 409 when the phase does not allow the call or another session wrote the document since this
     /// one read it, 404 for an unknown document, 500 for the store, writing and signing, 400 for

@@ -5,9 +5,9 @@ import Synchronization
 /// `autograph serve`'s HTTP server: the web viewer and the JSON API (docs/web-api.md) over a
 /// ``WebBackend``, on libmicrohttpd.
 ///
-/// Every request passes ``RequestPolicy`` first: the run's token (`Authorization: Bearer`, or the
+/// Every request passes `RequestPolicy` first: the run's token (`Authorization: Bearer`, or the
 /// cookie that a one-use sign-in link sets), the server's own `Host` and origin, and `X-Autograph: 1` on
-/// every request that changes anything; otherwise `403`. Every answer carries ``SecurityHeaders``.
+/// every request that changes anything; otherwise `403`. Every answer carries `SecurityHeaders`.
 ///
 /// ```swift
 /// let server = WebServer(backend: backend)

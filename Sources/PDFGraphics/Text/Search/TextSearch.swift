@@ -69,7 +69,7 @@ public struct TextSearch: Sendable {
         return Array(results(on: pageIndex, matcher: matcher).prefix(options.maxResults ?? .max))
     }
 
-    /// The hits of `query` in text already extracted (``TextExtractor/text(pageAt:)``), in reading
+    /// The hits of `query` in text already extracted (`text(pageAt:)`), in reading
     /// order.
     public func results(in page: PageText, for query: String, options: SearchOptions = SearchOptions())
         -> [SearchResult]

@@ -1,4 +1,4 @@
-public import PDFCore
+import PDFCore
 
 /// How far a document was changed after a signature, from least to most (ISO 32000-2 §12.8.2.2
 /// and ETSI EN 319 142-1 §5.4; the levels of pyHanko's `ModificationLevel`, with signing told
