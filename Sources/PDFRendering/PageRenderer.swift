@@ -21,7 +21,7 @@ public struct PageRenderer: Sendable {
     ///
     /// The result is the full page at `options.dpi`, or the window `options.region` of it.
     public func render(_ list: DisplayList, cropBox: Rect, pageRotation: Int, options: RenderOptions) -> RenderedImage {
-        let geometry = PageGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi)
+        let geometry = DeviceGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi)
         guard let tile = options.region else {
             return CairoPageRender.render(
                 list, width: geometry.width, height: geometry.height, device: geometry.userToDevice,
@@ -79,19 +79,19 @@ public struct PageRenderer: Sendable {
     /// The size in pixels of the full render of a page (before any tile is taken).
     public static func pixelSize(cropBox: Rect, pageRotation: Int, options: RenderOptions) -> (width: Int, height: Int)
     {
-        let geometry = PageGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi)
+        let geometry = DeviceGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi)
         return (geometry.width, geometry.height)
     }
 
     /// The transformation from the page's user space to the pixels of the full render (origin at the
     /// top-left, y down), rotation and scale included.
     public static func deviceMatrix(cropBox: Rect, pageRotation: Int, options: RenderOptions) -> Matrix {
-        PageGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi).userToDevice
+        DeviceGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi).userToDevice
     }
 }
 
 /// Where a page lands in the output: the crop box flipped (PDF is y-up), rotated clockwise and scaled.
-struct PageGeometry {
+struct DeviceGeometry {
     let width: Int
     let height: Int
     let userToDevice: Matrix
@@ -120,8 +120,8 @@ struct PageGeometry {
         }
         userToDevice = flip.concatenating(turn).concatenating(.scale(scale, scale))
         // As MuPDF rounds a page's pixel bounds (fz_round_rect): out, with a small tolerance.
-        width = PageGeometry.pixels(size.0 * scale)
-        height = PageGeometry.pixels(size.1 * scale)
+        width = DeviceGeometry.pixels(size.0 * scale)
+        height = DeviceGeometry.pixels(size.1 * scale)
     }
 
     private static func pixels(_ length: Double) -> Int {

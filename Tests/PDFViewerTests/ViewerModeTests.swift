@@ -178,7 +178,7 @@ import Testing
         let quad = try #require(ViewerQuad([0, 0, 10, 0, 10, 10, 0, 10]))
         #expect(quad.boundingBox == PDFRectangle(x0: 0, y0: 0, x1: 10, y1: 10))
         #expect(ViewerQuad([1, 2, 3]) == nil)
-        let results = [0, 3, 7].map { SearchResult(page: $0, quads: [quad]) }
+        let results = [0, 3, 7].map { SearchHit(page: $0, quads: [quad]) }
         #expect(changed(machine.beginSearch(results: results)))
         #expect(!changed(machine.beginNotes()))
         var pages: [Int?] = []

@@ -16,7 +16,7 @@ public enum ViewerMode: Sendable, Hashable {
     /// Choosing which signature field to sign among `candidates`.
     case fieldSelection(candidates: [String])
     /// Handwritten notes (signo notes mode).
-    case notes(NotesSession)
+    case notes(NotesModeState)
     /// Search results shown with highlights (signo `scrollToSearchResult`, `finishTextSearch`).
     case search(SearchSession)
 }
@@ -84,7 +84,7 @@ public struct NoteStroke: Sendable, Hashable {
 
 /// The notes mode: the strokes drawn so far (the undo stack: undo removes the last) and the undone ones
 /// (the redo stack, emptied by a new stroke).
-public struct NotesSession: Sendable, Hashable {
+public struct NotesModeState: Sendable, Hashable {
     /// The current pen.
     public var style: NoteStyle
     /// The strokes, oldest first.
@@ -116,7 +116,7 @@ public struct ViewerQuad: Sendable, Hashable {
 }
 
 /// One search hit: its page and the quads of its glyphs.
-public struct SearchResult: Sendable, Hashable {
+public struct SearchHit: Sendable, Hashable {
     /// The page index (0-based).
     public var page: Int
     /// The quads in the page's PDF user space.
@@ -132,12 +132,12 @@ public struct SearchResult: Sendable, Hashable {
 /// The search mode: every result highlighted, one of them current.
 public struct SearchSession: Sendable, Hashable {
     /// The results in page order.
-    public var results: [SearchResult]
+    public var results: [SearchHit]
     /// The index of the current result, nil before the first navigation.
     public var currentIndex: Int?
     /// The colour of the current result's highlight.
     public var highlightColor: ViewerColor
 
     /// The current result.
-    public var current: SearchResult? { currentIndex.map { results[$0] } }
+    public var current: SearchHit? { currentIndex.map { results[$0] } }
 }

@@ -187,7 +187,7 @@ public struct ViewerModeMachine: Sendable, Hashable {
     @discardableResult
     public mutating func beginNotes(style: NoteStyle = NoteStyle()) -> Bool {
         guard isBrowsing else { return false }
-        mode = .notes(NotesSession(style: style, strokes: [], undone: []))
+        mode = .notes(NotesModeState(style: style, strokes: [], undone: []))
         return true
     }
 
@@ -239,7 +239,7 @@ public struct ViewerModeMachine: Sendable, Hashable {
 
     /// Shows `results` highlighted; none is current until ``nextSearchResult(highlightColor:)``.
     @discardableResult
-    public mutating func beginSearch(results: [SearchResult], highlightColor: ViewerColor = .yellow) -> Bool {
+    public mutating func beginSearch(results: [SearchHit], highlightColor: ViewerColor = .yellow) -> Bool {
         guard isBrowsing else { return false }
         mode = .search(SearchSession(results: results, currentIndex: nil, highlightColor: highlightColor))
         return true
@@ -247,16 +247,16 @@ public struct ViewerModeMachine: Sendable, Hashable {
 
     /// Makes the next result current, wrapping from the last to the first (the first when none is
     /// current), optionally changing the highlight colour. Nil when not searching or with no results.
-    public mutating func nextSearchResult(highlightColor: ViewerColor? = nil) -> SearchResult? {
+    public mutating func nextSearchResult(highlightColor: ViewerColor? = nil) -> SearchHit? {
         stepSearch(by: 1, highlightColor: highlightColor)
     }
 
     /// Makes the previous result current, wrapping from the first to the last (the last when none is current).
-    public mutating func previousSearchResult(highlightColor: ViewerColor? = nil) -> SearchResult? {
+    public mutating func previousSearchResult(highlightColor: ViewerColor? = nil) -> SearchHit? {
         stepSearch(by: -1, highlightColor: highlightColor)
     }
 
-    private mutating func stepSearch(by step: Int, highlightColor: ViewerColor?) -> SearchResult? {
+    private mutating func stepSearch(by step: Int, highlightColor: ViewerColor?) -> SearchHit? {
         guard case .search(var session) = mode, !session.results.isEmpty else { return nil }
         let count = session.results.count
         if let index = session.currentIndex {
