@@ -234,10 +234,14 @@ import Testing
     func uploadsAtOnce() async throws {
         let server = try await TestServer { $0.concurrentUploads = 1 }
         defer { Task { await server.stop() } }
-        // A client that announces 1 MB, sends 10 bytes and waits 6 s holds the only place.
+        // A client that announces 1 MB, sends 10 bytes and waits 10 s holds the only place.
         let port = server.port
         let token = server.token
         // Started at once as a process of its own: a task could wait behind the other suites' work.
+        // It writes "sent" to a file once its bytes are out; the test waits for that before asking,
+        // so a slow start of the process (a loaded machine) cannot leave the place free meanwhile.
+        let signal = FileManager.default.temporaryDirectory.appendingPathComponent("holder-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: signal) }
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         holder.arguments =
@@ -246,10 +250,13 @@ import Testing
                 "import socket,sys,time;s=socket.create_connection(('127.0.0.1',int(sys.argv[1])));"
                     + "s.sendall(('POST /api/documents HTTP/1.1\\r\\nHost: 127.0.0.1:'+sys.argv[1]+'\\r\\n"
                     + "Authorization: Bearer '+sys.argv[2]+'\\r\\nX-Autograph: 1\\r\\nContent-Length: 1000000\\r\\n\\r\\n"
-                    + "0123456789').encode());time.sleep(6);s.close()",
-                String(port), token,
+                    + "0123456789').encode());open(sys.argv[3],'w').write('sent');time.sleep(10);s.close()",
+                String(port), token, signal.path,
             ]
         try holder.run()
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: signal.path) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         var refused: TestServer.Reply?
         for _ in 0..<50 where refused == nil {
             try await Task.sleep(for: .milliseconds(100))
