@@ -150,4 +150,27 @@ struct EncryptionTests {
         #expect(document.encryption?.revision == 6)
         #expect(document.pageCount == 1)
     }
+
+    @Test(
+        "hostile AES objects read as empty or cut to whole blocks, never trapping: a key of the wrong size, no IV, a ragged tail",
+        arguments: [0, 5, 10, 16, 24, 32, 33])
+    func hostileAESObjects(keyLength: Int) throws {
+        var random = SplitMix64(state: UInt64(keyLength) + 0xAE5)
+        let key = (0..<keyLength).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let cipher = ObjectCipher(method: .aes, key: key)
+        for length in [0, 1, 15, 16, 17, 31, 32, 47, 1000] {
+            let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let plain = cipher.decrypt(data)
+            // At most the whole blocks after the IV; nothing when the key cannot be an AES key.
+            #expect(plain.count <= max(0, (length - 16) / 16 * 16))
+            if ![16, 24, 32].contains(keyLength) { #expect(plain.isEmpty) }
+        }
+        if [16, 24, 32].contains(keyLength) {
+            let iv = [UInt8](repeating: 7, count: 16)
+            let sealed = try cipher.encrypt(Array("a string".utf8), iv: iv)
+            #expect(cipher.decrypt(sealed) == Array("a string".utf8))
+        } else {
+            #expect(throws: PDFError.self) { try cipher.encrypt([1, 2, 3], iv: [UInt8](repeating: 0, count: 16)) }
+        }
+    }
 }
