@@ -93,7 +93,8 @@ let package = Package(
             ],
             swiftSettings: upcoming),
         // Layouts, spreads, viewport, coordinate conversion, hit testing, modes; no C (ARCHITECTURE.md).
-        .target(name: "PDFViewer", dependencies: ["PDFCore"], swiftSettings: upcoming),
+        .target(
+            name: "PDFViewer", dependencies: ["PDFCore", "PDFAuthoring", "PDFAnnotations"], swiftSettings: upcoming),
         // Writes the Swift source embedding Web/ in PDFWeb, at build time (a tool, never shipped).
         .executableTarget(name: "EmbedWebAssets", path: "Sources/EmbedWebAssets"),
         .plugin(name: "EmbedWebAssetsPlugin", capability: .buildTool(), dependencies: ["EmbedWebAssets"]),
@@ -179,7 +180,9 @@ let package = Package(
                 "PDFAuthoring", "PDFSession", "PDFSigning", "PDFForms", "PDFAnnotations", "PDFCore", "PDFTestSupport",
             ],
             swiftSettings: upcoming),
-        .testTarget(name: "PDFViewerTests", dependencies: ["PDFViewer", "PDFCore"], swiftSettings: upcoming),
+        .testTarget(
+            name: "PDFViewerTests", dependencies: ["PDFViewer", "PDFCore", "PDFAuthoring", "PDFAnnotations"],
+            swiftSettings: upcoming),
         .testTarget(
             name: "PDFWebTests",
             dependencies: [

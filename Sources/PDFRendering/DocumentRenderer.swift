@@ -54,6 +54,6 @@ public final class DocumentRenderer: Sendable {
         guard pages.indices.contains(index) else { return RenderedImage(width: 0, height: 0, rgba: []) }
         let page = pages[index]
         return pageRenderer.render(
-            list, cropBox: Rect(page.cropBox), pageRotation: page.rotation, options: options)
+            list, cropBox: page.cropBox, pageRotation: page.rotation, options: options)
     }
 }

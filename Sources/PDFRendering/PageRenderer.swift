@@ -1,3 +1,4 @@
+public import PDFCore
 public import PDFGraphics
 
 /// Renders display lists into pixels with cairo, FreeType and OpenJPEG.
@@ -20,7 +21,9 @@ public struct PageRenderer: Sendable {
     /// `pageRotation` its `/Rotate` (ISO 32000-2 §7.7.3.3), applied clockwise with `options.rotation`.
     ///
     /// The result is the full page at `options.dpi`, or the window `options.region` of it.
-    public func render(_ list: DisplayList, cropBox: Rect, pageRotation: Int, options: RenderOptions) -> RenderedImage {
+    public func render(_ list: DisplayList, cropBox: PDFRectangle, pageRotation: Int, options: RenderOptions)
+        -> RenderedImage
+    {
         let geometry = DeviceGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi)
         guard let tile = options.region else {
             return CairoPageRender.render(
@@ -50,7 +53,7 @@ public struct PageRenderer: Sendable {
         let page =
             inside
             ? nil
-            : Rect(
+            : PDFRectangle(
                 x0: Double(-originX), y0: Double(-y), x1: Double(geometry.width - originX),
                 y1: Double(geometry.height - y))
         let padded = CairoPageRender.render(
@@ -77,15 +80,16 @@ public struct PageRenderer: Sendable {
     static let tileMargin = 16
 
     /// The size in pixels of the full render of a page (before any tile is taken).
-    public static func pixelSize(cropBox: Rect, pageRotation: Int, options: RenderOptions) -> (width: Int, height: Int)
-    {
+    public static func pixelSize(cropBox: PDFRectangle, pageRotation: Int, options: RenderOptions) -> (
+        width: Int, height: Int
+    ) {
         let geometry = DeviceGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi)
         return (geometry.width, geometry.height)
     }
 
     /// The transformation from the page's user space to the pixels of the full render (origin at the
     /// top-left, y down), rotation and scale included.
-    public static func deviceMatrix(cropBox: Rect, pageRotation: Int, options: RenderOptions) -> Matrix {
+    public static func deviceMatrix(cropBox: PDFRectangle, pageRotation: Int, options: RenderOptions) -> PDFMatrix {
         DeviceGeometry(cropBox: cropBox, rotation: pageRotation + options.rotation, dpi: options.dpi).userToDevice
     }
 }
@@ -94,25 +98,25 @@ public struct PageRenderer: Sendable {
 struct DeviceGeometry {
     let width: Int
     let height: Int
-    let userToDevice: Matrix
+    let userToDevice: PDFMatrix
 
-    init(cropBox: Rect, rotation: Int, dpi: Double) {
+    init(cropBox: PDFRectangle, rotation: Int, dpi: Double) {
         let scale = dpi.isFinite && dpi > 0 ? dpi / 72 : 1
         let quarterTurns = ((rotation / 90) % 4 + 4) % 4
         let (w, h) = (cropBox.width, cropBox.height)
         // Top-left origin, y down, in points.
-        let flip = Matrix(1, 0, 0, -1, -cropBox.x0, cropBox.y1)
-        let turn: Matrix
+        let flip = PDFMatrix(1, 0, 0, -1, -cropBox.x0, cropBox.y1)
+        let turn: PDFMatrix
         let size: (Double, Double)
         switch quarterTurns {
         case 1:
-            turn = Matrix(0, 1, -1, 0, h, 0)
+            turn = PDFMatrix(0, 1, -1, 0, h, 0)
             size = (h, w)
         case 2:
-            turn = Matrix(-1, 0, 0, -1, w, h)
+            turn = PDFMatrix(-1, 0, 0, -1, w, h)
             size = (w, h)
         case 3:
-            turn = Matrix(0, -1, 1, 0, 0, w)
+            turn = PDFMatrix(0, -1, 1, 0, 0, w)
             size = (h, w)
         default:
             turn = .identity

@@ -344,7 +344,7 @@ struct FontsModelTests {
         #expect(built.font.isVertical)
         // §9.7.4.3: defaults (w0/2, DW2[0]) and DW2[1]; W2 entries give w1y, v_x, v_y.
         #expect(glyphs.map(\.verticalAdvance) == [-1.1, -0.8, -0.7])
-        #expect(glyphs.map(\.verticalOrigin) == [Point(0.3, 0.9), Point(0.3, 0.85), Point(0.25, 0.8)])
+        #expect(glyphs.map(\.verticalOrigin) == [PDFPoint(0.3, 0.9), PDFPoint(0.3, 0.85), PDFPoint(0.25, 0.8)])
     }
 
     // MARK: Type 3 and programs
@@ -363,11 +363,11 @@ struct FontsModelTests {
         }
         let glyphs = built.font.glyphs(in: Array("ABC".utf8))
         #expect(built.font.isType3)
-        #expect(built.font.fontMatrix == Matrix(0.01, 0, 0, 0.01, 0, 0))
+        #expect(built.font.fontMatrix == PDFMatrix(0.01, 0, 0, 0.01, 0, 0))
         #expect(glyphs.map(\.width) == [0.5, 0.75, 1])
         #expect(glyphs.map(\.unicode) == ["□", "B", "C"])
         #expect(built.font.type3?.charProcs.count == 3)
-        #expect(built.font.type3?.fontBBox == Rect(x0: 0, y0: 0, x1: 40, y1: 40))
+        #expect(built.font.type3?.fontBBox == PDFRectangle(x0: 0, y0: 0, x1: 40, y1: 40))
         try Self.expectAgreement(built.path, built.document)
     }
 

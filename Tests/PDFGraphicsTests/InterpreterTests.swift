@@ -52,8 +52,8 @@ struct InterpreterTests {
             switch item {
             case .fill(let path, let rule, let paint, let ctm, _):
                 fills += 1
-                #expect(rule == .nonZero && path.bounds == Rect(x0: 0, y0: 0, x1: 5, y1: 5))
-                #expect(ctm == Matrix(2, 0, 0, 2, 10, 20))
+                #expect(rule == .nonZero && path.bounds == PDFRectangle(x0: 0, y0: 0, x1: 5, y1: 5))
+                #expect(ctm == PDFMatrix(2, 0, 0, 2, 10, 20))
                 if case .color(let color) = paint {
                     #expect(color == RGB(1, 0, 0))
                 } else {
@@ -65,7 +65,7 @@ struct InterpreterTests {
                 if case .color(let color) = paint { #expect(color == RGB(0, 0, 1)) }
             case .clip(let path, _, _):
                 clips += 1
-                #expect(path.bounds == Rect(x0: 0, y0: 0, x1: 50, y1: 50))
+                #expect(path.bounds == PDFRectangle(x0: 0, y0: 0, x1: 50, y1: 50))
             default: break
             }
         }

@@ -86,9 +86,9 @@ struct ShadingMeshTests {
         #expect(patches.count == 1)
         let points = patches[0].points
         #expect(
-            points[5] == Point(31, 32) && points[6] == Point(33, 64) && points[10] == Point(65, 66)
-                && points[9] == Point(67, 34))
-        #expect(points[3] == Point(0, 90) && points[12] == Point(90, 0) && points[15] == Point(90, 90))
+            points[5] == PDFPoint(31, 32) && points[6] == PDFPoint(33, 64) && points[10] == PDFPoint(65, 66)
+                && points[9] == PDFPoint(67, 34))
+        #expect(points[3] == PDFPoint(0, 90) && points[12] == PDFPoint(90, 0) && points[15] == PDFPoint(90, 90))
         #expect(patches[0].colors == [RGB](repeating: .white, count: 4))
     }
 
@@ -116,7 +116,7 @@ struct ShadingMeshTests {
             return
         }
         let p = patches[0].points
-        func at(_ i: Int, _ j: Int) -> Point { p[4 * i + j] }
+        func at(_ i: Int, _ j: Int) -> PDFPoint { p[4 * i + j] }
         // p11 = (−4 p00 + 6 (p01 + p10) − 2 (p03 + p30) + 3 (p31 + p13) − p33) / 9, computed here
         // from the written points (p01 = (5, 40), p10 = (40, 5), p03 = (0, 120), p30 = (120, 0),
         // p31 = (115, 40), p13 = (40, 125), p33 = (120, 120)).
@@ -138,7 +138,7 @@ struct ShadingMeshTests {
                 "ShadingType": 2, "ColorSpace": .name("DeviceGray"), "Coords": [0, 0, 1, 0], "Function": function,
                 "Background": [0.5], "BBox": [10, 20, 0, 5],
             ]), resources: nil, document: document, icc: nil)
-        #expect(axial.background == RGB(0.5, 0.5, 0.5) && axial.bbox == Rect(x0: 0, y0: 5, x1: 10, y1: 20))
+        #expect(axial.background == RGB(0.5, 0.5, 0.5) && axial.bbox == PDFRectangle(x0: 0, y0: 5, x1: 10, y1: 20))
         guard case .axial(_, _, let t0, let t1, let extend) = axial.geometry else {
             Issue.record("not axial")
             return

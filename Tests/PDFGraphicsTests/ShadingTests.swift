@@ -98,7 +98,7 @@ struct ShadingTests {
             Issue.record("not an axial shading")
             return
         }
-        #expect(start == Point(50, 0) && end == Point(150, 0) && t0 == 0 && t1 == 1 && extend == (true, true))
+        #expect(start == PDFPoint(50, 0) && end == PDFPoint(150, 0) && t0 == 0 && t1 == 1 && extend == (true, true))
         let rendered = try RenderedPage.render(page.path, page: 1)
         for x in [10.0, 49, 60, 75, 90, 99, 101, 120, 140, 160, 195] {
             let (cx, _) = ShadingPage.center(x, 50)
@@ -123,7 +123,7 @@ struct ShadingTests {
             Issue.record("not a radial shading")
             return
         }
-        #expect(c0 == Point(100, 50) && r0 == 10 && c1 == Point(100, 50) && r1 == 45 && extend == (true, true))
+        #expect(c0 == PDFPoint(100, 50) && r0 == 10 && c1 == PDFPoint(100, 50) && r1 == 45 && extend == (true, true))
         let rendered = try RenderedPage.render(page.path, page: 1)
         for x in [101.0, 105, 112, 120, 130, 140, 150, 170, 195] {
             let (cx, cy) = ShadingPage.center(x, 50)
@@ -151,7 +151,7 @@ struct ShadingTests {
             Issue.record("not a function-based shading")
             return
         }
-        #expect(domain == [0, 1, 0, 1] && matrix == Matrix(200, 0, 0, 100, 0, 0))
+        #expect(domain == [0, 1, 0, 1] && matrix == PDFMatrix(200, 0, 0, 100, 0, 0))
         // (x, y) → (x·y, 1 − x, y), worked out from the program: x y → x y x y → x y xy → xy x y →
         // xy y x → xy y 1−x → xy 1−x y.
         let probe = color(0.25, 0.5)

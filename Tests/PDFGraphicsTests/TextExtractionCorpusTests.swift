@@ -65,8 +65,8 @@ func wordF1(_ ours: [String], _ theirs: [String]) -> (f1: Double, missing: [Stri
 }
 
 /// `pdftotext -bbox` words of each page, in its coordinates (points, origin top-left, page rotated).
-func pdftotextBoxes(_ html: String) -> [[(text: String, box: Rect)]] {
-    var pages: [[(String, Rect)]] = []
+func pdftotextBoxes(_ html: String) -> [[(text: String, box: PDFRectangle)]] {
+    var pages: [[(String, PDFRectangle)]] = []
     for line in html.split(separator: "\n") {
         let text = line.trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("<page ") {
@@ -83,24 +83,24 @@ func pdftotextBoxes(_ html: String) -> [[(text: String, box: Rect)]] {
                 .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
                 .replacingOccurrences(of: "&amp;", with: "&")
             pages[pages.count - 1].append(
-                (word, Rect(x0: value("xMin"), y0: value("yMin"), x1: value("xMax"), y1: value("yMax"))))
+                (word, PDFRectangle(x0: value("xMin"), y0: value("yMin"), x1: value("xMax"), y1: value("yMax"))))
         }
     }
     return pages
 }
 
 /// Maps user space to `pdftotext`'s page coordinates: the media box turned by `/Rotate`, y down.
-func displayPoint(_ point: Point, page: Page) -> Point {
+func displayPoint(_ point: PDFPoint, page: Page) -> PDFPoint {
     let box = page.mediaBox
     switch page.rotation {
-    case 90: return Point(point.y - box.y0, point.x - box.x0)
-    case 180: return Point(box.x1 - point.x, point.y - box.y0)
-    case 270: return Point(box.y1 - point.y, box.x1 - point.x)
-    default: return Point(point.x - box.x0, box.y1 - point.y)
+    case 90: return PDFPoint(point.y - box.y0, point.x - box.x0)
+    case 180: return PDFPoint(box.x1 - point.x, point.y - box.y0)
+    case 270: return PDFPoint(box.y1 - point.y, box.x1 - point.x)
+    default: return PDFPoint(point.x - box.x0, box.y1 - point.y)
     }
 }
 
-func intersectionOverUnion(_ a: Rect, _ b: Rect) -> Double {
+func intersectionOverUnion(_ a: PDFRectangle, _ b: PDFRectangle) -> Double {
     let width = min(a.x1, b.x1) - max(a.x0, b.x0)
     let height = min(a.y1, b.y1) - max(a.y0, b.y0)
     guard width > 0, height > 0 else { return 0 }
@@ -228,12 +228,12 @@ struct TextExtractionCorpusTests {
             result.missing += missing.prefix(4)
             result.extra += extra.prefix(4)
             guard boxes.indices.contains(index) else { continue }
-            var byText: [String: [Rect]] = [:]
+            var byText: [String: [PDFRectangle]] = [:]
             for (word, box) in boxes[index] { byText[word, default: []].append(box) }
             for word in text.words {
                 guard let quad = word.quads.first else { continue }
                 let points = word.quads.flatMap(\.points).map { displayPoint($0, page: pages[index]) }
-                let box = Rect(
+                let box = PDFRectangle(
                     x0: points.map(\.x).min()!, y0: points.map(\.y).min()!, x1: points.map(\.x).max()!,
                     y1: points.map(\.y).max()!)
                 _ = quad

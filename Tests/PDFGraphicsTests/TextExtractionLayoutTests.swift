@@ -17,7 +17,7 @@ struct TextExtractionLayoutTests {
         #expect(!ours.isEmpty && ours.count == theirs.count, "\(ours.map(\.text)) vs \(theirs.map(\.text))")
         for word in ours {
             let points = word.quads.flatMap(\.points).map { displayPoint($0, page: page) }
-            let box = Rect(
+            let box = PDFRectangle(
                 x0: points.map(\.x).min()!, y0: points.map(\.y).min()!, x1: points.map(\.x).max()!,
                 y1: points.map(\.y).max()!)
             let best = theirs.filter { $0.text == word.text }.map { intersectionOverUnion($0.box, box) }.max() ?? 0
@@ -77,7 +77,7 @@ struct TextExtractionLayoutTests {
         // pdftotext handles multiples of 90° only (it cuts the 45° words into pieces).
         #expect(try TextFixture.pdftotext(bytes).contains("Going up the page"))
         let quad = try #require(slanted.lines.first?.quad)
-        let direction = Point(quad.lowerRight.x - quad.lowerLeft.x, quad.lowerRight.y - quad.lowerLeft.y)
+        let direction = PDFPoint(quad.lowerRight.x - quad.lowerLeft.x, quad.lowerRight.y - quad.lowerLeft.y)
         #expect(abs(direction.x - direction.y) < 1e-6 && direction.x > 0, "\(direction)")
     }
 

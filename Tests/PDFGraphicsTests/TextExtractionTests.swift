@@ -52,11 +52,11 @@ enum TextFixture {
     }
 
     /// `pdftotext -bbox` words of the page.
-    static func pdftotextBoxes(_ bytes: [UInt8]) throws -> [(text: String, box: Rect)] {
+    static func pdftotextBoxes(_ bytes: [UInt8]) throws -> [(text: String, box: PDFRectangle)] {
         pdftotextBoxes_(try Oracle.run("pdftotext", ["-bbox", "-enc", "UTF-8", try write(bytes), "-"]).output)
     }
 
-    private static func pdftotextBoxes_(_ html: String) -> [(text: String, box: Rect)] {
+    private static func pdftotextBoxes_(_ html: String) -> [(text: String, box: PDFRectangle)] {
         PDFGraphicsTests.pdftotextBoxes(html).first ?? []
     }
 

@@ -110,7 +110,7 @@ struct TextSearchCorpusTests {
                 guard boxes.indices.contains(page) else { continue }
                 for quad in hits.flatMap(\.quads) {
                     let points = quad.points.map { displayPoint($0, page: document.pages[page]) }
-                    let box = Rect(
+                    let box = PDFRectangle(
                         x0: points.map(\.x).min()!, y0: points.map(\.y).min()!, x1: points.map(\.x).max()!,
                         y1: points.map(\.y).max()!)
                     let area = box.width * box.height

@@ -154,7 +154,7 @@ struct TextSearchTests {
         for (hit, box) in zip(hits, boxes) {
             let bounds = hit.quads[0].bounds
             // pdftotext's y grows downwards from the top of the 792 pt page.
-            let ours = Rect(x0: bounds.x0, y0: 792 - bounds.y1, x1: bounds.x1, y1: 792 - bounds.y0)
+            let ours = PDFRectangle(x0: bounds.x0, y0: 792 - bounds.y1, x1: bounds.x1, y1: 792 - bounds.y0)
             #expect(abs(ours.x0 - box.x0) < 0.05 && abs(ours.x1 - box.x1) < 0.05, "\(ours) \(box)")
             #expect(intersectionOverUnion(ours, box) > 0.7, "\(ours) \(box)")
         }

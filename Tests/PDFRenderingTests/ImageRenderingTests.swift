@@ -1,4 +1,5 @@
 import Foundation
+import PDFCore
 import PDFGraphics
 import PDFRendering
 import PDFTestSupport
@@ -31,8 +32,8 @@ struct ImageRenderingTests {
     func imagesWithAlpha() throws {
         let small = Self.picture(width: 16, height: 16, block: 4)
         let large = Self.picture(width: 300, height: 200, block: 50)
-        let smallCTM = Matrix(120, 0, 0, 120, 20, 60)
-        let largeCTM = Matrix(90, 0, 0, 60, 100, 10)
+        let smallCTM = PDFMatrix(120, 0, 0, 120, 20, 60)
+        let largeCTM = PDFMatrix(90, 0, 0, 60, 100, 10)
         let backdrop = TestPath.rectangle(0, 100, 200, 30)
         var opaque: [UInt8] = []
         for index in stride(from: 0, to: large.rgb.count, by: 3) {
@@ -85,14 +86,14 @@ struct ImageRenderingTests {
         }
         let mask = ImageSource(decoded: DecodedImage(width: size, height: size, rgba: rgba))
         let shading = Shading(
-            geometry: .axial(start: Point(110, 0), end: Point(190, 0), t0: 0, t1: 1, extend: (true, true)),
+            geometry: .axial(start: PDFPoint(110, 0), end: PDFPoint(190, 0), t0: 0, t1: 1, extend: (true, true)),
             color: { t in RGB(1 - t, t, 0) })
         let list = DisplayList(items: [
-            .stencilMask(mask, .color(RGB(0.8, 0, 0.2)), ctm: Matrix(80, 0, 0, 80, 10, 110), state: DrawState()),
+            .stencilMask(mask, .color(RGB(0.8, 0, 0.2)), ctm: PDFMatrix(80, 0, 0, 80, 10, 110), state: DrawState()),
             .stencilMask(
-                mask, .color(RGB(0, 0.3, 0.8)), ctm: Matrix(50, 50, -50, 50, 60, 10), state: .with(alpha: 0.7)),
+                mask, .color(RGB(0, 0.3, 0.8)), ctm: PDFMatrix(50, 50, -50, 50, 60, 10), state: .with(alpha: 0.7)),
             .stencilMask(
-                mask, .shading(shading, matrix: .identity), ctm: Matrix(80, 0, 0, 80, 110, 110), state: DrawState()),
+                mask, .shading(shading, matrix: .identity), ctm: PDFMatrix(80, 0, 0, 80, 110, 110), state: DrawState()),
         ])
         let page = HandPage(
             content: """

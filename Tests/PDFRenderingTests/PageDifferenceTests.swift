@@ -22,9 +22,9 @@ struct PageDifferenceTests {
     }
 
     /// User space to pixels of an unrotated `width` × `height` page at 72 dpi.
-    static func matrix(_ width: Double, _ height: Double) -> Matrix {
+    static func matrix(_ width: Double, _ height: Double) -> PDFMatrix {
         PageRenderer.deviceMatrix(
-            cropBox: Rect(x0: 0, y0: 0, x1: width, y1: height), pageRotation: 0, options: RenderOptions())
+            cropBox: PDFRectangle(x0: 0, y0: 0, x1: width, y1: height), pageRotation: 0, options: RenderOptions())
     }
 
     @Test("identical images have no region; the picture is the page faded")
@@ -49,7 +49,7 @@ struct PageDifferenceTests {
         #expect(difference.changedShare == 0.01)
         #expect(difference.regions.map(\.pixels) == [.init(x: 50, y: 20, width: 20, height: 10)])
         // y up in user space: pixel rows 20 ..< 30 of a 100 pt page are y 70 … 80.
-        #expect(difference.regions.map(\.userSpace) == [Rect(x0: 50, y0: 70, x1: 70, y1: 80)])
+        #expect(difference.regions.map(\.userSpace) == [PDFRectangle(x0: 50, y0: 70, x1: 70, y1: 80)])
 
         let picture = difference.image(original: before, current: after)
         #expect(picture.pixel(60, 25) == (230, 0, 0, 255), "changed pixels are red")
@@ -128,14 +128,14 @@ struct PageDifferenceTests {
         #expect((difference.width, difference.height) == (100, 120))
         #expect(difference.changedPixels == 100 * 40)
         #expect(difference.regions.map(\.pixels) == [.init(x: 0, y: 80, width: 100, height: 40)])
-        #expect(difference.regions.map(\.userSpace) == [Rect(x0: 0, y0: 0, x1: 100, y1: 40)])
+        #expect(difference.regions.map(\.userSpace) == [PDFRectangle(x0: 0, y0: 0, x1: 100, y1: 40)])
         let picture = difference.image(original: short, current: tall)
         #expect(picture.pixel(50, 100) == (255, 226, 226, 255), "only one page there: pale red")
 
         let removed = PageDifference(
             original: tall, current: RenderedImage(width: 0, height: 0, rgba: []), userToPixels: Self.matrix(100, 120))
         #expect(removed.changedShare == 1)
-        #expect(removed.regions.map(\.userSpace) == [Rect(x0: 0, y0: 0, x1: 100, y1: 120)])
+        #expect(removed.regions.map(\.userSpace) == [PDFRectangle(x0: 0, y0: 0, x1: 100, y1: 120)])
         // A failed render (no bytes) is no page either.
         let failed = PageDifference(
             original: tall, current: RenderedImage(width: 100, height: 120, rgba: []),

@@ -1,4 +1,5 @@
 import Foundation
+import PDFCore
 import PDFGraphics
 import PDFRendering
 import PDFTestSupport
@@ -12,7 +13,7 @@ struct PageSetupTests {
         let corner = TestPath.rectangle(10 + shift, 10, 60, 30)
         let arrow = TestPath.star(140, 200, 40 + shift / 4)
         let shading = Shading(
-            geometry: .axial(start: Point(0, 0), end: Point(200, 120), t0: 0, t1: 1, extend: (true, true)),
+            geometry: .axial(start: PDFPoint(0, 0), end: PDFPoint(200, 120), t0: 0, t1: 1, extend: (true, true)),
             color: { t in RGB(t, 0.5, 1 - t) })
         let disc = TestPath.circle(60, 170, 40)
         var style = StrokeStyle()
@@ -28,8 +29,8 @@ struct PageSetupTests {
             .fill(corner.path, .nonZero, .color(RGB(1, 0, 0)), ctm: .identity, state: DrawState()),
             .fill(arrow.path, .evenOdd, .color(RGB(0, 0.5, 0)), ctm: .identity, state: DrawState()),
             .fill(disc.path, .nonZero, .shading(shading, matrix: .identity), ctm: .identity, state: DrawState()),
-            .stroke(corner.path, style, .color(.black), ctm: Matrix(1, 0, 0, 1, 20, 80), state: DrawState()),
-            .image(image, ctm: Matrix(50, 0, 0, 40, 120, 60), state: .with(alpha: 0.8)),
+            .stroke(corner.path, style, .color(.black), ctm: PDFMatrix(1, 0, 0, 1, 20, 80), state: DrawState()),
+            .image(image, ctm: PDFMatrix(50, 0, 0, 40, 120, 60), state: .with(alpha: 0.8)),
         ])
         var rgb: [UInt8] = []
         for index in stride(from: 0, to: pixels.count, by: 4) { rgb += pixels[index..<(index + 3)] }
@@ -69,7 +70,7 @@ struct PageSetupTests {
         var (list, page) = Self.drawing()
         page.pageEntries = "/CropBox [15.5 30 190 230] /Rotate 90"
         try Fidelity.expectMatch(
-            page.rendered(list, dpi: 96, pageRotation: 90, cropBox: Rect(x0: 15.5, y0: 30, x1: 190, y1: 230)),
+            page.rendered(list, dpi: 96, pageRotation: 90, cropBox: PDFRectangle(x0: 15.5, y0: 30, x1: 190, y1: 230)),
             label: "crop box")
     }
 
@@ -78,12 +79,13 @@ struct PageSetupTests {
         let disc = TestPath.circle(100, 130, 70)
         let cell = TransparencyRenderingTests.cell()
         let tiling = TilingPattern(
-            cell: DisplayList(items: cell.items), bbox: Rect(x0: 0, y0: 0, x1: 20, y1: 20), xStep: 23, yStep: 21,
-            matrix: Matrix(0.9, 0.3, -0.3, 0.9, 5, 5))
+            cell: DisplayList(items: cell.items), bbox: PDFRectangle(x0: 0, y0: 0, x1: 20, y1: 20), xStep: 23,
+            yStep: 21,
+            matrix: PDFMatrix(0.9, 0.3, -0.3, 0.9, 5, 5))
         let triangles = Shading(
             geometry: .triangles([
                 MeshTriangle(
-                    points: (Point(10, 10), Point(190, 40), Point(60, 250)),
+                    points: (PDFPoint(10, 10), PDFPoint(190, 40), PDFPoint(60, 250)),
                     colors: (RGB(1, 0, 0), RGB(0, 1, 0), RGB(0, 0, 1)))
             ]), color: { _ in .black })
         let mask = SoftMask(
@@ -92,7 +94,8 @@ struct PageSetupTests {
                 .shading(
                     Shading(
                         geometry: .radial(
-                            start: Point(100, 130), startRadius: 0, end: Point(100, 130), endRadius: 90, t0: 0, t1: 1,
+                            start: PDFPoint(100, 130), startRadius: 0, end: PDFPoint(100, 130), endRadius: 90, t0: 0,
+                            t1: 1,
                             extend: (true, true)), color: { t in RGB(1 - t, 1 - t, 1 - t) }), ctm: .identity,
                     state: DrawState())
             ]), bounds: nil, backdrop: .black, transfer: { $0 * $0 })
@@ -108,7 +111,8 @@ struct PageSetupTests {
                 TestPath.star(100, 100, 80).path, .evenOdd, .color(RGB(0.2, 0.8, 0.9)), ctm: .identity,
                 state: DrawState()),
             .endGroup,
-            .stencilMask(stencil, .color(RGB(0.5, 0, 0.5)), ctm: Matrix(60, 10, -10, 60, 120, 180), state: DrawState()),
+            .stencilMask(
+                stencil, .color(RGB(0.5, 0, 0.5)), ctm: PDFMatrix(60, 10, -10, 60, 120, 180), state: DrawState()),
         ])
     }
 

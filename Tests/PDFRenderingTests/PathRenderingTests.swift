@@ -1,4 +1,5 @@
 import Foundation
+import PDFCore
 import PDFGraphics
 import PDFRendering
 import PDFTestSupport
@@ -95,7 +96,7 @@ struct PathRenderingTests {
             content += "\(width) w 0 0 0 RG \(hairline.operators) S\n"
         }
         // Under a non-uniform CTM the pen is an ellipse.
-        let ctm = Matrix(2, 0, 0, 0.5, 10, 10)
+        let ctm = PDFMatrix(2, 0, 0, 0.5, 10, 10)
         let circle = TestPath.circle(20, 60, 15)
         var ellipseStyle = StrokeStyle()
         ellipseStyle.width = 8

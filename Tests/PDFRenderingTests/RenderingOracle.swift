@@ -72,7 +72,7 @@ struct HandPage {
         return try PPM.read(path + ".out.ppm")
     }
 
-    var cropBox: Rect { Rect(x0: 0, y0: 0, x1: width, y1: height) }
+    var cropBox: PDFRectangle { PDFRectangle(x0: 0, y0: 0, x1: width, y1: height) }
 }
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -129,7 +129,7 @@ extension HandPage {
     /// page drawn by MuPDF, or poppler, at `dpi`, both turned `rotation` degrees clockwise, for
     /// ``Fidelity/expectMatch(_:tolerance:label:sourceLocation:)``.
     func rendered(
-        _ list: DisplayList, dpi: Double = 72, rotation: Int = 0, pageRotation: Int = 0, cropBox: Rect? = nil,
+        _ list: DisplayList, dpi: Double = 72, rotation: Int = 0, pageRotation: Int = 0, cropBox: PDFRectangle? = nil,
         poppler: Bool = false
     ) throws -> RenderingPair {
         let theirs = poppler ? try self.poppler(dpi: dpi) : try mutool(dpi: dpi, rotation: rotation)
@@ -168,17 +168,17 @@ struct TestPath {
     var operators = ""
 
     mutating func move(_ x: Double, _ y: Double) {
-        path.elements.append(.move(Point(x, y)))
+        path.elements.append(.move(PDFPoint(x, y)))
         operators += "\(x) \(y) m "
     }
 
     mutating func line(_ x: Double, _ y: Double) {
-        path.elements.append(.line(Point(x, y)))
+        path.elements.append(.line(PDFPoint(x, y)))
         operators += "\(x) \(y) l "
     }
 
     mutating func curve(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ x3: Double, _ y3: Double) {
-        path.elements.append(.curve(Point(x1, y1), Point(x2, y2), Point(x3, y3)))
+        path.elements.append(.curve(PDFPoint(x1, y1), PDFPoint(x2, y2), PDFPoint(x3, y3)))
         operators += "\(x1) \(y1) \(x2) \(y2) \(x3) \(y3) c "
     }
 

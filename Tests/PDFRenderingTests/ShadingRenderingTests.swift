@@ -1,4 +1,5 @@
 import Foundation
+import PDFCore
 import PDFGraphics
 import PDFRendering
 import PDFTestSupport
@@ -23,11 +24,12 @@ struct ShadingRenderingTests {
     func axial(_ extend: (Bool, Bool)) throws {
         let ramp = Self.ramp(RGB(1, 0.9, 0), RGB(0, 0.2, 0.8))
         let shading = Shading(
-            geometry: .axial(start: Point(60, 40), end: Point(140, 80), t0: 0, t1: 1, extend: extend), color: ramp.color
+            geometry: .axial(start: PDFPoint(60, 40), end: PDFPoint(140, 80), t0: 0, t1: 1, extend: extend),
+            color: ramp.color
         )
         let clip = TestPath.rectangle(10, 10, 180, 100)
         let disc = TestPath.circle(100, 155, 40)
-        let patternMatrix = Matrix(1, 0, 0, 1, 0, 100)
+        let patternMatrix = PDFMatrix(1, 0, 0, 1, 0, 100)
         let list = DisplayList(items: [
             .save, .clip(clip.path, .nonZero, ctm: .identity),
             .shading(shading, ctm: .identity, state: DrawState()),
@@ -44,7 +46,7 @@ struct ShadingRenderingTests {
                 /Pattern cs /P scn \(disc.operators) f
                 """,
             resources: """
-                << /Shading << /Sh \(dictionary) >> /Pattern << /P << /PatternType 2 /Matrix [1 0 0 1 0 100] /Shading \(dictionary) >> >> >>
+                << /Shading << /Sh \(dictionary) >> /Pattern << /P << /PatternType 2 /PDFMatrix [1 0 0 1 0 100] /Shading \(dictionary) >> >> >>
                 """)
         try Fidelity.expectMatch(page.rendered(list), label: "axial \(extend)")
     }
@@ -57,11 +59,12 @@ struct ShadingRenderingTests {
         // One circle inside the other (a cone opening outwards) and two apart.
         let nested = Shading(
             geometry: .radial(
-                start: Point(70, 60), startRadius: 8, end: Point(90, 60), endRadius: 45, t0: 0, t1: 1, extend: extend),
+                start: PDFPoint(70, 60), startRadius: 8, end: PDFPoint(90, 60), endRadius: 45, t0: 0, t1: 1,
+                extend: extend),
             color: ramp.color)
         let apart = Shading(
             geometry: .radial(
-                start: Point(40, 150), startRadius: 10, end: Point(120, 160), endRadius: 25, t0: 0, t1: 1,
+                start: PDFPoint(40, 150), startRadius: 10, end: PDFPoint(120, 160), endRadius: 25, t0: 0, t1: 1,
                 extend: extend),
             color: ramp.color)
         let top = TestPath.rectangle(0, 110, 200, 90)
@@ -86,7 +89,7 @@ struct ShadingRenderingTests {
     func functionBased() throws {
         let shading = Shading(
             geometry: .function(
-                domain: [0, 1, 0, 1], matrix: Matrix(120, 30, -20, 100, 40, 40),
+                domain: [0, 1, 0, 1], matrix: PDFMatrix(120, 30, -20, 100, 40, 40),
                 color: { x, y in RGB(x, y, 1 - x * y) }),
             color: { _ in .black })
         let list = DisplayList(items: [.shading(shading, ctm: .identity, state: DrawState())])
@@ -94,7 +97,7 @@ struct ShadingRenderingTests {
             content: "/F sh",
             resources: """
                 << /Shading << /F << /ShadingType 1 /ColorSpace /DeviceRGB /Domain [0 1 0 1]
-                /Matrix [120 30 -20 100 40 40]
+                /PDFMatrix [120 30 -20 100 40 40]
                 /Function 5 0 R >> >> >>
                 """,
             objects: [
@@ -125,14 +128,14 @@ struct ShadingRenderingTests {
         }
         var triangles: [MeshTriangle] = []
         for first in stride(from: 0, to: vertices.count, by: 3) {
-            let v = vertices[first..<(first + 3)].map { (Point(decoded($0.0), decoded($0.1)), $0.2) }
+            let v = vertices[first..<(first + 3)].map { (PDFPoint(decoded($0.0), decoded($0.1)), $0.2) }
             triangles.append(MeshTriangle(points: (v[0].0, v[1].0, v[2].0), colors: (v[0].1, v[1].1, v[2].1)))
         }
         // Type 7: p_ij at (x0 + 30 i, y0 + 25 j) with a bulging top edge; corners c00 c03 c33 c30.
-        var points = [Point](repeating: Point(0, 0), count: 16)
+        var points = [PDFPoint](repeating: PDFPoint(0, 0), count: 16)
         for i in 0..<4 {
             for j in 0..<4 {
-                points[4 * i + j] = Point(
+                points[4 * i + j] = PDFPoint(
                     80 + 30 * Double(i), 110 + 25 * Double(j) + (j == 3 && (i == 1 || i == 2) ? 15 : 0))
             }
         }
@@ -144,7 +147,7 @@ struct ShadingRenderingTests {
         var patchData: [UInt8] = [0]
         for (i, j) in order {
             patchData += coordinate(points[4 * i + j].x) + coordinate(points[4 * i + j].y)
-            points[4 * i + j] = Point(decoded(points[4 * i + j].x), decoded(points[4 * i + j].y))
+            points[4 * i + j] = PDFPoint(decoded(points[4 * i + j].x), decoded(points[4 * i + j].y))
         }
         for c in colors { patchData += [UInt8(c.r * 255), UInt8(c.g * 255), UInt8(c.b * 255)] }
         let list = DisplayList(items: [

@@ -1,4 +1,5 @@
 import Foundation
+import PDFCore
 import PDFGraphics
 import PDFRendering
 import PDFTestSupport
@@ -27,13 +28,13 @@ struct TransparencyRenderingTests {
     @Test(
         "Tiling patterns, axis-aligned and rotated, with gaps and with overlapping cells, match MuPDF or poppler",
         arguments: [
-            ("gaps", Matrix(1, 0, 0, 1, 0, 0), 25.0, 25.0, false),
-            ("rotated", Matrix(0.8, 0.6, -0.6, 0.8, 30, 5), 24.0, 22.0, true),
-            ("overlapping", Matrix(1.5, 0, 0, 1.5, 3, 7), 16.0, 14.0, false),
+            ("gaps", PDFMatrix(1, 0, 0, 1, 0, 0), 25.0, 25.0, false),
+            ("rotated", PDFMatrix(0.8, 0.6, -0.6, 0.8, 30, 5), 24.0, 22.0, true),
+            ("overlapping", PDFMatrix(1.5, 0, 0, 1.5, 3, 7), 16.0, 14.0, false),
         ])
-    func tiling(_ label: String, _ matrix: Matrix, _ xStep: Double, _ yStep: Double, _ poppler: Bool) throws {
+    func tiling(_ label: String, _ matrix: PDFMatrix, _ xStep: Double, _ yStep: Double, _ poppler: Bool) throws {
         let cell = Self.cell()
-        let bbox = Rect(x0: 0, y0: 0, x1: 20, y1: 20)
+        let bbox = PDFRectangle(x0: 0, y0: 0, x1: 20, y1: 20)
         let pattern = TilingPattern(
             cell: DisplayList(items: cell.items), bbox: bbox, xStep: xStep, yStep: yStep, matrix: matrix)
         let area = TestPath.circle(100, 100, 85)
@@ -51,7 +52,7 @@ struct TransparencyRenderingTests {
                 .stream(
                     """
                     /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 20 20] /XStep \(xStep) /YStep \(yStep)
-                    /Matrix [\(matrix.a) \(matrix.b) \(matrix.c) \(matrix.d) \(matrix.e) \(matrix.f)] /Resources << >>
+                    /PDFMatrix [\(matrix.a) \(matrix.b) \(matrix.c) \(matrix.d) \(matrix.e) \(matrix.f)] /Resources << >>
                     """, Array(cell.operators.utf8))
             ])
         try Fidelity.expectMatch(page.rendered(list, poppler: poppler), label: "tiling \(label)")
@@ -67,13 +68,13 @@ struct TransparencyRenderingTests {
             group: DisplayList(items: [
                 .fill(white.path, .nonZero, .color(.white), ctm: .identity, state: DrawState()),
                 .fill(grey.path, .nonZero, .color(RGB(0.5, 0.5, 0.5)), ctm: .identity, state: DrawState()),
-            ]), bounds: Rect(x0: 10, y0: 10, x1: 190, y1: 190), backdrop: RGB(0.2, 0.2, 0.2), transfer: nil)
+            ]), bounds: PDFRectangle(x0: 10, y0: 10, x1: 190, y1: 190), backdrop: RGB(0.2, 0.2, 0.2), transfer: nil)
         let disc = TestPath.circle(100, 100, 60)
         let alphaMask = SoftMask(
             kind: .alpha,
             group: DisplayList(items: [
                 .fill(disc.path, .nonZero, .color(.black), ctm: .identity, state: .with(alpha: 0.6))
-            ]), bounds: Rect(x0: 0, y0: 0, x1: 200, y1: 200), backdrop: .black, transfer: nil)
+            ]), bounds: PDFRectangle(x0: 0, y0: 0, x1: 200, y1: 200), backdrop: .black, transfer: nil)
         let target = TestPath.rectangle(0, 60, 200, 80)
         let stripe = TestPath.rectangle(60, 0, 80, 200)
         let list = DisplayList(items: [
@@ -107,7 +108,7 @@ struct TransparencyRenderingTests {
         let second = TestPath.circle(120, 120, 50)
         let backdrop = TestPath.rectangle(0, 80, 200, 40)
         var group = TransparencyGroup()
-        group.bounds = Rect(x0: 0, y0: 0, x1: 200, y1: 200)
+        group.bounds = PDFRectangle(x0: 0, y0: 0, x1: 200, y1: 200)
         group.isolated = true
         group.state = .with(alpha: 0.5)
         var multiplied = TransparencyGroup()

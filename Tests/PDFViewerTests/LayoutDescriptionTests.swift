@@ -13,7 +13,7 @@ import Testing
             pages: [
                 page(100, 200), PageGeometry(cropBox: PDFRectangle(x0: 10, y0: 20, x1: 110, y1: 220), rotation: 90),
             ],
-            configuration: LayoutConfiguration(), viewportSize: ViewerSize(width: 400, height: 300))
+            configuration: LayoutConfiguration(), viewportSize: PDFSize(width: 400, height: 300))
         #expect(description.zoom == 2)
         #expect(description.contentWidth == 400 && description.contentHeight == 632)
         #expect(description.spreads.map(\.pages) == [[0], [1]])
@@ -30,13 +30,13 @@ import Testing
         let configuration = LayoutConfiguration(spreads: .double(firstPageAlone: true))
         // The pair is 200 wide: zoom 400 / 200 = 2. Cover at x 100, 200 × 400; pair at y 400 + 32 = 432.
         let fitted = LayoutDescription(
-            pages: pages, configuration: configuration, viewportSize: ViewerSize(width: 400, height: 300))
+            pages: pages, configuration: configuration, viewportSize: PDFSize(width: 400, height: 300))
         #expect(fitted.spreads.map(\.pages) == [[0], [1, 2]])
         #expect(fitted.spreads.map(\.frame) == [[100, 0, 200, 400], [0, 432, 400, 400]])
         #expect(fitted.pages.map(\.frame) == [[100, 0, 200, 400], [0, 432, 200, 400], [200, 432, 200, 400]])
         #expect(fitted.contentHeight == 2 * (400 + 16))
         let zoomed = LayoutDescription(
-            pages: pages, configuration: configuration, viewportSize: ViewerSize(width: 400, height: 300), zoom: 100)
+            pages: pages, configuration: configuration, viewportSize: PDFSize(width: 400, height: 300), zoom: 100)
         #expect(zoomed.zoom == 8)
     }
 }

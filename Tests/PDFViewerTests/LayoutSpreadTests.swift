@@ -16,7 +16,7 @@ import Testing
     func spreadGrouping(pageCount: Int, spreads: LayoutConfiguration.Spreads, expected: [[Int]]) {
         let layout = DocumentLayout(
             pages: Array(repeating: page(100, 100), count: pageCount),
-            configuration: LayoutConfiguration(spreads: spreads), viewportSize: ViewerSize(width: 500, height: 500))
+            configuration: LayoutConfiguration(spreads: spreads), viewportSize: PDFSize(width: 500, height: 500))
         #expect(layout.spreads == expected)
         #expect(layout.spreadCount == expected.count)
     }
@@ -28,8 +28,8 @@ import Testing
         let layout = DocumentLayout(
             pages: [page(100, 200), page(120, 100)],
             configuration: LayoutConfiguration(spreads: .double(firstPageAlone: false)),
-            viewportSize: ViewerSize(width: 500, height: 500))
-        #expect(layout.spreadSizes == [ViewerSize(width: 220, height: 200)])
+            viewportSize: PDFSize(width: 500, height: 500))
+        #expect(layout.spreadSizes == [PDFSize(width: 220, height: 200)])
         #expect(layout.pageFramesInSpread == [rect(0, 0, 100, 200), rect(100, 50, 120, 100)])
     }
 
@@ -41,7 +41,7 @@ import Testing
         let layout = DocumentLayout(
             pages: Array(repeating: page(100, 200), count: 3),
             configuration: LayoutConfiguration(spreads: .double(firstPageAlone: true), fit: .zoom(1)),
-            viewportSize: ViewerSize(width: 300, height: 300))
+            viewportSize: PDFSize(width: 300, height: 300))
         #expect(layout.spreadFrames(zoom: 1) == [rect(100, 0, 100, 200), rect(50, 216, 200, 200)])
         #expect(
             layout.pageFrames(zoom: 1) == [rect(100, 0, 100, 200), rect(50, 216, 100, 200), rect(150, 216, 100, 200)])
@@ -57,12 +57,12 @@ import Testing
             pages: Array(repeating: vertical ? page(100, 200) : page(200, 100), count: 3),
             configuration: LayoutConfiguration(
                 continuous: continuous, direction: direction, spreadSpacing: 16, fit: .zoom(1), padding: 10),
-            viewportSize: vertical ? ViewerSize(width: 300, height: 400) : ViewerSize(width: 400, height: 300))
+            viewportSize: vertical ? PDFSize(width: 300, height: 400) : PDFSize(width: 400, height: 300))
     }
 
     /// Swaps x/y and width/height for the horizontal variant.
-    static func oriented(_ frame: ViewerRect, _ direction: LayoutConfiguration.Direction) -> ViewerRect {
-        direction == .vertical ? frame : rect(frame.y, frame.x, frame.height, frame.width)
+    static func oriented(_ frame: PDFRectangle, _ direction: LayoutConfiguration.Direction) -> PDFRectangle {
+        direction == .vertical ? frame : rect(frame.y0, frame.x0, frame.height, frame.width)
     }
 
     @Test(
@@ -124,7 +124,7 @@ import Testing
     ) {
         let layout = DocumentLayout(
             pages: pages, configuration: LayoutConfiguration(spreads: spreads, fit: fit, padding: 10),
-            viewportSize: ViewerSize(width: 320, height: 320))
+            viewportSize: PDFSize(width: 320, height: 320))
         #expect(layout.fitZoom == zoom)
     }
 }

@@ -1,3 +1,4 @@
+import PDFCore
 import PDFViewer
 import Testing
 
@@ -88,7 +89,7 @@ import Testing
     func emptyDocument() {
         let state = ViewerState(
             layout: DocumentLayout(
-                pages: [], configuration: LayoutConfiguration(), viewportSize: ViewerSize(width: 10, height: 10)))
+                pages: [], configuration: LayoutConfiguration(), viewportSize: PDFSize(width: 10, height: 10)))
         #expect(state.continuousSpreadIndex == 0 && state.spreadIndex == 0 && state.visiblePages.isEmpty)
     }
 }

@@ -19,7 +19,7 @@ import Testing
             // 270° (90° counter-clockwise): the upper-right corner goes to the top left.
             (270, 200, 100, [point(200, 100), point(200, 0), point(0, 0), point(0, 100)]),
         ])
-    func cornersForRotation(rotation: Int, width: Double, height: Double, expected: [ViewerPoint]) {
+    func cornersForRotation(rotation: Int, width: Double, height: Double, expected: [PDFPoint]) {
         let geometry = PageGeometry(cropBox: Self.cropBox, rotation: rotation)
         #expect(geometry.displaySize == (width, height))
         let corners = [point(10, 20), point(110, 20), point(110, 220), point(10, 220)]
@@ -42,7 +42,7 @@ import Testing
             // 270°: view x = distance below y1, view y = distance left of x1.
             (270, point(150, 80), rect(180, 50, 10, 40)),
         ])
-    func interiorPointAndRect(rotation: Int, expectedPoint: ViewerPoint, expectedRect: ViewerRect) {
+    func interiorPointAndRect(rotation: Int, expectedPoint: PDFPoint, expectedRect: PDFRectangle) {
         let geometry = PageGeometry(cropBox: Self.cropBox, rotation: rotation)
         #expect(close(geometry.pagePoint(fromPDF: point(30, 70)), expectedPoint))
         let pdfRect = PDFRectangle(x0: 20, y0: 30, x1: 60, y1: 40)
@@ -67,7 +67,7 @@ import Testing
             layout: DocumentLayout(
                 pages: [page(100, 200), PageGeometry(cropBox: cropBox, rotation: 90)],
                 configuration: LayoutConfiguration(spreadSpacing: 20, fit: .zoom(1)),
-                viewportSize: ViewerSize(width: 200, height: 100)))
+                viewportSize: PDFSize(width: 200, height: 100)))
         state.setContentOffset(point(0, 200))
         return state
     }
@@ -119,7 +119,7 @@ import Testing
             // The gap.
             (point(50, 10), nil),
         ])
-    func hitTesting(viewPoint: ViewerPoint, expected: String?) {
+    func hitTesting(viewPoint: PDFPoint, expected: String?) {
         let state = Self.mixedState()
         let targets = [
             HitTarget(id: "A", page: 1, rect: PDFRectangle(x0: 50, y0: 60, x1: 80, y1: 90)),

@@ -1,3 +1,5 @@
+import PDFAnnotations
+import PDFAuthoring
 import PDFCore
 import PDFViewer
 import Testing
@@ -84,8 +86,8 @@ import Testing
     }
 
     enum PlacementStep: Sendable {
-        case move(ViewerPoint)
-        case resize(ResizeHandle, ViewerPoint)
+        case move(PDFPoint)
+        case resize(ResizeHandle, PDFPoint)
     }
 
     @Test("A placement starting off the page is pulled onto it and grown to the minimum size")
@@ -118,7 +120,7 @@ import Testing
             // Centre (50, 10) is content y 210: the gap between the pages.
             (rect(40, 0, 20, 20), ViewerRectResult(rect: PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0), page: -1)),
         ])
-    func viewerRect(viewRect: ViewerRect, expected: ViewerRectResult) throws {
+    func viewerRect(viewRect: PDFRectangle, expected: ViewerRectResult) throws {
         var machine = ViewerModeMachine()
         #expect(changed(machine.confirmViewerRect(in: ViewerConversionTests.mixedState())) == nil)
         #expect(changed(machine.beginViewerRect(id: 7, rect: viewRect)))
@@ -147,27 +149,27 @@ import Testing
     @Test("Notes: strokes per page, undo, redo, a new stroke clears redo, save and cancel")
     func notes() throws {
         var machine = ViewerModeMachine()
-        #expect(!changed(machine.addStroke(page: 0, points: [point(1, 1)])) && !changed(machine.undoStroke()))
-        #expect(changed(machine.beginNotes(style: NoteStyle(width: 3, color: .red))))
+        #expect(!changed(machine.addStroke(stroke(point(1, 1)), page: 0)) && !changed(machine.undoStroke()))
+        #expect(changed(machine.beginNotes(style: InkStyle(width: 3, color: .rgb(1, 0, 0)))))
         #expect(!changed(machine.beginSearch(results: [])))
         #expect(!changed(machine.undoStroke()) && !changed(machine.redoStroke()))
-        #expect(!changed(machine.addStroke(page: 0, points: [])))
-        #expect(changed(machine.addStroke(page: 0, points: [point(1, 1), point(2, 2)])))
-        machine.setNoteStyle(NoteStyle(width: 1, color: .yellow))
-        #expect(changed(machine.addStroke(page: 1, points: [point(3, 3)])))
+        #expect(!changed(machine.addStroke(stroke(), page: 0)))
+        #expect(changed(machine.addStroke(stroke(point(1, 1), point(2, 2)), page: 0)))
+        machine.setNoteStyle(InkStyle(width: 1, color: .rgb(1, 1, 0)))
+        #expect(changed(machine.addStroke(stroke(point(3, 3)), page: 1)))
         guard case .notes(let session) = machine.mode else { throw ModeError.wrongMode }
-        #expect(session.strokes(onPage: 0).count == 1 && session.strokes(onPage: 1).map(\.style.width) == [1])
+        #expect(session.notes(onPage: 0).count == 1 && session.notes(onPage: 1).map(\.style.width) == [1])
         #expect(changed(machine.undoStroke()))
         #expect(changed(machine.redoStroke()) && !changed(machine.redoStroke()))
         #expect(changed(machine.undoStroke()))
-        #expect(changed(machine.addStroke(page: 2, points: [point(4, 4)])))
+        #expect(changed(machine.addStroke(stroke(point(4, 4)), page: 2)))
         // The new stroke emptied the redo stack.
         #expect(!changed(machine.redoStroke()))
         let saved = try #require(changed(machine.saveNotes()))
-        #expect(saved.map(\.page) == [0, 2] && saved[0].style.width == 3)
+        #expect(saved.map(\.pageIndex) == [0, 2] && saved[0].style.width == 3)
         #expect(machine.isBrowsing && changed(machine.saveNotes()) == nil)
         machine.beginNotes()
-        machine.addStroke(page: 0, points: [point(1, 1)])
+        machine.addStroke(stroke(point(1, 1)), page: 0)
         #expect(changed(machine.cancel()) && machine.isBrowsing)
     }
 

@@ -31,7 +31,7 @@ import Testing
             layout: DocumentLayout(
                 pages: Array(repeating: page(100, 200), count: 4),
                 configuration: LayoutConfiguration(continuous: false, fit: .zoom(1)),
-                viewportSize: ViewerSize(width: 100, height: 250)))
+                viewportSize: PDFSize(width: 100, height: 250)))
         for position in [SpreadScrollPosition.start, .center, .end] {
             state.setContentOffset(.zero)
             state.scrollToSpread(2, position: position)
@@ -135,7 +135,7 @@ import Testing
         var state = fourPageState()
         state.setContinuousSpreadIndex(2.5)
         // Viewport 100 × 160: spread 2 centre 540 − 80 = 460.
-        state.resizeViewport(to: ViewerSize(width: 100, height: 160))
+        state.resizeViewport(to: PDFSize(width: 100, height: 160))
         #expect(state.contentOffset.y == 460)
         #expect(close(state.continuousSpreadIndex, 2.5))
     }

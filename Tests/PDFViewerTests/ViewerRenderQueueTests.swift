@@ -1,3 +1,4 @@
+import PDFCore
 import PDFViewer
 import Testing
 
@@ -24,7 +25,7 @@ struct FakeRenderer: ViewerPageRenderer {
             layout: DocumentLayout(
                 pages: Array(repeating: page(100, 200), count: 350),
                 configuration: LayoutConfiguration(spreadSpacing: 20),
-                viewportSize: ViewerSize(width: 100, height: 300)))
+                viewportSize: PDFSize(width: 100, height: 300)))
     }
 
     /// The pages that may be requested at offset `y`: those overlapping y … y + 300 and one more on each side.

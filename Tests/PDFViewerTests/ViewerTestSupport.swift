@@ -1,3 +1,4 @@
+import PDFAuthoring
 import PDFCore
 import PDFViewer
 
@@ -11,20 +12,19 @@ func close(_ lhs: Double, _ rhs: Double, tolerance: Double = 1e-9) -> Bool {
     abs(lhs - rhs) <= tolerance * max(1, abs(lhs), abs(rhs))
 }
 
-func close(_ lhs: ViewerPoint, _ rhs: ViewerPoint) -> Bool { close(lhs.x, rhs.x) && close(lhs.y, rhs.y) }
-
-func close(_ lhs: ViewerRect, _ rhs: ViewerRect) -> Bool {
-    close(lhs.x, rhs.x) && close(lhs.y, rhs.y) && close(lhs.width, rhs.width) && close(lhs.height, rhs.height)
-}
+func close(_ lhs: PDFPoint, _ rhs: PDFPoint) -> Bool { close(lhs.x, rhs.x) && close(lhs.y, rhs.y) }
 
 func close(_ lhs: PDFRectangle, _ rhs: PDFRectangle) -> Bool {
     close(lhs.x0, rhs.x0) && close(lhs.y0, rhs.y0) && close(lhs.x1, rhs.x1) && close(lhs.y1, rhs.y1)
 }
 
-func point(_ x: Double, _ y: Double) -> ViewerPoint { ViewerPoint(x: x, y: y) }
+func point(_ x: Double, _ y: Double) -> PDFPoint { PDFPoint(x: x, y: y) }
 
-func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> ViewerRect {
-    ViewerRect(x: x, y: y, width: width, height: height)
+/// A stroke through `points` (no time, no pressure).
+func stroke(_ points: PDFPoint...) -> InkStroke { InkStroke(points.map { InkPoint(x: $0.x, y: $0.y) }) }
+
+func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PDFRectangle {
+    PDFRectangle(x: x, y: y, width: width, height: height)
 }
 
 /// The index test document: four 100 × 200 pages stacked with 20-point gaps in a 100 × 100 viewport
@@ -36,16 +36,16 @@ func fourPageState(direction: LayoutConfiguration.Direction = .vertical) -> View
     let configuration = LayoutConfiguration(direction: direction, spreadSpacing: 20, fit: .zoom(1))
     return ViewerState(
         layout: DocumentLayout(
-            pages: pages, configuration: configuration, viewportSize: ViewerSize(width: 100, height: 100)))
+            pages: pages, configuration: configuration, viewportSize: PDFSize(width: 100, height: 100)))
 }
 
 /// The scroll-axis component of `point` for `direction`.
-func axis(_ point: ViewerPoint, _ direction: LayoutConfiguration.Direction) -> Double {
+func axis(_ point: PDFPoint, _ direction: LayoutConfiguration.Direction) -> Double {
     direction == .vertical ? point.y : point.x
 }
 
 /// A point with `value` on the scroll axis and 0 across it.
-func axisPoint(_ value: Double, _ direction: LayoutConfiguration.Direction) -> ViewerPoint {
+func axisPoint(_ value: Double, _ direction: LayoutConfiguration.Direction) -> PDFPoint {
     direction == .vertical ? point(0, value) : point(value, 0)
 }
 

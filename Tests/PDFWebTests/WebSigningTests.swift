@@ -91,7 +91,6 @@ import Testing
         let server = try await TestServer(keepAlive: 0.5, handwriting: false)
         defer { Task { await server.stop() } }
         let base = server.base
-        let token = server.token
         let reader = Task {
             try await TestServer.runOffPool(
                 "curl", ["-s", "-N", "--max-time", "60", "-b", server.cookie, base + "/api/events"])

@@ -13,19 +13,22 @@ public import PDFCore
 /// ```
 public struct NotesSession: Sendable {
     public let document: PDFDocument
+    /// The notes, their undo and redo stacks and the current style.
+    public private(set) var model: InkNotes
     /// The style of the notes added from now on (signoAPI `changeNotesConfig`).
-    public var style: InkStyle
+    public var style: InkStyle {
+        get { model.style }
+        set { model.style = newValue }
+    }
     /// The notes that will be saved, oldest first.
-    public private(set) var notes: [InkNote] = []
-    /// Undone notes, the most recently undone last.
-    private var undone: [InkNote] = []
+    public var notes: [InkNote] { model.notes }
 
     /// Starts a session.
     /// - Throws: `.pdfA1` when the document is PDF/A-1 (signoAPI `notesModeDidFailToStart`).
     public init(document: PDFDocument, style: InkStyle = InkStyle()) throws(AnnotationError) {
         try InkAnnotator.checkAllowed(in: document)
         self.document = document
-        self.style = style
+        self.model = InkNotes(style: style)
     }
 
     /// Adds a note of one or more strokes (page user space) in the current style; clears the redo list.
@@ -39,32 +42,25 @@ public struct NotesSession: Sendable {
         let margin = max(box.width, box.height)
         let area = PDFRectangle(x0: box.x0 - margin, y0: box.y0 - margin, x1: box.x1 + margin, y1: box.y1 + margin)
         if let problem = strokes.problem(within: area) { throw AnnotationError(.invalidArgument, problem) }
-        let strokes = strokes.filter { !$0.points.isEmpty }
-        guard !strokes.isEmpty else { throw AnnotationError(.invalidArgument, "a note needs at least one point") }
-        notes.append(InkNote(pageIndex: pageIndex, strokes: strokes, style: style))
-        undone.removeAll()
+        guard model.add(strokes, onPage: pageIndex) else {
+            throw AnnotationError(.invalidArgument, "a note needs at least one point")
+        }
     }
 
-    public var canUndo: Bool { !notes.isEmpty }
-    public var canRedo: Bool { !undone.isEmpty }
+    /// Whether there is a note to undo.
+    public var canUndo: Bool { model.canUndo }
+    /// Whether there is a note to redo.
+    public var canRedo: Bool { model.canRedo }
 
     /// Removes the last note; does nothing when there is none.
     /// - Returns: true when a note was removed.
     @discardableResult
-    public mutating func undo() -> Bool {
-        guard let note = notes.popLast() else { return false }
-        undone.append(note)
-        return true
-    }
+    public mutating func undo() -> Bool { model.undo() }
 
     /// Puts back the last undone note (in the style it was drawn in); does nothing when there is none.
     /// - Returns: true when a note came back.
     @discardableResult
-    public mutating func redo() -> Bool {
-        guard let note = undone.popLast() else { return false }
-        notes.append(note)
-        return true
-    }
+    public mutating func redo() -> Bool { model.redo() }
 
     /// How a session ended (signoAPI `notesModeDidFinishWithSavedStatus`).
     public enum Outcome: Sendable {

@@ -1,3 +1,5 @@
+public import PDFCore
+
 /// What a page draws, in order, as the interpreter understood it: the one description the
 /// renderer replays and text extraction and search read (ARCHITECTURE.md invariant 5).
 ///
@@ -45,11 +47,11 @@ public enum DisplayItem: Sendable {
     /// Restores the clip saved by the matching ``save``.
     case restore
     /// Intersects the clip with `path` (in the space `ctm` maps to user space).
-    case clip(Path, FillRule, ctm: Matrix)
+    case clip(Path, FillRule, ctm: PDFMatrix)
     /// Fills `path`.
-    case fill(Path, FillRule, Paint, ctm: Matrix, state: DrawState)
+    case fill(Path, FillRule, Paint, ctm: PDFMatrix, state: DrawState)
     /// Strokes `path`; line widths and dashes are in the path's space.
-    case stroke(Path, StrokeStyle, Paint, ctm: Matrix, state: DrawState)
+    case stroke(Path, StrokeStyle, Paint, ctm: PDFMatrix, state: DrawState)
     /// Shows glyphs. A run of a Type 3 font is followed by the items its glyph procedures draw, so
     /// backends draw nothing for it; text extraction reads every run.
     indirect case glyphs(GlyphRun, state: DrawState)
@@ -57,11 +59,11 @@ public enum DisplayItem: Sendable {
     /// becomes its intersection with the union of these runs' glyph outlines (ISO 32000-2 §9.3.6).
     case clipGlyphs([GlyphRun])
     /// Paints an image into the unit square mapped by `ctm`.
-    indirect case image(ImageSource, ctm: Matrix, state: DrawState)
+    indirect case image(ImageSource, ctm: PDFMatrix, state: DrawState)
     /// Paints `paint` through a 1-bit stencil mask in the unit square mapped by `ctm` (`/ImageMask true`).
-    indirect case stencilMask(ImageSource, Paint, ctm: Matrix, state: DrawState)
+    indirect case stencilMask(ImageSource, Paint, ctm: PDFMatrix, state: DrawState)
     /// Paints a shading over the whole clip (`sh`), its geometry in the space `ctm` maps to user space.
-    indirect case shading(Shading, ctm: Matrix, state: DrawState)
+    indirect case shading(Shading, ctm: PDFMatrix, state: DrawState)
     /// Starts a transparency group (a form XObject with `/Group /S /Transparency`, or a group made
     /// for a soft mask): items up to the matching ``endGroup`` are drawn into it, then it is
     /// composited with `state`.
@@ -93,7 +95,7 @@ public struct RGB: Hashable, Sendable {
 public enum Paint: Sendable {
     case color(RGB)
     /// A shading pattern; `matrix` maps pattern space to user space.
-    indirect case shading(Shading, matrix: Matrix)
+    indirect case shading(Shading, matrix: PDFMatrix)
     /// A tiling pattern; its cell is drawn from `cell` (already interpreted, in pattern space).
     indirect case tiling(TilingPattern)
 }
@@ -142,14 +144,15 @@ public final class SoftMask: Sendable {
     /// The mask group's items, in user space.
     public let group: DisplayList
     /// The group's bounds in user space (outside, the mask is the backdrop's value).
-    public let bounds: Rect?
+    public let bounds: PDFRectangle?
     /// `/BC`: the backdrop colour for luminosity masks (black by default).
     public let backdrop: RGB
     /// `/TR`: maps the computed mask value (0 to 1) to the final one.
     public let transfer: (@Sendable (Double) -> Double)?
 
-    public init(kind: Kind, group: DisplayList, bounds: Rect?, backdrop: RGB, transfer: (@Sendable (Double) -> Double)?)
-    {
+    public init(
+        kind: Kind, group: DisplayList, bounds: PDFRectangle?, backdrop: RGB, transfer: (@Sendable (Double) -> Double)?
+    ) {
         self.kind = kind
         self.group = group
         self.bounds = bounds
@@ -163,7 +166,7 @@ public struct TransparencyGroup: Sendable {
     public var isolated = false
     public var knockout = false
     /// The group's `/BBox` in user space, when known (the backend may limit its buffer to it).
-    public var bounds: Rect?
+    public var bounds: PDFRectangle?
     /// How the finished group is composited.
     public var state = DrawState()
 
@@ -174,12 +177,12 @@ public struct TransparencyGroup: Sendable {
 public struct Shading: Sendable {
     public enum Geometry: Sendable {
         /// Type 1: a colour for each point of `domain` ([x0 x1 y0 y1]) mapped by `matrix`.
-        case function(domain: [Double], matrix: Matrix, color: @Sendable (Double, Double) -> RGB)
+        case function(domain: [Double], matrix: PDFMatrix, color: @Sendable (Double, Double) -> RGB)
         /// Type 2: along the axis from `start` to `end`, t from `t0` to `t1`.
-        case axial(start: Point, end: Point, t0: Double, t1: Double, extend: (Bool, Bool))
+        case axial(start: PDFPoint, end: PDFPoint, t0: Double, t1: Double, extend: (Bool, Bool))
         /// Type 3: between two circles.
         case radial(
-            start: Point, startRadius: Double, end: Point, endRadius: Double, t0: Double, t1: Double,
+            start: PDFPoint, startRadius: Double, end: PDFPoint, endRadius: Double, t0: Double, t1: Double,
             extend: (Bool, Bool))
         /// Types 4 and 5: triangles with a colour at each vertex.
         case triangles([MeshTriangle])
@@ -193,10 +196,11 @@ public struct Shading: Sendable {
     /// `/Background`, drawn where the shading is not defined (only by `scn` fills, not by `sh`).
     public var background: RGB?
     /// `/BBox` in shading space.
-    public var bbox: Rect?
+    public var bbox: PDFRectangle?
 
     public init(
-        geometry: Geometry, color: @escaping @Sendable (Double) -> RGB, background: RGB? = nil, bbox: Rect? = nil
+        geometry: Geometry, color: @escaping @Sendable (Double) -> RGB, background: RGB? = nil,
+        bbox: PDFRectangle? = nil
     ) {
         self.geometry = geometry
         self.color = color
@@ -206,10 +210,10 @@ public struct Shading: Sendable {
 }
 
 public struct MeshTriangle: Sendable {
-    public var points: (Point, Point, Point)
+    public var points: (PDFPoint, PDFPoint, PDFPoint)
     public var colors: (RGB, RGB, RGB)
 
-    public init(points: (Point, Point, Point), colors: (RGB, RGB, RGB)) {
+    public init(points: (PDFPoint, PDFPoint, PDFPoint), colors: (RGB, RGB, RGB)) {
         self.points = points
         self.colors = colors
     }
@@ -219,10 +223,10 @@ public struct MeshTriangle: Sendable {
 /// 16 points in row order as Table 86 numbers them p00 … p33, and the colours of the corners
 /// p00, p03, p33, p30.
 public struct MeshPatch: Sendable {
-    public var points: [Point]
+    public var points: [PDFPoint]
     public var colors: [RGB]
 
-    public init(points: [Point], colors: [RGB]) {
+    public init(points: [PDFPoint], colors: [RGB]) {
         self.points = points
         self.colors = colors
     }
@@ -233,13 +237,13 @@ public struct TilingPattern: Sendable {
     /// The cell's items, in pattern space.
     public var cell: DisplayList
     /// `/BBox` of the cell in pattern space.
-    public var bbox: Rect
+    public var bbox: PDFRectangle
     public var xStep: Double
     public var yStep: Double
     /// Pattern space to user space.
-    public var matrix: Matrix
+    public var matrix: PDFMatrix
 
-    public init(cell: DisplayList, bbox: Rect, xStep: Double, yStep: Double, matrix: Matrix) {
+    public init(cell: DisplayList, bbox: PDFRectangle, xStep: Double, yStep: Double, matrix: PDFMatrix) {
         self.cell = cell
         self.bbox = bbox
         self.xStep = xStep

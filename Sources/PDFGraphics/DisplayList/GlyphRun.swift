@@ -1,3 +1,5 @@
+public import PDFCore
+
 /// Glyphs shown by one text-showing operator (`Tj`, `TJ`, `'`, `"`), ISO 32000-2 §9.4.
 public struct GlyphRun: Sendable {
     public var font: LoadedFont
@@ -11,11 +13,11 @@ public struct GlyphRun: Sendable {
     /// The stroke style, in the space `ctm` maps to user space.
     public var strokeStyle: StrokeStyle
     /// User space of the content stream (the CTM when the text was shown): stroke widths are in it.
-    public var ctm: Matrix
+    public var ctm: PDFMatrix
 
     public init(
         font: LoadedFont, glyphs: [PositionedGlyph], renderMode: Int, fill: Paint?, stroke: Paint?,
-        strokeStyle: StrokeStyle, ctm: Matrix
+        strokeStyle: StrokeStyle, ctm: PDFMatrix
     ) {
         self.font = font
         self.glyphs = glyphs
@@ -44,11 +46,11 @@ public struct PositionedGlyph: Sendable {
     /// Maps the glyph's em square (1 unit = the font size, glyph origin at 0,0, y up; the font
     /// matrix already applied) to user space: the text rendering matrix of §9.4.4 without the
     /// device transformation.
-    public var matrix: Matrix
+    public var matrix: PDFMatrix
     /// The advance along the writing direction, in em units (a `/Widths` value ÷ 1000).
     public var advance: Double
 
-    public init(code: UInt32, cid: UInt32, unicode: String?, matrix: Matrix, advance: Double) {
+    public init(code: UInt32, cid: UInt32, unicode: String?, matrix: PDFMatrix, advance: Double) {
         self.code = code
         self.cid = cid
         self.unicode = unicode

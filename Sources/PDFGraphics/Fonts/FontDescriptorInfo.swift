@@ -1,4 +1,4 @@
-import PDFCore
+public import PDFCore
 import PDFFonts
 
 /// A font's descriptor (ISO 32000-2 §9.8): the flags and metrics a renderer needs to substitute a
@@ -23,7 +23,7 @@ public struct FontDescriptorInfo: Sendable, Hashable {
     /// `/StemV`: the thickness of the dominant vertical stems.
     public var stemV: Double
     /// `/FontBBox`; nil when absent or degenerate.
-    public var fontBBox: Rect?
+    public var fontBBox: PDFRectangle?
     /// `/FontWeight` (100 to 900, 400 normal, 700 bold); nil when absent.
     public var fontWeight: Int?
     /// `/FontFamily`; nil when absent.
@@ -36,7 +36,7 @@ public struct FontDescriptorInfo: Sendable, Hashable {
     /// A descriptor with the given values (glyph space units, 1/1000 em).
     public init(
         flags: Int, ascent: Double, descent: Double, capHeight: Double, xHeight: Double = 0,
-        italicAngle: Double, stemV: Double, fontBBox: Rect?, fontWeight: Int? = nil, fontFamily: String? = nil,
+        italicAngle: Double, stemV: Double, fontBBox: PDFRectangle?, fontWeight: Int? = nil, fontFamily: String? = nil,
         fontStretch: String? = nil, missingWidth: Double = 0
     ) {
         self.flags = flags
@@ -78,7 +78,7 @@ public struct FontDescriptorInfo: Sendable, Hashable {
         self.init(
             flags: font.flags, ascent: font.ascent, descent: font.descent, capHeight: font.capHeight,
             xHeight: font.xHeight, italicAngle: font.italicAngle, stemV: font.stemV,
-            fontBBox: Rect(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1),
+            fontBBox: PDFRectangle(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1),
             fontWeight: font.name.rawValue.contains("Bold") ? 700 : 400)
     }
 
@@ -90,11 +90,11 @@ public struct FontDescriptorInfo: Sendable, Hashable {
             else { return nil }
             return value
         }
-        var box: Rect? = nil
+        var box: PDFRectangle? = nil
         if let items = dictionary.flatMap({ document.resolve($0, "FontBBox") })?.arrayValue, items.count == 4 {
             let values = items.compactMap { document.resolve($0).numberValue }.filter(\.isFinite)
             if values.count == 4 {
-                let rect = Rect(x0: values[0], y0: values[1], x1: values[2], y1: values[3])
+                let rect = PDFRectangle(x0: values[0], y0: values[1], x1: values[2], y1: values[3])
                 if !rect.isEmpty { box = rect }
             }
         }

@@ -1,3 +1,5 @@
+public import PDFCore
+
 /// One character code of a string operand, decoded (ISO 32000-2 §9.4.3, §9.7.6).
 public struct GlyphCode: Sendable, Hashable {
     /// The character code.
@@ -13,7 +15,7 @@ public struct GlyphCode: Sendable, Hashable {
     public var verticalAdvance: Double?
     /// Writing mode 1: the position vector (v_x, v_y) ÷ 1000 from the horizontal origin to the
     /// vertical one (by default (w0 / 2, 0.88)).
-    public var verticalOrigin: Point?
+    public var verticalOrigin: PDFPoint?
     /// The text the code stands for, when known.
     public var unicode: String?
     /// True for a single-byte code 32, to which word spacing applies (§9.3.3).
@@ -22,7 +24,7 @@ public struct GlyphCode: Sendable, Hashable {
     /// A decoded code; vertical metrics only in writing mode 1.
     public init(
         code: UInt32, byteCount: Int, cid: UInt32, width: Double, verticalAdvance: Double? = nil,
-        verticalOrigin: Point? = nil, unicode: String?, isWordSpace: Bool
+        verticalOrigin: PDFPoint? = nil, unicode: String?, isWordSpace: Bool
     ) {
         self.code = code
         self.byteCount = byteCount

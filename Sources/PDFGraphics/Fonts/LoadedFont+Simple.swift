@@ -15,7 +15,7 @@ extension LoadedFont {
 
     /// `/FontMatrix`, `/CharProcs`, `/Resources` and `/FontBBox` of a Type 3 font (§9.6.4).
     private static func loadType3(_ parts: inout Parts, dictionary: PDFDictionary, document: PDFDocument) {
-        if let matrix = Matrix(dictionary["FontMatrix"], document: document), matrix.determinant != 0 {
+        if let matrix = PDFMatrix(dictionary["FontMatrix"], document: document), matrix.determinant != 0 {
             parts.fontMatrix = matrix
         } else {
             parts.warnings.append("the Type 3 font has no usable /FontMatrix; 0.001 scaling is used")
@@ -26,11 +26,11 @@ extension LoadedFont {
         } else {
             parts.warnings.append("the Type 3 font has no /CharProcs")
         }
-        var box: Rect? = nil
+        var box: PDFRectangle? = nil
         if let items = document.resolve(dictionary, "FontBBox")?.arrayValue, items.count == 4 {
             let values = items.compactMap { document.resolve($0).numberValue }.filter(\.isFinite)
             if values.count == 4 {
-                let rect = Rect(x0: values[0], y0: values[1], x1: values[2], y1: values[3])
+                let rect = PDFRectangle(x0: values[0], y0: values[1], x1: values[2], y1: values[3])
                 if rect.width > 0 || rect.height > 0 { box = rect }
             }
         }

@@ -68,7 +68,7 @@ public final class LoadedFont: Sendable {
     /// True in writing mode 1 (a CMap with `/WMode 1`, such as `Identity-V`).
     public let isVertical: Bool
     /// Glyph space to text space: `/FontMatrix` for Type 3, else 1/1000 scaling.
-    public let fontMatrix: Matrix
+    public let fontMatrix: PDFMatrix
     /// The glyph procedures of a Type 3 font.
     public let type3: Type3Glyphs?
     /// Problems met while loading.
@@ -110,7 +110,7 @@ public final class LoadedFont: Sendable {
         var descriptor = FontDescriptorInfo(
             flags: 32, ascent: 800, descent: -200, capHeight: 700, italicAngle: 0, stemV: 80, fontBBox: nil)
         var isVertical = false
-        var fontMatrix = Matrix(0.001, 0, 0, 0.001, 0, 0)
+        var fontMatrix = PDFMatrix(0.001, 0, 0, 0.001, 0, 0)
         var type3: Type3Glyphs?
         var warnings: [String] = []
         var characterCollection: (registry: String, ordering: String, supplement: Int)?
@@ -220,7 +220,7 @@ public final class LoadedFont: Sendable {
             if isVertical {
                 let vertical = metrics.vertical(of: cid)
                 glyph.verticalAdvance = vertical.advance / 1000
-                glyph.verticalOrigin = Point(vertical.originX / 1000, vertical.originY / 1000)
+                glyph.verticalOrigin = PDFPoint(vertical.originX / 1000, vertical.originY / 1000)
             }
             glyphs.append(glyph)
         }

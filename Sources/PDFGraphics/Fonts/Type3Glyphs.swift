@@ -7,10 +7,10 @@ public struct Type3Glyphs: Sendable {
     /// `/Resources` of the glyph procedures, resolved; nil when absent (the page's resources apply).
     public var resources: PDFDictionary?
     /// `/FontBBox` in glyph space; nil when absent or all zero.
-    public var fontBBox: Rect?
+    public var fontBBox: PDFRectangle?
 
     /// The glyph procedures, their resources and the glyph box of a Type 3 font.
-    public init(charProcs: [String: PDFObject], resources: PDFDictionary?, fontBBox: Rect?) {
+    public init(charProcs: [String: PDFObject], resources: PDFDictionary?, fontBBox: PDFRectangle?) {
         self.charProcs = charProcs
         self.resources = resources
         self.fontBBox = fontBBox

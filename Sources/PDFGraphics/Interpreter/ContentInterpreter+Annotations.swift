@@ -26,17 +26,17 @@ extension ContentInterpreter {
                 let rectNumbers = document.resolve(annotation[PDFName("Rect")] ?? .null).arrayValue?
                     .compactMap({ document.resolve($0).numberValue }), rectNumbers.count == 4
             else { continue }
-            let rect = Rect(x0: rectNumbers[0], y0: rectNumbers[1], x1: rectNumbers[2], y1: rectNumbers[3])
-            let formMatrix = Matrix(appearance.dictionary[PDFName("Matrix")], document: document) ?? .identity
+            let rect = PDFRectangle(x0: rectNumbers[0], y0: rectNumbers[1], x1: rectNumbers[2], y1: rectNumbers[3])
+            let formMatrix = PDFMatrix(appearance.dictionary[PDFName("Matrix")], document: document) ?? .identity
             guard
                 let bboxNumbers = document.resolve(appearance.dictionary[PDFName("BBox")] ?? .null).arrayValue?
                     .compactMap({ document.resolve($0).numberValue }), bboxNumbers.count == 4
             else { continue }
             let box = formMatrix.apply(
-                Rect(x0: bboxNumbers[0], y0: bboxNumbers[1], x1: bboxNumbers[2], y1: bboxNumbers[3]))
+                PDFRectangle(x0: bboxNumbers[0], y0: bboxNumbers[1], x1: bboxNumbers[2], y1: bboxNumbers[3]))
             guard box.width > 0, box.height > 0 else { continue }
             // A maps the transformed box onto the rectangle.
-            let a = Matrix.translation(-box.x0, -box.y0)
+            let a = PDFMatrix.translation(-box.x0, -box.y0)
                 .concatenating(.scale(rect.width / box.width, rect.height / box.height))
                 .concatenating(.translation(rect.x0, rect.y0))
             let saved = state

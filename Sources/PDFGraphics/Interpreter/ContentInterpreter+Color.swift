@@ -97,7 +97,8 @@ extension ContentInterpreter {
             warn("pattern /\(name.string) is not a dictionary")
             return nil
         }
-        let matrix = (Matrix(dictionary[PDFName("Matrix")], document: document) ?? .identity).concatenating(baseMatrix)
+        let matrix = (PDFMatrix(dictionary[PDFName("Matrix")], document: document) ?? .identity).concatenating(
+            baseMatrix)
         switch dictionary[PDFName("PatternType")]?.intValue {
         case 2:
             guard let shadingObject = dictionary[PDFName("Shading")] else {
@@ -126,7 +127,7 @@ extension ContentInterpreter {
         }
     }
 
-    private func tilingPaint(_ name: PDFName, stream: PDFStream, matrix: Matrix, underlying: ColorState) -> Paint? {
+    private func tilingPaint(_ name: PDFName, stream: PDFStream, matrix: PDFMatrix, underlying: ColorState) -> Paint? {
         let dictionary = stream.dictionary
         guard
             let bboxArray = document.resolve(dictionary[PDFName("BBox")] ?? .null).arrayValue?.compactMap(
@@ -155,7 +156,7 @@ extension ContentInterpreter {
         }
         child.run(bytes: bytes)
         for warning in child.warnings { warn(warning) }
-        let bbox = Rect(x0: bboxArray[0], y0: bboxArray[1], x1: bboxArray[2], y1: bboxArray[3])
+        let bbox = PDFRectangle(x0: bboxArray[0], y0: bboxArray[1], x1: bboxArray[2], y1: bboxArray[3])
         return .tiling(TilingPattern(cell: child.finish(), bbox: bbox, xStep: xStep, yStep: yStep, matrix: matrix))
     }
 

@@ -57,15 +57,15 @@ extension ContentInterpreter {
         }
         let kind: SoftMask.Kind = dictionary[PDFName("S")]?.nameValue?.string == "Alpha" ? .alpha : .luminosity
         let groupDictionary = group.dictionary
-        let formMatrix = Matrix(groupDictionary[PDFName("Matrix")], document: document) ?? .identity
+        let formMatrix = PDFMatrix(groupDictionary[PDFName("Matrix")], document: document) ?? .identity
         let ctm = formMatrix.concatenating(state.ctm)
         let groupResources = document.resolve(groupDictionary[.resources] ?? .null).dictionaryValue
         guard let child = child(resources: groupResources, ctm: ctm) else { return nil }
-        var bounds: Rect? = nil
+        var bounds: PDFRectangle? = nil
         if let bbox = document.resolve(groupDictionary[PDFName("BBox")] ?? .null).arrayValue?
             .compactMap({ document.resolve($0).numberValue }), bbox.count == 4
         {
-            let rect = Rect(x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3])
+            let rect = PDFRectangle(x0: bbox[0], y0: bbox[1], x1: bbox[2], y1: bbox[3])
             bounds = ctm.apply(rect)
             var clip = Path()
             clip.rectangle(rect.x0, rect.y0, rect.width, rect.height)

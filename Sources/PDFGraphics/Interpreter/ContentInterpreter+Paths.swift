@@ -1,13 +1,13 @@
 import PDFCore
 
 extension ContentInterpreter {
-    func moveTo(_ point: Point) {
+    func moveTo(_ point: PDFPoint) {
         path.elements.append(.move(point))
         currentPoint = point
         subpathStart = point
     }
 
-    func lineTo(_ point: Point) {
+    func lineTo(_ point: PDFPoint) {
         guard currentPoint != nil else {
             warn("a line without a current point")
             moveTo(point)
@@ -17,7 +17,7 @@ extension ContentInterpreter {
         currentPoint = point
     }
 
-    func curveTo(_ control1: Point, _ control2: Point, _ end: Point) {
+    func curveTo(_ control1: PDFPoint, _ control2: PDFPoint, _ end: PDFPoint) {
         guard currentPoint != nil else {
             warn("a curve without a current point")
             moveTo(end)
@@ -35,8 +35,8 @@ extension ContentInterpreter {
 
     func rectangle(_ x: Double, _ y: Double, _ width: Double, _ height: Double) {
         path.rectangle(x, y, width, height)
-        currentPoint = Point(x, y)
-        subpathStart = Point(x, y)
+        currentPoint = PDFPoint(x, y)
+        subpathStart = PDFPoint(x, y)
     }
 
     /// Ends the path: fills with `fill`, strokes when `stroke`, then clips when `W`/`W*` came first.

@@ -32,7 +32,7 @@ extension ContentInterpreter {
 
     /// `Td`, `TD`, `T*`: a new line offset from the start of the current one.
     func moveText(_ x: Double, _ y: Double) {
-        lineMatrix = Matrix.translation(x, y).concatenating(lineMatrix)
+        lineMatrix = PDFMatrix.translation(x, y).concatenating(lineMatrix)
         textMatrix = lineMatrix
     }
 
@@ -54,15 +54,15 @@ extension ContentInterpreter {
                 let adjustment = -(element.numberValue ?? 0) / 1000 * size
                 textMatrix =
                     (vertical
-                    ? Matrix.translation(0, adjustment) : Matrix.translation(adjustment * scaling, 0))
+                    ? PDFMatrix.translation(0, adjustment) : PDFMatrix.translation(adjustment * scaling, 0))
                     .concatenating(textMatrix)
             case .string(let string):
                 for code in font.glyphs(in: string.bytes) {
-                    var origin = Matrix(size * scaling, 0, 0, size, 0, text.rise)
+                    var origin = PDFMatrix(size * scaling, 0, 0, size, 0, text.rise)
                     if vertical {
                         // The glyph's vertical origin sits on the current point (§9.7.4.3).
-                        let offset = code.verticalOrigin ?? Point(code.width / 2, 0.88)
-                        origin = Matrix.translation(-offset.x, -offset.y).concatenating(origin)
+                        let offset = code.verticalOrigin ?? PDFPoint(code.width / 2, 0.88)
+                        origin = PDFMatrix.translation(-offset.x, -offset.y).concatenating(origin)
                     }
                     let matrix = origin.concatenating(textMatrix).concatenating(state.ctm)
                     glyphs.append(
@@ -71,10 +71,10 @@ extension ContentInterpreter {
                     let spacing = text.characterSpacing + (code.isWordSpace ? text.wordSpacing : 0)
                     if vertical {
                         let advance = (code.verticalAdvance ?? -1) * size + spacing
-                        textMatrix = Matrix.translation(0, advance).concatenating(textMatrix)
+                        textMatrix = PDFMatrix.translation(0, advance).concatenating(textMatrix)
                     } else {
                         let advance = (code.width * size + spacing) * scaling
-                        textMatrix = Matrix.translation(advance, 0).concatenating(textMatrix)
+                        textMatrix = PDFMatrix.translation(advance, 0).concatenating(textMatrix)
                     }
                 }
             default:

@@ -25,7 +25,7 @@ extension ContentInterpreter {
 
     func drawForm(_ stream: PDFStream) {
         let dictionary = stream.dictionary
-        let matrix = Matrix(dictionary[PDFName("Matrix")], document: document) ?? .identity
+        let matrix = PDFMatrix(dictionary[PDFName("Matrix")], document: document) ?? .identity
         let ctm = matrix.concatenating(state.ctm)
         let bytes: [UInt8]
         do {
@@ -35,11 +35,11 @@ extension ContentInterpreter {
             return
         }
         let formResources = document.resolve(dictionary[.resources] ?? .null).dictionaryValue
-        var bbox: Rect? = nil
+        var bbox: PDFRectangle? = nil
         if let numbers = document.resolve(dictionary[PDFName("BBox")] ?? .null).arrayValue?
             .compactMap({ document.resolve($0).numberValue }), numbers.count == 4
         {
-            bbox = Rect(x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3])
+            bbox = PDFRectangle(x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3])
         }
         let group = document.resolve(dictionary[PDFName("Group")] ?? .null).dictionaryValue
         let isTransparencyGroup = group?[PDFName("S")]?.nameValue?.string == "Transparency"

@@ -20,18 +20,18 @@ final class ContentInterpreter {
     var resources: PDFDictionary?
     /// The matrix of the stream's default space (the page's, or a form's at its `Do`): pattern
     /// matrices are relative to it (§8.7.3.1).
-    var baseMatrix: Matrix
+    var baseMatrix: PDFMatrix
 
     /// The path being built, in user space of the current CTM (paths are kept in the space the CTM
     /// maps to user space; each item records that CTM).
     var path = Path()
-    var currentPoint: Point? = nil
-    var subpathStart: Point? = nil
+    var currentPoint: PDFPoint? = nil
+    var subpathStart: PDFPoint? = nil
     var pendingClip: FillRule? = nil
 
     // Text objects (§9.4).
-    var textMatrix = Matrix.identity
-    var lineMatrix = Matrix.identity
+    var textMatrix = PDFMatrix.identity
+    var lineMatrix = PDFMatrix.identity
     var inText = false
     var textClipRuns: [GlyphRun] = []
 
@@ -50,8 +50,9 @@ final class ContentInterpreter {
     /// Shared with the child interpreters of the same page.
     let page: PageRun
 
-    init(graphics: GraphicsDocument, resources: PDFDictionary?, ctm: Matrix, depth: Int = 0, page: PageRun = PageRun())
-    {
+    init(
+        graphics: GraphicsDocument, resources: PDFDictionary?, ctm: PDFMatrix, depth: Int = 0, page: PageRun = PageRun()
+    ) {
         self.graphics = graphics
         self.resources = resources
         self.state = GraphicsState(ctm: ctm)
@@ -103,7 +104,7 @@ final class ContentInterpreter {
 
     /// Runs `bytes` as a nested stream (a form, a glyph) with its own resources and CTM, restoring
     /// the state after.
-    func runNested(_ bytes: [UInt8], resources nestedResources: PDFDictionary?, ctm: Matrix) {
+    func runNested(_ bytes: [UInt8], resources nestedResources: PDFDictionary?, ctm: PDFMatrix) {
         guard depth < graphics.options.maxNesting else {
             warn("content nested deeper than \(graphics.options.maxNesting) levels is not drawn")
             return
@@ -126,7 +127,7 @@ final class ContentInterpreter {
     }
 
     /// A child interpreter for a pattern cell or a soft-mask group, sharing nothing but the document.
-    func child(resources: PDFDictionary?, ctm: Matrix) -> ContentInterpreter? {
+    func child(resources: PDFDictionary?, ctm: PDFMatrix) -> ContentInterpreter? {
         guard depth < graphics.options.maxNesting else {
             warn("content nested deeper than \(graphics.options.maxNesting) levels is not drawn")
             return nil
@@ -201,7 +202,7 @@ final class ContentInterpreter {
         case "q": pushState()
         case "Q": popState()
         case "cm":
-            if let n = numbers(6) { state.ctm = Matrix(n[0], n[1], n[2], n[3], n[4], n[5]).concatenating(state.ctm) }
+            if let n = numbers(6) { state.ctm = PDFMatrix(n[0], n[1], n[2], n[3], n[4], n[5]).concatenating(state.ctm) }
         case "w": if let n = numbers(1) { state.strokeStyle.width = abs(n[0]) }
         case "J": if let n = numbers(1), let cap = StrokeStyle.Cap(rawValue: Int(n[0])) { state.strokeStyle.cap = cap }
         case "j":
@@ -213,15 +214,17 @@ final class ContentInterpreter {
             if let name = operands.last?.nameValue { applyExtGState(name) }
         // Paths (§8.5.2).
         case "m":
-            if let n = numbers(2) { moveTo(Point(n[0], n[1])) }
+            if let n = numbers(2) { moveTo(PDFPoint(n[0], n[1])) }
         case "l":
-            if let n = numbers(2) { lineTo(Point(n[0], n[1])) }
+            if let n = numbers(2) { lineTo(PDFPoint(n[0], n[1])) }
         case "c":
-            if let n = numbers(6) { curveTo(Point(n[0], n[1]), Point(n[2], n[3]), Point(n[4], n[5])) }
+            if let n = numbers(6) { curveTo(PDFPoint(n[0], n[1]), PDFPoint(n[2], n[3]), PDFPoint(n[4], n[5])) }
         case "v":
-            if let n = numbers(4), let current = currentPoint { curveTo(current, Point(n[0], n[1]), Point(n[2], n[3])) }
+            if let n = numbers(4), let current = currentPoint {
+                curveTo(current, PDFPoint(n[0], n[1]), PDFPoint(n[2], n[3]))
+            }
         case "y":
-            if let n = numbers(4) { curveTo(Point(n[0], n[1]), Point(n[2], n[3]), Point(n[2], n[3])) }
+            if let n = numbers(4) { curveTo(PDFPoint(n[0], n[1]), PDFPoint(n[2], n[3]), PDFPoint(n[2], n[3])) }
         case "h": closePath()
         case "re":
             if let n = numbers(4) { rectangle(n[0], n[1], n[2], n[3]) }
@@ -280,7 +283,7 @@ final class ContentInterpreter {
             }
         case "Tm":
             if let n = numbers(6) {
-                textMatrix = Matrix(n[0], n[1], n[2], n[3], n[4], n[5])
+                textMatrix = PDFMatrix(n[0], n[1], n[2], n[3], n[4], n[5])
                 lineMatrix = textMatrix
             }
         case "T*": moveText(0, -state.text.leading)

@@ -3,7 +3,7 @@ import PDFCore
 /// The graphics state of ISO 32000-2 §8.4 that `q` saves and `Q` restores (the clip lives in the
 /// display list, nested by its save and restore items).
 struct GraphicsState {
-    var ctm: Matrix
+    var ctm: PDFMatrix
     var strokeStyle = StrokeStyle()
     var fill = ColorState()
     var stroke = ColorState()
@@ -15,7 +15,7 @@ struct GraphicsState {
     var alphaIsShape = false
     var text = TextState()
 
-    init(ctm: Matrix) { self.ctm = ctm }
+    init(ctm: PDFMatrix) { self.ctm = ctm }
 
     func drawState(stroking: Bool) -> DrawState {
         var state = DrawState()

@@ -55,11 +55,11 @@ struct MeshReader {
         return low + Double(raw) * (high - low) / maximum
     }
 
-    private mutating func point() -> Point? {
+    private mutating func point() -> PDFPoint? {
         guard let x = value(bitsPerCoordinate, decode[0], decode[1]),
             let y = value(bitsPerCoordinate, decode[2], decode[3])
         else { return nil }
-        return Point(x, y)
+        return PDFPoint(x, y)
     }
 
     private mutating func color() -> RGB? {
@@ -72,7 +72,7 @@ struct MeshReader {
         return space.rgb(components)
     }
 
-    private mutating func vertex() -> (Point, RGB)? {
+    private mutating func vertex() -> (PDFPoint, RGB)? {
         guard let point = point(), let color = color() else { return nil }
         bits.align()
         return (point, color)
@@ -81,15 +81,15 @@ struct MeshReader {
     /// Types 4 and 5.
     mutating func triangles() throws(PDFError) -> [MeshTriangle] {
         var triangles: [MeshTriangle] = []
-        func add(_ a: (Point, RGB), _ b: (Point, RGB), _ c: (Point, RGB)) throws(PDFError) {
+        func add(_ a: (PDFPoint, RGB), _ b: (PDFPoint, RGB), _ c: (PDFPoint, RGB)) throws(PDFError) {
             guard triangles.count < MeshReader.maxTriangles else {
                 throw PDFError(.limitExceeded, "a mesh shading has more than \(MeshReader.maxTriangles) triangles")
             }
             triangles.append(MeshTriangle(points: (a.0, b.0, c.0), colors: (a.1, b.1, c.1)))
         }
         if type == 5 {
-            var previous: [(Point, RGB)] = []
-            var row: [(Point, RGB)] = []
+            var previous: [(PDFPoint, RGB)] = []
+            var row: [(PDFPoint, RGB)] = []
             while let vertex = vertex() {
                 row.append(vertex)
                 guard row.count == verticesPerRow else { continue }
@@ -105,7 +105,7 @@ struct MeshReader {
             return triangles
         }
         // Type 4: flag 0 starts a triangle; 1 and 2 add one sharing an edge with the previous one.
-        var last: ((Point, RGB), (Point, RGB), (Point, RGB))? = nil
+        var last: ((PDFPoint, RGB), (PDFPoint, RGB), (PDFPoint, RGB))? = nil
         while true {
             guard let flag = bits.read(bitsPerFlag), let v = vertex() else { break }
             switch (flag, last) {
@@ -132,13 +132,13 @@ struct MeshReader {
     /// patch's points 3f … 3f + 3 and colours f, f + 1.
     mutating func patches() throws(PDFError) -> [MeshPatch] {
         var patches: [MeshPatch] = []
-        var previous: (boundary: [Point], colors: [RGB])? = nil
+        var previous: (boundary: [PDFPoint], colors: [RGB])? = nil
         // Stream order of the boundary points → index p_ij = 4i + j in row order.
         let boundaryIndex = [0, 1, 2, 3, 7, 11, 15, 14, 13, 12, 8, 4]
         // Type 7's inner points, in stream order p11 p12 p22 p21.
         let innerIndex = [5, 6, 10, 9]
         read: while let flag = bits.read(bitsPerFlag) {
-            var boundary = [Point](repeating: Point(0, 0), count: 12)
+            var boundary = [PDFPoint](repeating: PDFPoint(0, 0), count: 12)
             var colors = [RGB](repeating: .black, count: 4)
             var first = 0
             var firstColor = 0
@@ -154,7 +154,7 @@ struct MeshReader {
                 guard let p = point() else { break read }
                 boundary[k] = p
             }
-            var inner: [Point] = []
+            var inner: [PDFPoint] = []
             if type == 7 {
                 for _ in 0..<4 {
                     guard let p = point() else { break read }
@@ -166,7 +166,7 @@ struct MeshReader {
                 colors[k] = c
             }
             bits.align()
-            var points = [Point](repeating: Point(0, 0), count: 16)
+            var points = [PDFPoint](repeating: PDFPoint(0, 0), count: 16)
             for (k, index) in boundaryIndex.enumerated() { points[index] = boundary[k] }
             if type == 7 {
                 for (k, index) in innerIndex.enumerated() { points[index] = inner[k] }
@@ -184,10 +184,10 @@ struct MeshReader {
 
     /// The four inner control points that make a tensor-product patch equal to a Coons patch
     /// (ISO 32000-2 §8.7.4.5.8), `points` in row order p00 … p33.
-    static func coonsInnerPoints(_ points: inout [Point]) {
-        func p(_ i: Int, _ j: Int) -> Point { points[4 * i + j] }
-        func combine(_ terms: [(Double, Point)]) -> Point {
-            Point(terms.reduce(0) { $0 + $1.0 * $1.1.x } / 9, terms.reduce(0) { $0 + $1.0 * $1.1.y } / 9)
+    static func coonsInnerPoints(_ points: inout [PDFPoint]) {
+        func p(_ i: Int, _ j: Int) -> PDFPoint { points[4 * i + j] }
+        func combine(_ terms: [(Double, PDFPoint)]) -> PDFPoint {
+            PDFPoint(terms.reduce(0) { $0 + $1.0 * $1.1.x } / 9, terms.reduce(0) { $0 + $1.0 * $1.1.y } / 9)
         }
         let p11 = combine([
             (-4, p(0, 0)), (6, p(0, 1)), (6, p(1, 0)), (-2, p(0, 3)), (-2, p(3, 0)), (3, p(3, 1)), (3, p(1, 3)),

@@ -36,9 +36,9 @@ extension Shading {
         if let values = reader.numbers("Background"), values.count == space.componentCount {
             background = space.rgb(values)
         }
-        var bbox: Rect? = nil
+        var bbox: PDFRectangle? = nil
         if let box = reader.numbers("BBox"), box.count == 4 {
-            bbox = Rect(x0: box[0], y0: box[1], x1: box[2], y1: box[3])
+            bbox = PDFRectangle(x0: box[0], y0: box[1], x1: box[2], y1: box[3])
         }
         switch type {
         case 1:
@@ -47,7 +47,7 @@ extension Shading {
             }
             var domain = reader.numbers("Domain") ?? [0, 1, 0, 1]
             if domain.count != 4 { domain = [0, 1, 0, 1] }
-            let matrix = Matrix(dictionary["Matrix"], document: document) ?? .identity
+            let matrix = PDFMatrix(dictionary["Matrix"], document: document) ?? .identity
             let color: @Sendable (Double, Double) -> RGB = { x, y in space.rgb(function.evaluate([x, y])) }
             self.init(
                 geometry: .function(domain: domain, matrix: matrix, color: color), color: { _ in .black },
@@ -68,15 +68,15 @@ extension Shading {
             if type == 2 {
                 guard coordinates.count == 4 else { throw PDFError(.syntax, "an axial shading needs 4 /Coords") }
                 geometry = .axial(
-                    start: Point(coordinates[0], coordinates[1]), end: Point(coordinates[2], coordinates[3]),
+                    start: PDFPoint(coordinates[0], coordinates[1]), end: PDFPoint(coordinates[2], coordinates[3]),
                     t0: domain[0], t1: domain[1], extend: extend)
             } else {
                 guard coordinates.count == 6, coordinates[2] >= 0, coordinates[5] >= 0 else {
                     throw PDFError(.syntax, "a radial shading needs 6 /Coords with radii of at least 0")
                 }
                 geometry = .radial(
-                    start: Point(coordinates[0], coordinates[1]), startRadius: coordinates[2],
-                    end: Point(coordinates[3], coordinates[4]), endRadius: coordinates[5], t0: domain[0],
+                    start: PDFPoint(coordinates[0], coordinates[1]), startRadius: coordinates[2],
+                    end: PDFPoint(coordinates[3], coordinates[4]), endRadius: coordinates[5], t0: domain[0],
                     t1: domain[1], extend: extend)
             }
             self.init(geometry: geometry, color: color, background: background, bbox: bbox)

@@ -1,3 +1,5 @@
+import PDFCore
+
 extension PageText {
     /// The page as plain text that keeps the approximate horizontal positions of words (like
     /// `pdftotext -layout`): lines on the same baseline share a row, and each word starts at the
@@ -10,11 +12,11 @@ extension PageText {
     public func layoutText(characterWidth: Double? = nil) -> String {
         let lines = blocks.flatMap(\.lines)
         guard let longest = lines.max(by: { length($0.quad) < length($1.quad) }) else { return "" }
-        let axis = Point(
+        let axis = PDFPoint(
             longest.quad.lowerRight.x - longest.quad.lowerLeft.x, longest.quad.lowerRight.y - longest.quad.lowerLeft.y)
         let size = max(length(longest.quad), 1e-9)
-        let u = Point(axis.x / size, axis.y / size)
-        let v = Point(-u.y, u.x)
+        let u = PDFPoint(axis.x / size, axis.y / size)
+        let v = PDFPoint(-u.y, u.x)
         let width = characterWidth ?? medianAdvance()
         guard width > 0 else { return plainText }
         struct Placed {

@@ -1,19 +1,21 @@
+public import PDFCore
+
 /// Four corners of a glyph, word or line in the user space of its page (ISO 32000-2 §8.3.2.3,
 /// unrotated, origin bottom-left), named as seen along the text's baseline direction: "lower" is
 /// the descent side, "left" the start of the text. For rotated or skewed text the quad is a
 /// parallelogram, not an upright rectangle.
 public struct TextQuad: Hashable, Sendable {
     /// The start of the text on its descent line.
-    public var lowerLeft: Point
+    public var lowerLeft: PDFPoint
     /// The end of the text on its descent line.
-    public var lowerRight: Point
+    public var lowerRight: PDFPoint
     /// The end of the text on its ascent line.
-    public var upperRight: Point
+    public var upperRight: PDFPoint
     /// The start of the text on its ascent line.
-    public var upperLeft: Point
+    public var upperLeft: PDFPoint
 
     /// A quad with the given corners.
-    public init(lowerLeft: Point, lowerRight: Point, upperRight: Point, upperLeft: Point) {
+    public init(lowerLeft: PDFPoint, lowerRight: PDFPoint, upperRight: PDFPoint, upperLeft: PDFPoint) {
         self.lowerLeft = lowerLeft
         self.lowerRight = lowerRight
         self.upperRight = upperRight
@@ -21,13 +23,13 @@ public struct TextQuad: Hashable, Sendable {
     }
 
     /// The corners in the order lowerLeft, lowerRight, upperRight, upperLeft.
-    public var points: [Point] { [lowerLeft, lowerRight, upperRight, upperLeft] }
+    public var points: [PDFPoint] { [lowerLeft, lowerRight, upperRight, upperLeft] }
 
     /// The smallest upright rectangle holding the quad.
-    public var bounds: Rect {
+    public var bounds: PDFRectangle {
         let xs = [lowerLeft.x, lowerRight.x, upperRight.x, upperLeft.x]
         let ys = [lowerLeft.y, lowerRight.y, upperRight.y, upperLeft.y]
-        return Rect(x0: xs.min()!, y0: ys.min()!, x1: xs.max()!, y1: ys.max()!)
+        return PDFRectangle(x0: xs.min()!, y0: ys.min()!, x1: xs.max()!, y1: ys.max()!)
     }
 }
 
@@ -101,8 +103,8 @@ public struct TextBlock: Hashable, Sendable {
     public init(lines: [TextLine]) { self.lines = lines }
 
     /// The upright rectangle holding the block's lines, in user space.
-    public var bounds: Rect {
-        lines.map(\.quad.bounds).reduce(lines.first?.quad.bounds ?? Rect(x0: 0, y0: 0, x1: 0, y1: 0)) {
+    public var bounds: PDFRectangle {
+        lines.map(\.quad.bounds).reduce(lines.first?.quad.bounds ?? PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0)) {
             $0.union($1)
         }
     }

@@ -1,11 +1,13 @@
+import PDFCore
+
 extension TextAnalysis {
     // MARK: Output
 
-    mutating func emit(block: [Int], lines: [LineBuild], u: Point, v: Point) -> TextBlock {
+    mutating func emit(block: [Int], lines: [LineBuild], u: PDFPoint, v: PDFPoint) -> TextBlock {
         TextBlock(lines: block.map { emit(line: lines[$0], u: u, v: v) })
     }
 
-    mutating func emit(line: LineBuild, u: Point, v: Point) -> TextLine {
+    mutating func emit(line: LineBuild, u: PDFPoint, v: PDFPoint) -> TextLine {
         var words: [TextWord] = []
         var rightToLeft = 0
         for var members in line.words {
@@ -48,7 +50,7 @@ extension TextAnalysis {
     }
 
     /// A word's boxes: one per run of glyphs on the same baseline and font size.
-    func quads(_ members: [Int], u: Point, v: Point) -> [TextQuad] {
+    func quads(_ members: [Int], u: PDFPoint, v: PDFPoint) -> [TextQuad] {
         var quads: [TextQuad] = []
         var box: (x0: Double, x1: Double, bottom: Double, top: Double)?
         var reference = (base: 0.0, size: 0.0)
@@ -76,8 +78,8 @@ extension TextAnalysis {
         return quads
     }
 
-    func frameQuad(x0: Double, x1: Double, bottom: Double, top: Double, u: Point, v: Point) -> TextQuad {
-        func point(_ x: Double, _ y: Double) -> Point { Point(u.x * x + v.x * y, u.y * x + v.y * y) }
+    func frameQuad(x0: Double, x1: Double, bottom: Double, top: Double, u: PDFPoint, v: PDFPoint) -> TextQuad {
+        func point(_ x: Double, _ y: Double) -> PDFPoint { PDFPoint(u.x * x + v.x * y, u.y * x + v.y * y) }
         return TextQuad(
             lowerLeft: point(x0, bottom), lowerRight: point(x1, bottom), upperRight: point(x1, top),
             upperLeft: point(x0, top))

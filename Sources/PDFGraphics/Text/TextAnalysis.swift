@@ -1,3 +1,5 @@
+import PDFCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +10,7 @@
 /// 0.1 em, at overlaps beyond 0.2 em, at baseline, size, direction or visibility changes.
 struct Fragment {
     var members: [Int]
-    var direction: Point
+    var direction: PDFPoint
     var fontSize: Double
     var isHidden: Bool
     var isVertical: Bool
@@ -80,7 +82,7 @@ struct TextAnalysis {
             }
             if var fragment = current {
                 let u = fragment.direction
-                let v = Point(-u.y, u.x)
+                let v = PDFPoint(-u.y, u.x)
                 let size = fragment.fontSize
                 let along = projection(glyph.start, u)
                 let gap = along - maxAlong
@@ -142,14 +144,14 @@ struct TextAnalysis {
             let u = glyph.direction
             maxAlong = max(projection(glyph.start, u), projection(glyph.end, u))
             minAlong = min(projection(glyph.start, u), projection(glyph.end, u))
-            base = projection(glyph.start, Point(-u.y, u.x))
+            base = projection(glyph.start, PDFPoint(-u.y, u.x))
         }
         if let done = current { fragments.append(done) }
         return fragments
     }
 
     /// True when the middle of `accent`'s advance lies over `letter`'s.
-    func covers(_ letter: ShownGlyph, _ accent: ShownGlyph, u: Point) -> Bool {
+    func covers(_ letter: ShownGlyph, _ accent: ShownGlyph, u: PDFPoint) -> Bool {
         let middle = (projection(accent.start, u) + projection(accent.end, u)) / 2
         let (a, b) = (projection(letter.start, u), projection(letter.end, u))
         return middle >= min(a, b) - 0.05 * letter.fontSize && middle <= max(a, b) + 0.05 * letter.fontSize
@@ -181,10 +183,10 @@ struct TextAnalysis {
                     for other in seen[Cell(x: cx + dx, y: cy + dy)] ?? [] where keptTexts[other] == text {
                         let earlier = kept[other]
                         let start = glyphs[earlier.members[0]].start
-                        let delta = Point(first.x - start.x, first.y - start.y)
+                        let delta = PDFPoint(first.x - start.x, first.y - start.y)
                         let u = earlier.direction
                         if projection(u, fragment.direction) > 0.999, abs(projection(delta, u)) < 0.1 * size,
-                            abs(projection(delta, Point(-u.y, u.x))) < 0.2 * size,
+                            abs(projection(delta, PDFPoint(-u.y, u.x))) < 0.2 * size,
                             abs(earlier.fontSize - fragment.fontSize) < 0.05 * size
                         {
                             duplicate = true
@@ -213,8 +215,8 @@ struct TextAnalysis {
 
     mutating func analyse(group: [Int], key: Int, fragments: inout [Fragment]) -> [TextBlock] {
         let angle = Double(key) * Double.pi / 180
-        let u = Point(cos(angle), sin(angle))
-        let v = Point(-u.y, u.x)
+        let u = PDFPoint(cos(angle), sin(angle))
+        let v = PDFPoint(-u.y, u.x)
         for index in group {
             var fragment = fragments[index]
             var low = Double.infinity
@@ -266,7 +268,7 @@ struct TextAnalysis {
     /// words: fragments closer than 0.03 em (or, when every fragment is one glyph and the smallest
     /// gap is under half an em, closer than 1.3 times the smallest gap: letter-spaced text, not
     /// leaders of dots far apart) make one word, as in `pdftotext`.
-    func makeLines(_ cluster: [Int], _ frags: [Fragment], u: Point, v: Point) -> [LineBuild] {
+    func makeLines(_ cluster: [Int], _ frags: [Fragment], u: PDFPoint, v: PDFPoint) -> [LineBuild] {
         let ordered = cluster.sorted { frags[$0].x0 < frags[$1].x0 }
         // Text overprinted on another baseline of the cluster (overlapping titles, shadows at an
         // offset) makes a line of its own: a fragment goes to the line with the nearest baseline
@@ -461,4 +463,4 @@ struct TextAnalysis {
     }
 }
 
-@inline(__always) func projection(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }
+@inline(__always) func projection(_ a: PDFPoint, _ b: PDFPoint) -> Double { a.x * b.x + a.y * b.y }

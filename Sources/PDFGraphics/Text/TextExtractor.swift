@@ -51,7 +51,7 @@ public struct TextExtractor: Sendable {
         let pages = graphics.document.pages
         let crop =
             pages.indices.contains(index)
-            ? Rect(options.limitToCropBox ? pages[index].cropBox : pages[index].mediaBox) : nil
+            ? (options.limitToCropBox ? pages[index].cropBox : pages[index].mediaBox) : nil
         // The glyphs move into the analysis, which edits them in place (no copy of the array).
         var analysis = TextAnalysis(glyphs: TextExtractor.glyphs(of: list, crop: crop, options: options))
         let blocks = analysis.run()
@@ -61,7 +61,7 @@ public struct TextExtractor: Sendable {
     /// The shown glyphs of a display list in drawing order, with their boxes: glyphs without text,
     /// and those whose advance lies wholly outside `crop` (the page's media or crop box), are left
     /// out (as `pdftotext` does with the media box).
-    static func glyphs(of list: DisplayList, crop: Rect?, options: TextOptions) -> [ShownGlyph] {
+    static func glyphs(of list: DisplayList, crop: PDFRectangle?, options: TextOptions) -> [ShownGlyph] {
         var glyphs: [ShownGlyph] = []
         glyphs.reserveCapacity(
             list.items.reduce(0) { count, item in
@@ -70,7 +70,7 @@ public struct TextExtractor: Sendable {
             })
         // Glyph runs drawn by Type 3 glyph procedures follow their run, in the space the font
         // matrix and the glyph's matrix give: they are pictures, not text (pdftotext skips them too).
-        var procedureSpaces: Set<Matrix> = []
+        var procedureSpaces: Set<PDFMatrix> = []
         // `/ActualText` spans: the glyphs inside give the place, the span's text the text.
         var spans = options.usesActualText ? list.actualTexts[...] : []
         var covered: [ShownGlyph] = []
@@ -121,7 +121,7 @@ public struct TextExtractor: Sendable {
 }
 
 /// The spaces the glyph procedures of a Type 3 run are drawn in (§9.6.4).
-private func procedureMatrices(_ run: GlyphRun) -> Set<Matrix> {
+private func procedureMatrices(_ run: GlyphRun) -> Set<PDFMatrix> {
     Set(run.glyphs.prefix(4096).map { run.font.fontMatrix.concatenating($0.matrix) })
 }
 
@@ -146,8 +146,11 @@ struct FontExtent {
             (ascent, descent) = (0.8, -0.2)
             if let box = font.type3?.fontBBox {
                 let m = font.fontMatrix
-                let ys = [Point(box.x0, box.y0), Point(box.x1, box.y0), Point(box.x0, box.y1), Point(box.x1, box.y1)]
-                    .map { m.apply($0).y }
+                let ys = [
+                    PDFPoint(box.x0, box.y0), PDFPoint(box.x1, box.y0), PDFPoint(box.x0, box.y1),
+                    PDFPoint(box.x1, box.y1),
+                ]
+                .map { m.apply($0).y }
                 if let low = ys.min(), let high = ys.max(), high > 0, high > low, high.isFinite, low.isFinite {
                     (ascent, descent) = (high, min(low, 0))
                 }
@@ -185,7 +188,7 @@ extension FontExtent {
         return width / 0.5 * aspect(font.fontMatrix)
     }
 
-    private static func aspect(_ m: Matrix) -> Double { m.a != 0 ? abs(m.d / m.a) : 1 }
+    private static func aspect(_ m: PDFMatrix) -> Double { m.a != 0 ? abs(m.d / m.a) : 1 }
 }
 
 /// A glyph as extraction sees it: text, box, and its advance as a segment in user space.
@@ -193,10 +196,10 @@ struct ShownGlyph {
     var text: String
     var quad: TextQuad
     /// The pen position before and after the glyph (for vertical text, on the glyph's centre line).
-    var start: Point
-    var end: Point
+    var start: PDFPoint
+    var end: PDFPoint
     /// The unit vector of the writing direction.
-    var direction: Point
+    var direction: PDFPoint
     var fontSize: Double
     var isHidden: Bool
     var isSpace: Bool
@@ -215,24 +218,26 @@ struct ShownGlyph {
         if vertical {
             // The em square is placed with its vertical origin (width/2, 0.88) on the pen (§9.7.4.3).
             let width = glyph.advance > 0 ? glyph.advance : 1
-            start = m.apply(Point(width / 2, extent.ascent))
-            end = m.apply(Point(width / 2, extent.descent))
+            start = m.apply(PDFPoint(width / 2, extent.ascent))
+            end = m.apply(PDFPoint(width / 2, extent.descent))
             quad = TextQuad(
-                lowerLeft: m.apply(Point(0, extent.ascent)), lowerRight: m.apply(Point(0, extent.descent)),
-                upperRight: m.apply(Point(width, extent.descent)), upperLeft: m.apply(Point(width, extent.ascent)))
-            let axis = m.applyLinear(Point(0, -1))
-            direction = ShownGlyph.unit(axis) ?? Point(0, -1)
+                lowerLeft: m.apply(PDFPoint(0, extent.ascent)), lowerRight: m.apply(PDFPoint(0, extent.descent)),
+                upperRight: m.apply(PDFPoint(width, extent.descent)), upperLeft: m.apply(PDFPoint(width, extent.ascent))
+            )
+            let axis = m.applyLinear(PDFPoint(0, -1))
+            direction = ShownGlyph.unit(axis) ?? PDFPoint(0, -1)
             let length = (m.c * m.c + m.d * m.d).squareRoot()
             fontSize = length > 0 ? abs(m.determinant) / length : (m.a * m.a + m.b * m.b).squareRoot()
         } else {
-            start = m.apply(Point(0, 0))
-            end = m.apply(Point(glyph.advance, 0))
+            start = m.apply(PDFPoint(0, 0))
+            end = m.apply(PDFPoint(glyph.advance, 0))
             quad = TextQuad(
-                lowerLeft: m.apply(Point(0, extent.descent)), lowerRight: m.apply(Point(glyph.advance, extent.descent)),
-                upperRight: m.apply(Point(glyph.advance, extent.ascent)),
-                upperLeft: m.apply(Point(0, extent.ascent)))
-            let axis = m.applyLinear(Point(1, 0))
-            direction = ShownGlyph.unit(axis) ?? Point(1, 0)
+                lowerLeft: m.apply(PDFPoint(0, extent.descent)),
+                lowerRight: m.apply(PDFPoint(glyph.advance, extent.descent)),
+                upperRight: m.apply(PDFPoint(glyph.advance, extent.ascent)),
+                upperLeft: m.apply(PDFPoint(0, extent.ascent)))
+            let axis = m.applyLinear(PDFPoint(1, 0))
+            direction = ShownGlyph.unit(axis) ?? PDFPoint(1, 0)
             let length = (axis.x * axis.x + axis.y * axis.y).squareRoot()
             fontSize = length > 0 ? abs(m.determinant) / length : (m.c * m.c + m.d * m.d).squareRoot()
         }
@@ -248,13 +253,13 @@ struct ShownGlyph {
         else { return [] }
         let characters = Array(text)
         let axis = first.direction
-        func along(_ point: Point) -> Double { point.x * axis.x + point.y * axis.y }
+        func along(_ point: PDFPoint) -> Double { point.x * axis.x + point.y * axis.y }
         let positions = covered.flatMap { [along($0.start), along($0.end)] }
         guard let low = positions.min(), let high = positions.max() else { return [] }
         // The line the first glyph stands on, and its box around its segment.
-        let origin = Point(first.start.x - axis.x * along(first.start), first.start.y - axis.y * along(first.start))
-        func point(_ t: Double) -> Point { Point(origin.x + axis.x * t, origin.y + axis.y * t) }
-        func offset(_ corner: Point, _ from: Point) -> Point { Point(corner.x - from.x, corner.y - from.y) }
+        let origin = PDFPoint(first.start.x - axis.x * along(first.start), first.start.y - axis.y * along(first.start))
+        func point(_ t: Double) -> PDFPoint { PDFPoint(origin.x + axis.x * t, origin.y + axis.y * t) }
+        func offset(_ corner: PDFPoint, _ from: PDFPoint) -> PDFPoint { PDFPoint(corner.x - from.x, corner.y - from.y) }
         let (startLow, startHigh) = (
             offset(first.quad.lowerLeft, first.start), offset(first.quad.upperLeft, first.start)
         )
@@ -271,22 +276,22 @@ struct ShownGlyph {
             glyph.start = start
             glyph.end = end
             glyph.quad = TextQuad(
-                lowerLeft: Point(start.x + startLow.x, start.y + startLow.y),
-                lowerRight: Point(end.x + endLow.x, end.y + endLow.y),
-                upperRight: Point(end.x + endHigh.x, end.y + endHigh.y),
-                upperLeft: Point(start.x + startHigh.x, start.y + startHigh.y))
+                lowerLeft: PDFPoint(start.x + startLow.x, start.y + startLow.y),
+                lowerRight: PDFPoint(end.x + endLow.x, end.y + endLow.y),
+                upperRight: PDFPoint(end.x + endHigh.x, end.y + endHigh.y),
+                upperLeft: PDFPoint(start.x + startHigh.x, start.y + startHigh.y))
             return glyph
         }
     }
 
     /// Moves a zero-width mark to the middle of its ink (`middle` em along the baseline from its
     /// origin), so that it sorts with the letter it stands over.
-    mutating func place(atInk middle: Double, matrix m: Matrix, extent: FontExtent) {
-        start = m.apply(Point(middle, 0))
+    mutating func place(atInk middle: Double, matrix m: PDFMatrix, extent: FontExtent) {
+        start = m.apply(PDFPoint(middle, 0))
         end = start
         quad = TextQuad(
-            lowerLeft: m.apply(Point(middle, extent.descent)), lowerRight: m.apply(Point(middle, extent.descent)),
-            upperRight: m.apply(Point(middle, extent.ascent)), upperLeft: m.apply(Point(middle, extent.ascent)))
+            lowerLeft: m.apply(PDFPoint(middle, extent.descent)), lowerRight: m.apply(PDFPoint(middle, extent.descent)),
+            upperRight: m.apply(PDFPoint(middle, extent.ascent)), upperLeft: m.apply(PDFPoint(middle, extent.ascent)))
     }
 
     /// Whether `text` is white space, and whether it is combining marks only (Arabic and Hebrew
@@ -307,14 +312,14 @@ struct ShownGlyph {
         return (isSpace, isMark)
     }
 
-    static func unit(_ vector: Point) -> Point? {
+    static func unit(_ vector: PDFPoint) -> PDFPoint? {
         let length = (vector.x * vector.x + vector.y * vector.y).squareRoot()
         guard length > 1e-9, length.isFinite else { return nil }
-        return Point(vector.x / length, vector.y / length)
+        return PDFPoint(vector.x / length, vector.y / length)
     }
 
     /// False when the advance segment lies wholly outside `rect` (or is not finite).
-    func touches(_ rect: Rect) -> Bool {
+    func touches(_ rect: PDFRectangle) -> Bool {
         guard start.x.isFinite, start.y.isFinite, end.x.isFinite, end.y.isFinite, fontSize.isFinite else {
             return false
         }

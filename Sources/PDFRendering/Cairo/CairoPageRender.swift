@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 /// One render of a display list into a new image surface.
@@ -6,7 +7,8 @@ enum CairoPageRender {
     /// Renders `list` into a `width`×`height` surface; `device` maps user space to its pixels and
     /// `pageBounds` (device space), when given, is the page, outside of which nothing is drawn.
     static func render(
-        _ list: DisplayList, width: Int, height: Int, device: Matrix, pageBounds: Rect?, origin: (x: Int, y: Int),
+        _ list: DisplayList, width: Int, height: Int, device: PDFMatrix, pageBounds: PDFRectangle?,
+        origin: (x: Int, y: Int),
         background: RGB?, antiAlias: Bool, fonts: FontRenderer, budget: RenderBudget? = nil
     ) -> RenderedImage {
         let empty = RenderedImage(width: max(0, width), height: max(0, height), rgba: [])
@@ -104,7 +106,7 @@ final class RenderEnvironment {
     /// A soft mask rendered for one device space.
     struct MaskKey: Hashable {
         let mask: ObjectIdentifier
-        let device: Matrix
+        let device: PDFMatrix
     }
 
     func warn(_ message: String) {

@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 /// A cairo image surface (ARGB32 premultiplied or A8), owned: destroyed with the object.
@@ -118,13 +119,13 @@ final class CairoPattern {
     deinit { cairo_pattern_destroy(pointer) }
 
     /// Sets the pattern's matrix: `deviceToPattern` maps the space the pattern is used in to pattern space.
-    func setMatrix(_ deviceToPattern: Matrix) {
+    func setMatrix(_ deviceToPattern: PDFMatrix) {
         var matrix = deviceToPattern.cairo
         cairo_pattern_set_matrix(pointer, &matrix)
     }
 }
 
-extension Matrix {
+extension PDFMatrix {
     /// The same transformation as cairo spells it (x' = xx·x + xy·y + x0, y' = yx·x + yy·y + y0).
     var cairo: cairo_matrix_t { cairo_matrix_t(xx: a, yx: b, xy: c, yy: d, x0: e, y0: f) }
 
@@ -164,9 +165,9 @@ extension BlendMode {
     }
 }
 
-extension Rect {
+extension PDFRectangle {
     /// The smallest rectangle of whole pixels holding this one.
-    var pixelAligned: Rect {
-        Rect(x0: x0.rounded(.down), y0: y0.rounded(.down), x1: x1.rounded(.up), y1: y1.rounded(.up))
+    var pixelAligned: PDFRectangle {
+        PDFRectangle(x0: x0.rounded(.down), y0: y0.rounded(.down), x1: x1.rounded(.up), y1: y1.rounded(.up))
     }
 }

@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 /// Gouraud-shaded triangles rasterised at device pixel centres (ISO 32000-2 §8.7.4.5.5–8).
@@ -10,7 +11,7 @@ import PDFGraphics
 struct MeshRasterizer {
     /// A triangle in full-page device space with its vertex colours.
     struct Triangle {
-        var points: (Point, Point, Point)
+        var points: (PDFPoint, PDFPoint, PDFPoint)
         var colors: (RGB, RGB, RGB)
     }
 
@@ -22,7 +23,7 @@ struct MeshRasterizer {
     static let maximumTriangles = 1 << 20
 
     /// Adds triangles mapped by `toDevice` (to full-page device space).
-    mutating func add(_ meshTriangles: [MeshTriangle], toDevice: Matrix) {
+    mutating func add(_ meshTriangles: [MeshTriangle], toDevice: PDFMatrix) {
         for triangle in meshTriangles.prefix(MeshRasterizer.maximumTriangles) {
             triangles.append(
                 Triangle(
@@ -35,7 +36,7 @@ struct MeshRasterizer {
 
     /// Adds a tensor-product patch (`points[4 × i + j]` = p_ij; colours of p00, p03, p33, p30),
     /// split into a grid fine enough for the device.
-    mutating func add(_ patch: MeshPatch, toDevice: Matrix) {
+    mutating func add(_ patch: MeshPatch, toDevice: PDFMatrix) {
         guard patch.points.count == 16, patch.colors.count == 4 else { return }
         let device = patch.points.map { toDevice.apply($0) }
         let xs = device.map(\.x)
@@ -49,7 +50,7 @@ struct MeshRasterizer {
             return [s * s * s, 3 * t * s * s, 3 * t * t * s, t * t * t]
         }
         // Grid of surface points S(s, t) = Σ p_ij B_i(s) B_j(t) and bilinear colours.
-        var grid: [(Point, RGB)] = []
+        var grid: [(PDFPoint, RGB)] = []
         grid.reserveCapacity((n + 1) * (n + 1))
         let (c00, c03, c33, c30) = (patch.colors[0], patch.colors[1], patch.colors[2], patch.colors[3])
         for row in 0...n {
@@ -58,7 +59,7 @@ struct MeshRasterizer {
             for column in 0...n {
                 let s = Double(column) / Double(n)
                 let bs = bernstein(s)
-                var point = Point(0, 0)
+                var point = PDFPoint(0, 0)
                 for i in 0..<4 {
                     for j in 0..<4 {
                         let weight = bs[i] * bt[j]
@@ -91,7 +92,7 @@ struct MeshRasterizer {
 
     /// The triangles painted in order over `extents` (device space of a surface whose top-left is
     /// at `origin` in the full page), as an image pattern for that surface.
-    func pattern(extents: Rect, origin: (x: Int, y: Int)) -> CairoPattern? {
+    func pattern(extents: PDFRectangle, origin: (x: Int, y: Int)) -> CairoPattern? {
         let box = extents.pixelAligned
         guard box.width >= 1, box.height >= 1, !triangles.isEmpty else { return nil }
         let (left, top) = (Int(box.x0) + origin.x, Int(box.y0) + origin.y)

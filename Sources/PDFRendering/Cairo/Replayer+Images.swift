@@ -1,17 +1,18 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 extension Replayer {
     /// The transformation from image pixels (top-left origin, one unit a sample) to device space:
     /// the image fills the unit square of `ctm` with its first row at the top (ISO 32000-2 §8.9.4).
-    func imageToDevice(_ image: ImageSource, ctm: Matrix) -> Matrix {
-        Matrix(1 / Double(image.width), 0, 0, -1 / Double(image.height), 0, 1).concatenating(unitSquare(ctm))
+    func imageToDevice(_ image: ImageSource, ctm: PDFMatrix) -> PDFMatrix {
+        PDFMatrix(1 / Double(image.width), 0, 0, -1 / Double(image.height), 0, 1).concatenating(unitSquare(ctm))
     }
 
     /// The image's unit square in device space. An upright or quarter-turned image is widened to
     /// cover every pixel it touches (MuPDF's `fz_gridfit_matrix`): no half-covered row or column
     /// at its edges, no seam between images that meet.
-    func unitSquare(_ ctm: Matrix) -> Matrix {
+    func unitSquare(_ ctm: PDFMatrix) -> PDFMatrix {
         var m = ctm.concatenating(device)
         let epsilon = 0.001
         func fit(_ origin: inout Double, _ extent: inout Double) {
@@ -38,7 +39,7 @@ extension Replayer {
 
     /// The filter for an image drawn by `matrix`: smooth when shrinking or when `/Interpolate`
     /// asks; samples kept square when a small image is blown up (as MuPDF does).
-    func filter(for matrix: Matrix, interpolate: Bool) -> cairo_filter_t {
+    func filter(for matrix: PDFMatrix, interpolate: Bool) -> cairo_filter_t {
         let (sx, sy) = matrix.axisLengths
         if sx < 1 || sy < 1 { return CAIRO_FILTER_GOOD }
         if interpolate { return CAIRO_FILTER_BILINEAR }
@@ -46,7 +47,7 @@ extension Replayer {
     }
 
     /// Paints an image (`Do` of an image XObject, an inline image).
-    func drawImage(_ image: ImageSource, ctm: Matrix, state: DrawState) {
+    func drawImage(_ image: ImageSource, ctm: PDFMatrix, state: DrawState) {
         let matrix = imageToDevice(image, ctm: ctm)
         guard image.width > 0, image.height > 0, matrix.isUsable, let surface = imageSurface(image, matrix) else {
             return
@@ -70,7 +71,7 @@ extension Replayer {
     }
 
     /// Paints `paint` through a stencil mask (`/ImageMask true`, ISO 32000-2 §8.9.6.2).
-    func drawStencil(_ image: ImageSource, _ paint: Paint, ctm: Matrix, state: DrawState) {
+    func drawStencil(_ image: ImageSource, _ paint: Paint, ctm: PDFMatrix, state: DrawState) {
         let matrix = imageToDevice(image, ctm: ctm)
         guard image.width > 0, image.height > 0, matrix.isUsable, let mask = stencilSurface(image, matrix) else {
             return
@@ -100,7 +101,7 @@ extension Replayer {
 
     /// How many times an image drawn by `matrix` (image samples to device pixels) can be halved
     /// while it is decoded and keep at least one sample per device pixel in both directions.
-    func reduction(_ matrix: Matrix) -> Int {
+    func reduction(_ matrix: PDFMatrix) -> Int {
         let (sx, sy) = matrix.axisLengths
         let density = max(sx, sy)
         guard density > 0, density < 0.5, density.isFinite else { return 0 }
@@ -109,7 +110,7 @@ extension Replayer {
     }
 
     /// The image's premultiplied surface, made once per render and reduction.
-    private func imageSurface(_ image: ImageSource, _ matrix: Matrix) -> ImageSurface? {
+    private func imageSurface(_ image: ImageSource, _ matrix: PDFMatrix) -> ImageSurface? {
         let key = ImageKey(image: ObjectIdentifier(image), reduction: reduction(matrix))
         if let surface = environment.images[key] { return surface }
         let (decoded, warnings) = image.decoded(reduction: key.reduction)
@@ -123,7 +124,7 @@ extension Replayer {
     }
 
     /// The mask's alpha as an A8 surface, made once per render and reduction.
-    private func stencilSurface(_ image: ImageSource, _ matrix: Matrix) -> ImageSurface? {
+    private func stencilSurface(_ image: ImageSource, _ matrix: PDFMatrix) -> ImageSurface? {
         let key = ImageKey(image: ObjectIdentifier(image), reduction: reduction(matrix))
         if let surface = environment.stencils[key] { return surface }
         let (decoded, warnings) = image.decoded(reduction: key.reduction)

@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 extension Replayer {
@@ -68,20 +69,20 @@ extension Replayer {
     }
 
     /// The device-space extents of the current path, widened by the line width, within the clip.
-    func shapeExtents() -> Rect {
+    func shapeExtents() -> PDFRectangle {
         var (x0, y0, x1, y1) = (0.0, 0.0, 0.0, 0.0)
         cairo_path_extents(context, &x0, &y0, &x1, &y1)
         var pad = 2.0
         var matrix = cairo_matrix_t()
         cairo_get_matrix(context, &matrix)
-        let userToDevice = Matrix(matrix.xx, matrix.yx, matrix.xy, matrix.yy, 0, 0)
+        let userToDevice = PDFMatrix(matrix.xx, matrix.yx, matrix.xy, matrix.yy, 0, 0)
         pad += cairo_get_line_width(context) * userToDevice.expansion * max(1.5, cairo_get_miter_limit(context))
-        let path = Rect(x0: x0 - pad, y0: y0 - pad, x1: x1 + pad, y1: y1 + pad)
-        return path.intersection(clipExtents) ?? Rect(x0: 0, y0: 0, x1: 0, y1: 0)
+        let path = PDFRectangle(x0: x0 - pad, y0: y0 - pad, x1: x1 + pad, y1: y1 + pad)
+        return path.intersection(clipExtents) ?? PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0)
     }
 
     /// Intersects the clip with `rect` mapped by `toDevice`.
-    func clip(_ rect: Rect, _ toDevice: Matrix) {
+    func clip(_ rect: PDFRectangle, _ toDevice: PDFMatrix) {
         var path = Path()
         path.rectangle(rect.x0, rect.y0, rect.width, rect.height)
         setPath(path, toDevice)
@@ -90,7 +91,7 @@ extension Replayer {
     }
 
     /// `sh` (ISO 32000-2 §8.7.4.2): paints the shading over the clip (its `/Background` ignored).
-    func paintShading(_ shading: Shading, ctm: Matrix, state: DrawState) {
+    func paintShading(_ shading: Shading, ctm: PDFMatrix, state: DrawState) {
         let toDevice = ctm.concatenating(device)
         composite(state, direct: true) { alpha in
             cairo_save(context)

@@ -1,9 +1,10 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 extension Replayer {
     /// Replaces cairo's path with `path` mapped by `matrix` to device space (cairo's matrix is the identity).
-    func setPath(_ path: Path, _ matrix: Matrix) {
+    func setPath(_ path: Path, _ matrix: PDFMatrix) {
         cairo_new_path(context)
         for element in path.elements {
             switch element {
@@ -27,7 +28,7 @@ extension Replayer {
     }
 
     /// `W` / `W*` (ISO 32000-2 §8.5.4): intersects the clip with the path.
-    func clip(_ path: Path, _ rule: FillRule, ctm: Matrix) {
+    func clip(_ path: Path, _ rule: FillRule, ctm: PDFMatrix) {
         cairo_set_antialias(context, environment.antiAlias ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
         setPath(path, ctm.concatenating(device))
         setFillRule(rule)
@@ -35,7 +36,7 @@ extension Replayer {
     }
 
     /// `f` / `f*` (§8.5.3.3).
-    func fill(_ path: Path, _ rule: FillRule, _ paint: Paint, ctm: Matrix, state: DrawState) {
+    func fill(_ path: Path, _ rule: FillRule, _ paint: Paint, ctm: PDFMatrix, state: DrawState) {
         let toDevice = ctm.concatenating(device)
         composite(state, direct: isDirect(paint, state.alpha)) { alpha in
             withPaint(paint, alpha: alpha) { source in
@@ -48,7 +49,7 @@ extension Replayer {
     }
 
     /// `S` (§8.5.3.2): strokes in the path's space, so widths and dashes scale with `ctm`.
-    func stroke(_ path: Path, _ style: StrokeStyle, _ paint: Paint, ctm: Matrix, state: DrawState) {
+    func stroke(_ path: Path, _ style: StrokeStyle, _ paint: Paint, ctm: PDFMatrix, state: DrawState) {
         let toDevice = ctm.concatenating(device)
         composite(state, direct: isDirect(paint, state.alpha)) { alpha in
             withPaint(paint, alpha: alpha) { source in
@@ -62,7 +63,7 @@ extension Replayer {
 
     /// Sets line width, caps, joins, miter limit and dashes; sets cairo's matrix to `toDevice` when it
     /// can so they are measured in the path's space (reset it before the next path is built).
-    func setStrokeStyle(_ style: StrokeStyle, _ toDevice: Matrix) {
+    func setStrokeStyle(_ style: StrokeStyle, _ toDevice: PDFMatrix) {
         var width = style.width.isFinite ? abs(style.width) : 0
         var dashScale = 1.0
         let expansion = toDevice.expansion

@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 extension Replayer {

@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 extension Replayer {
@@ -79,7 +80,7 @@ extension Replayer {
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_antialias(options, environment.antiAlias ? CAIRO_ANTIALIAS_GRAY : CAIRO_ANTIALIAS_NONE)
-        var previous: (Matrix, CairoScaledFont?)? = nil
+        var previous: (PDFMatrix, CairoScaledFont?)? = nil
         return placement.groups.map { group in
             if let previous, previous.0 == group.fontMatrix { return previous.1 }
             let font = CairoScaledFont(face: face.cairoFace, fontMatrix: group.fontMatrix, options: options)
@@ -122,7 +123,7 @@ extension Replayer {
 final class CairoScaledFont {
     let pointer: OpaquePointer
 
-    init?(face: OpaquePointer, fontMatrix: Matrix, options: OpaquePointer) {
+    init?(face: OpaquePointer, fontMatrix: PDFMatrix, options: OpaquePointer) {
         var matrix = fontMatrix.cairo
         var identity = cairo_matrix_t()
         cairo_matrix_init_identity(&identity)

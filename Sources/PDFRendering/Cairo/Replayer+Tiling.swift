@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 extension Replayer {
@@ -29,19 +30,20 @@ extension Replayer {
             let cellContext = cairo_create(surface.pointer)
         else { return nil }
         defer { cairo_destroy(cellContext) }
-        let origin = Point(tiling.bbox.x0, tiling.bbox.y0)
-        let patternToCell = Matrix(
+        let origin = PDFPoint(tiling.bbox.x0, tiling.bbox.y0)
+        let patternToCell = PDFMatrix(
             Double(width) / xStep, 0, 0, Double(height) / yStep, -origin.x * Double(width) / xStep,
             -origin.y * Double(height) / yStep)
         // Copies whose cell [x0 + i·step, x1 + i·step] meets the period [x0, x0 + step].
         for j in (1 - copiesY)...0 {
             for i in (1 - copiesX)...0 {
-                let copyToCell = Matrix.translation(Double(i) * xStep, Double(j) * yStep).concatenating(patternToCell)
+                let copyToCell = PDFMatrix.translation(Double(i) * xStep, Double(j) * yStep).concatenating(
+                    patternToCell)
                 drawCell(tiling, into: cellContext, device: copyToCell, size: (width, height))
             }
         }
         guard let pattern = CairoPattern(cairo_pattern_create_for_surface(surface.pointer)),
-            let deviceToPattern = patternToDevice.inverted
+            let deviceToPattern = patternToDevice.inverted()
         else { return nil }
         pattern.setMatrix(deviceToPattern.concatenating(patternToCell))
         cairo_pattern_set_extend(pattern.pointer, CAIRO_EXTEND_REPEAT)
@@ -51,7 +53,7 @@ extension Replayer {
 
     /// Replays a tiling pattern's cell clipped to its `/BBox`, with `device` mapping pattern space.
     private func drawCell(
-        _ tiling: TilingPattern, into context: OpaquePointer, device: Matrix, size: (width: Int, height: Int)
+        _ tiling: TilingPattern, into context: OpaquePointer, device: PDFMatrix, size: (width: Int, height: Int)
     ) {
         cairo_save(context)
         defer { cairo_restore(context) }
@@ -67,7 +69,7 @@ extension Replayer {
     /// space (for periods too large for a surface); gives up beyond ``maximumTileCopies`` tiles.
     func paintTilesThroughShape(_ tiling: TilingPattern, _ body: (_ source: () -> Bool) -> Void) {
         let patternToDevice = tiling.matrix.concatenating(device)
-        guard depth < Replayer.maximumDepth, let deviceToPattern = patternToDevice.inverted,
+        guard depth < Replayer.maximumDepth, let deviceToPattern = patternToDevice.inverted(),
             abs(tiling.xStep) > 0, abs(tiling.yStep) > 0
         else { return }
         // The shape as a mask.
@@ -98,7 +100,7 @@ extension Replayer {
         while row <= rows.upperBound {
             var column = columns.lowerBound
             while column <= columns.upperBound {
-                let tileToDevice = Matrix.translation(column * xStep, row * yStep).concatenating(patternToDevice)
+                let tileToDevice = PDFMatrix.translation(column * xStep, row * yStep).concatenating(patternToDevice)
                 drawCell(tiling, into: context, device: tileToDevice, size: size)
                 column += 1
             }

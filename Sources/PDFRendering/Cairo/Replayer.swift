@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 /// Replays display items into a cairo context whose device space `device` maps user space to.
@@ -9,7 +10,7 @@ import PDFGraphics
 final class Replayer {
     let context: OpaquePointer
     /// User space (of the items) → device space of the context's target.
-    let device: Matrix
+    let device: PDFMatrix
     /// The target's size in pixels (soft masks are rendered at this size).
     let size: (width: Int, height: Int)
     let environment: RenderEnvironment
@@ -28,7 +29,7 @@ final class Replayer {
     }
 
     init(
-        context: OpaquePointer, device: Matrix, size: (width: Int, height: Int), environment: RenderEnvironment,
+        context: OpaquePointer, device: PDFMatrix, size: (width: Int, height: Int), environment: RenderEnvironment,
         depth: Int
     ) {
         self.context = context
@@ -193,9 +194,9 @@ final class Replayer {
     }
 
     /// The clip's extents in device space.
-    var clipExtents: Rect {
+    var clipExtents: PDFRectangle {
         var (x0, y0, x1, y1) = (0.0, 0.0, 0.0, 0.0)
         cairo_clip_extents(context, &x0, &y0, &x1, &y1)
-        return Rect(x0: x0, y0: y0, x1: x1, y1: y1)
+        return PDFRectangle(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 }

@@ -1,4 +1,5 @@
 internal import CCairo
+import PDFCore
 import PDFGraphics
 
 /// Cairo patterns for shadings (ISO 32000-2 §8.7.4.5), used in device space.
@@ -14,13 +15,13 @@ enum ShadingPatterns {
 
     /// A pattern painting `shading`, whose space `toDevice` maps to device space; `extents` (device
     /// space) is where it will be seen, `origin` the device position in the full page (grid alignment).
-    static func pattern(for shading: Shading, toDevice: Matrix, extents: Rect, origin: (x: Int, y: Int))
+    static func pattern(for shading: Shading, toDevice: PDFMatrix, extents: PDFRectangle, origin: (x: Int, y: Int))
         -> CairoPattern?
     {
-        guard toDevice.isUsable, let deviceToShading = toDevice.inverted else { return nil }
+        guard toDevice.isUsable, let deviceToShading = toDevice.inverted() else { return nil }
         switch shading.geometry {
         case .axial(let start, let end, let t0, let t1, let extend):
-            let axis = Point(end.x - start.x, end.y - start.y)
+            let axis = PDFPoint(end.x - start.x, end.y - start.y)
             let length = axis.x * axis.x + axis.y * axis.y
             guard length > 0 else { return nil }
             let colors = ColorTable(shading, t0: t0, t1: t1)
@@ -36,12 +37,12 @@ enum ShadingPatterns {
                 radialParameter(point, c0, r0, c1, r1, extend).map { colors[$0] }
             }
         case .function(let domain, let matrix, let color):
-            guard domain.count == 4, let toDomain = matrix.inverted else { return nil }
+            guard domain.count == 4, let toDomain = matrix.inverted() else { return nil }
             let (x0, x1) = (min(domain[0], domain[1]), max(domain[0], domain[1]))
             let (y0, y1) = (min(domain[2], domain[3]), max(domain[2], domain[3]))
             // The grid depends on the domain's size on the device, never on what is visible, so that
             // tiles sample the same points as the full page.
-            let area = matrix.concatenating(toDevice).apply(Rect(x0: x0, y0: y0, x1: x1, y1: y1))
+            let area = matrix.concatenating(toDevice).apply(PDFRectangle(x0: x0, y0: y0, x1: x1, y1: y1))
             let step = gridStep(samples: area.width * area.height)
             let deviceToDomain = deviceToShading.concatenating(toDomain)
             return rasterized(extents: extents, origin: origin, step: step, deviceToSpace: deviceToDomain) { point in
@@ -63,7 +64,7 @@ enum ShadingPatterns {
     /// The parameter s (0 at the first circle, 1 at the second) of the largest circle through
     /// `point`, or nil when none with a non-negative radius and an allowed s passes there (§8.7.4.5.4).
     static func radialParameter(
-        _ point: Point, _ c0: Point, _ r0: Double, _ c1: Point, _ r1: Double, _ extend: (Bool, Bool)
+        _ point: PDFPoint, _ c0: PDFPoint, _ r0: Double, _ c1: PDFPoint, _ r1: Double, _ extend: (Bool, Bool)
     ) -> Double? {
         let (cdx, cdy, dr) = (c1.x - c0.x, c1.y - c0.y, r1 - r0)
         let (pdx, pdy) = (point.x - c0.x, point.y - c0.y)
@@ -98,7 +99,7 @@ enum ShadingPatterns {
     /// to the full page through `origin` and every position is a binary fraction, so a tile gets
     /// exactly the pixels of the same window of the full page.
     static func rasterized(
-        extents: Rect, origin: (x: Int, y: Int), step: Int, deviceToSpace: Matrix, color: (Point) -> RGB?
+        extents: PDFRectangle, origin: (x: Int, y: Int), step: Int, deviceToSpace: PDFMatrix, color: (PDFPoint) -> RGB?
     ) -> CairoPattern? {
         let box = extents.pixelAligned
         guard box.width >= 1, box.height >= 1 else { return nil }
@@ -118,12 +119,12 @@ enum ShadingPatterns {
                 let y = first.y + (Double(row) + 0.5) * stepValue
                 for column in 0..<columns {
                     let x = first.x + (Double(column) + 0.5) * stepValue
-                    line[column] = color(deviceToSpace.apply(Point(x, y)))?.argb ?? 0
+                    line[column] = color(deviceToSpace.apply(PDFPoint(x, y)))?.argb ?? 0
                 }
             }
         }
         guard let pattern = CairoPattern(cairo_pattern_create_for_surface(surface.pointer)) else { return nil }
-        pattern.setMatrix(Matrix(1 / stepValue, 0, 0, 1 / stepValue, -first.x / stepValue, -first.y / stepValue))
+        pattern.setMatrix(PDFMatrix(1 / stepValue, 0, 0, 1 / stepValue, -first.x / stepValue, -first.y / stepValue))
         cairo_pattern_set_filter(pattern.pointer, step == 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
         cairo_pattern_set_extend(pattern.pointer, CAIRO_EXTEND_NONE)
         return pattern

@@ -1,5 +1,5 @@
 public import PDFCore
-public import PDFGraphics
+import PDFGraphics
 
 /// Where two renders of the same page differ: the changed pixels grouped into a few rectangles, in
 /// pixels and in the page's user space (ISO 32000-2 §8.3.2.3), and the share of pixels changed.
@@ -41,7 +41,7 @@ public struct PageDifference: Sendable {
         public var pixels: PixelRectangle
         /// ``pixels`` in the user space of the page (points, y up): the bounding box of its corners
         /// mapped back through the render's transformation (rotation and crop box included).
-        public var userSpace: Rect
+        public var userSpace: PDFRectangle
     }
 
     /// The width of the comparison, the wider of the two images.
@@ -75,7 +75,7 @@ public struct PageDifference: Sendable {
     ///   - cellSize: the side of the cells changed pixels are gathered in (1 … 256 pixels).
     ///   - maximumRegions: the most regions returned (at least 1).
     public init(
-        original: RenderedImage, current: RenderedImage, userToPixels: Matrix, tolerance: Int = 16,
+        original: RenderedImage, current: RenderedImage, userToPixels: PDFMatrix, tolerance: Int = 16,
         cellSize: Int = 12, maximumRegions: Int = 64
     ) {
         self.tolerance = min(max(tolerance, 0), 255)
@@ -85,12 +85,12 @@ public struct PageDifference: Sendable {
         var grid = CellGrid(mask: mask, cellSize: min(max(cellSize, 1), 256))
         changedPixels = grid.changedPixels
         let boxes = grid.regions(maximum: max(1, maximumRegions))
-        let pixelsToUser = userToPixels.inverted ?? .identity
+        let pixelsToUser = userToPixels.inverted() ?? .identity
         regions = boxes.map { box in
             Region(
                 pixels: PixelRectangle(x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0),
                 userSpace: pixelsToUser.apply(
-                    Rect(x0: Double(box.x0), y0: Double(box.y0), x1: Double(box.x1), y1: Double(box.y1))))
+                    PDFRectangle(x0: Double(box.x0), y0: Double(box.y0), x1: Double(box.x1), y1: Double(box.y1))))
         }
     }
 
@@ -103,7 +103,7 @@ public struct PageDifference: Sendable {
         self.init(
             original: original, current: current,
             userToPixels: PageRenderer.deviceMatrix(
-                cropBox: Rect(page.cropBox), pageRotation: page.rotation, options: options),
+                cropBox: page.cropBox, pageRotation: page.rotation, options: options),
             tolerance: tolerance, cellSize: cellSize, maximumRegions: maximumRegions)
     }
 }

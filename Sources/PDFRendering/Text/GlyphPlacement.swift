@@ -1,3 +1,4 @@
+import PDFCore
 import PDFGraphics
 
 /// The glyphs of a run in device space, grouped so that each group can be drawn with one scaled
@@ -5,7 +6,7 @@ import PDFGraphics
 struct GlyphPlacement {
     struct Group {
         /// Font space (em units, y down as cairo's glyph space is) to device space, without translation.
-        var fontMatrix: Matrix
+        var fontMatrix: PDFMatrix
         var glyphs: [(index: UInt32, x: Double, y: Double)] = []
     }
 
@@ -18,16 +19,16 @@ struct GlyphPlacement {
     static let maximumEm = 16384.0
 
     /// Places the glyphs of `run` drawn with `glyphs`, `device` mapping user space to the device.
-    init(_ run: GlyphRun, glyphs: FontGlyphs, device: Matrix) {
+    init(_ run: GlyphRun, glyphs: FontGlyphs, device: PDFMatrix) {
         // cairo's glyph space has y down; PDF's glyph space has y up.
-        let flip = Matrix(1, 0, 0, -1, 0, 0)
+        let flip = PDFMatrix(1, 0, 0, -1, 0, 0)
         for glyph in run.glyphs {
             let index = glyphs.glyphIndex(glyph, font: run.font)
             var matrix = glyph.matrix
             let scale = glyphs.horizontalScale(index, advance: glyph.advance)
-            if scale != 1 { matrix = Matrix.scale(scale, 1).concatenating(matrix) }
+            if scale != 1 { matrix = PDFMatrix.scale(scale, 1).concatenating(matrix) }
             let toDevice = matrix.concatenating(device)
-            let linear = flip.concatenating(Matrix(toDevice.a, toDevice.b, toDevice.c, toDevice.d, 0, 0))
+            let linear = flip.concatenating(PDFMatrix(toDevice.a, toDevice.b, toDevice.c, toDevice.d, 0, 0))
             guard linear.isUsable, toDevice.e.isFinite, toDevice.f.isFinite, linear.expansion <= Self.maximumEm,
                 abs(toDevice.e) < 1e9, abs(toDevice.f) < 1e9
             else {

@@ -10,64 +10,43 @@ extension PageGeometry {
     /// - 90°: (x, y) → (u·(y − y0), u·(x − x0))
     /// - 180°: (x, y) → (u·(x1 − x), u·(y − y0))
     /// - 270°: (x, y) → (u·(y1 − y), u·(x1 − x))
-    public var pdfToPageTransform: ViewerTransform {
+    public var pdfToPageTransform: PDFMatrix {
         let u = userUnit
         let box = cropBox
         switch rotation {
-        case 90: return ViewerTransform(0, u, u, 0, -u * box.y0, -u * box.x0)
-        case 180: return ViewerTransform(-u, 0, 0, u, u * box.x1, -u * box.y0)
-        case 270: return ViewerTransform(0, -u, -u, 0, u * box.y1, u * box.x1)
-        default: return ViewerTransform(u, 0, 0, -u, -u * box.x0, u * box.y1)
+        case 90: return PDFMatrix(0, u, u, 0, -u * box.y0, -u * box.x0)
+        case 180: return PDFMatrix(-u, 0, 0, u, u * box.x1, -u * box.y0)
+        case 270: return PDFMatrix(0, -u, -u, 0, u * box.y1, u * box.x1)
+        default: return PDFMatrix(u, 0, 0, -u, -u * box.x0, u * box.y1)
         }
     }
 
     /// The inverse of ``pdfToPageTransform``: page view box (points at zoom 1, y down) → PDF user space.
-    public var pageToPDFTransform: ViewerTransform {
+    public var pageToPDFTransform: PDFMatrix {
         // The determinant is ±u², never zero: `userUnit` is positive.
         pdfToPageTransform.inverted() ?? .identity
     }
 
     /// The page view box: `(0, 0, displayed width, displayed height)`.
-    public var pageBounds: ViewerRect {
+    public var pageBounds: PDFRectangle {
         let size = displaySize
-        return ViewerRect(x: 0, y: 0, width: size.width, height: size.height)
+        return PDFRectangle(x: 0, y: 0, width: size.width, height: size.height)
     }
 
     /// A PDF point in the page view box (points at zoom 1, y down).
-    public func pagePoint(fromPDF point: ViewerPoint) -> ViewerPoint { pdfToPageTransform.apply(point) }
+    public func pagePoint(fromPDF point: PDFPoint) -> PDFPoint { pdfToPageTransform.apply(point) }
 
     /// A page view box point in PDF user space.
-    public func pdfPoint(fromPage point: ViewerPoint) -> ViewerPoint { pageToPDFTransform.apply(point) }
+    public func pdfPoint(fromPage point: PDFPoint) -> PDFPoint { pageToPDFTransform.apply(point) }
 
     /// A PDF rectangle in the page view box (the bounding box of its image; exact for these transforms,
     /// which map axis-aligned rectangles to axis-aligned rectangles).
-    public func pageRect(fromPDF rect: PDFRectangle) -> ViewerRect {
-        ViewerRect(boundingBoxOf: rect.viewerCorners.map(pdfToPageTransform.apply))
+    public func pageRect(fromPDF rect: PDFRectangle) -> PDFRectangle {
+        PDFRectangle(boundingBoxOf: rect.corners.map(pdfToPageTransform.apply))
     }
 
     /// A page view box rectangle in PDF user space.
-    public func pdfRect(fromPage rect: ViewerRect) -> PDFRectangle {
+    public func pdfRect(fromPage rect: PDFRectangle) -> PDFRectangle {
         PDFRectangle(boundingBoxOf: rect.corners.map(pageToPDFTransform.apply))
-    }
-}
-
-extension PDFRectangle {
-    /// The four corners as points: lower left, lower right, upper right, upper left.
-    public var viewerCorners: [ViewerPoint] {
-        [
-            ViewerPoint(x: x0, y: y0), ViewerPoint(x: x1, y: y0),
-            ViewerPoint(x: x1, y: y1), ViewerPoint(x: x0, y: y1),
-        ]
-    }
-
-    /// The smallest rectangle holding all `points`; an empty rectangle at the origin for none.
-    public init(boundingBoxOf points: [ViewerPoint]) {
-        let box = ViewerRect(boundingBoxOf: points)
-        self.init(x0: box.minX, y0: box.minY, x1: box.maxX, y1: box.maxY)
-    }
-
-    /// Whether `point` (PDF user space) lies inside or on the edge.
-    public func contains(_ point: ViewerPoint) -> Bool {
-        point.x >= x0 && point.x <= x1 && point.y >= y0 && point.y <= y1
     }
 }

@@ -22,7 +22,7 @@ extension ViewerState {
     /// The topmost target under `viewPoint` (viewport coordinates): among the targets on the page under
     /// the point whose rectangle contains it (edges included), the last in `targets` order (annotations
     /// paint in `/Annots` order, so the last is on top). Nil when the point is on no page or no target.
-    public func hitTest<ID>(_ targets: [HitTarget<ID>], atViewPoint viewPoint: ViewerPoint) -> HitTarget<ID>? {
+    public func hitTest<ID>(_ targets: [HitTarget<ID>], atViewPoint viewPoint: PDFPoint) -> HitTarget<ID>? {
         guard let (page, pdfPoint) = page(atViewPoint: viewPoint) else { return nil }
         return targets.last { $0.page == page && $0.rect.contains(pdfPoint) }
     }

@@ -1,3 +1,5 @@
+public import PDFCore
+
 /// The geometry of a document in the viewer: spreads, their frames and the pages' frames in
 /// content coordinates (origin top left, y down, view pixels at a given zoom), the content size
 /// and the zoom that fits.
@@ -13,36 +15,37 @@ public struct DocumentLayout: Sendable, Hashable {
     /// The configuration.
     public let configuration: LayoutConfiguration
     /// The viewport size in view pixels.
-    public let viewportSize: ViewerSize
+    public let viewportSize: PDFSize
     /// The page indices of each spread.
     public let spreads: [[Int]]
     /// Each spread's size at zoom 1 (pages side by side, no gap).
-    public let spreadSizes: [ViewerSize]
+    public let spreadSizes: [PDFSize]
     /// Each page's frame inside its spread at zoom 1 (vertically centred in two-page spreads).
-    public let pageFramesInSpread: [ViewerRect]
+    public let pageFramesInSpread: [PDFRectangle]
     /// The spread of each page.
     public let spreadOfPage: [Int]
 
     /// Lays out `pages` for a viewport of `viewportSize` view pixels.
-    public init(pages: [PageGeometry], configuration: LayoutConfiguration, viewportSize: ViewerSize) {
+    public init(pages: [PageGeometry], configuration: LayoutConfiguration, viewportSize: PDFSize) {
         self.pages = pages
         self.configuration = configuration
-        self.viewportSize = ViewerSize(width: max(0, viewportSize.width), height: max(0, viewportSize.height))
+        self.viewportSize = PDFSize(width: max(0, viewportSize.width), height: max(0, viewportSize.height))
         let spreads = configuration.spreadPages(pageCount: pages.count)
         self.spreads = spreads
-        var sizes: [ViewerSize] = []
-        var inSpread = [ViewerRect](repeating: .zero, count: pages.count)
+        var sizes: [PDFSize] = []
+        var inSpread = [PDFRectangle](repeating: .zero, count: pages.count)
         var spreadOfPage = [Int](repeating: 0, count: pages.count)
         for (spreadIndex, members) in spreads.enumerated() {
             let height = members.map { pages[$0].displaySize.height }.max() ?? 0
             var x = 0.0
             for page in members {
                 let size = pages[page].displaySize
-                inSpread[page] = ViewerRect(x: x, y: (height - size.height) / 2, width: size.width, height: size.height)
+                inSpread[page] = PDFRectangle(
+                    x: x, y: (height - size.height) / 2, width: size.width, height: size.height)
                 spreadOfPage[page] = spreadIndex
                 x += size.width
             }
-            sizes.append(ViewerSize(width: x, height: height))
+            sizes.append(PDFSize(width: x, height: height))
         }
         self.spreadSizes = sizes
         self.pageFramesInSpread = inSpread
@@ -56,8 +59,8 @@ public struct DocumentLayout: Sendable, Hashable {
     public var isVertical: Bool { configuration.direction == .vertical }
 
     /// The widest spread's width and the tallest spread's height at zoom 1.
-    public var largestSpreadSize: ViewerSize {
-        ViewerSize(
+    public var largestSpreadSize: PDFSize {
+        PDFSize(
             width: spreadSizes.map(\.width).max() ?? 0, height: spreadSizes.map(\.height).max() ?? 0)
     }
 
@@ -77,9 +80,9 @@ public struct DocumentLayout: Sendable, Hashable {
     }
 
     /// The length of `size` along the scroll axis.
-    func axisLength(_ size: ViewerSize) -> Double { isVertical ? size.height : size.width }
+    func axisLength(_ size: PDFSize) -> Double { isVertical ? size.height : size.width }
     /// The length of `size` across the scroll axis.
-    func crossLength(_ size: ViewerSize) -> Double { isVertical ? size.width : size.height }
+    func crossLength(_ size: PDFSize) -> Double { isVertical ? size.width : size.height }
 
     /// The content's extent across the scroll axis at `zoom`.
     func crossExtent(zoom: Double) -> Double {
@@ -87,12 +90,12 @@ public struct DocumentLayout: Sendable, Hashable {
     }
 
     /// Every spread's frame in content coordinates at `zoom`, in spread order (O(spreads)).
-    public func spreadFrames(zoom: Double) -> [ViewerRect] {
+    public func spreadFrames(zoom: Double) -> [PDFRectangle] {
         let padding = configuration.padding
         let cross = crossExtent(zoom: zoom)
         let viewportAxis = axisLength(viewportSize)
         var position = configuration.continuous ? padding : 0
-        var frames: [ViewerRect] = []
+        var frames: [PDFRectangle] = []
         frames.reserveCapacity(spreadSizes.count)
         for size in spreadSizes {
             let axis = zoom * axisLength(size)
@@ -109,35 +112,35 @@ public struct DocumentLayout: Sendable, Hashable {
             let crossStart = (cross - crossSize) / 2
             frames.append(
                 isVertical
-                    ? ViewerRect(x: crossStart, y: start, width: crossSize, height: axis)
-                    : ViewerRect(x: start, y: crossStart, width: axis, height: crossSize))
+                    ? PDFRectangle(x: crossStart, y: start, width: crossSize, height: axis)
+                    : PDFRectangle(x: start, y: crossStart, width: axis, height: crossSize))
         }
         return frames
     }
 
     /// The frame of spread `index` in content coordinates at `zoom` (zoom 1 gives the unzoomed layout).
-    public func spreadFrame(_ index: Int, zoom: Double) -> ViewerRect {
+    public func spreadFrame(_ index: Int, zoom: Double) -> PDFRectangle {
         let frames = spreadFrames(zoom: zoom)
         return frames.indices.contains(index) ? frames[index] : .zero
     }
 
     /// Every page's frame in content coordinates at `zoom`, given the spreads' frames at that zoom.
-    public func pageFrames(spreadFrames: [ViewerRect], zoom: Double) -> [ViewerRect] {
+    public func pageFrames(spreadFrames: [PDFRectangle], zoom: Double) -> [PDFRectangle] {
         pageFramesInSpread.enumerated().map { page, local in
             let spread = spreadFrames[spreadOfPage[page]]
-            return ViewerRect(
-                x: spread.x + zoom * local.x, y: spread.y + zoom * local.y,
+            return PDFRectangle(
+                x: spread.x0 + zoom * local.x0, y: spread.y0 + zoom * local.y0,
                 width: zoom * local.width, height: zoom * local.height)
         }
     }
 
     /// Every page's frame in content coordinates at `zoom`.
-    public func pageFrames(zoom: Double) -> [ViewerRect] {
+    public func pageFrames(zoom: Double) -> [PDFRectangle] {
         pageFrames(spreadFrames: spreadFrames(zoom: zoom), zoom: zoom)
     }
 
     /// The content size at `zoom`.
-    public func contentSize(zoom: Double) -> ViewerSize {
+    public func contentSize(zoom: Double) -> PDFSize {
         let cross = crossExtent(zoom: zoom)
         let axis: Double
         if configuration.continuous {
@@ -149,14 +152,14 @@ public struct DocumentLayout: Sendable, Hashable {
             axis = spreadSizes.map { max(viewportAxis, zoom * axisLength($0) + 2 * configuration.padding) }
                 .reduce(0, +)
         }
-        return isVertical ? ViewerSize(width: cross, height: axis) : ViewerSize(width: axis, height: cross)
+        return isVertical ? PDFSize(width: cross, height: axis) : PDFSize(width: axis, height: cross)
     }
 
     /// The transform from page `page`'s PDF user space to content coordinates at `zoom`
     /// (``PageGeometry/pdfToPageTransform``, then the zoom, then the page frame's origin).
-    public func pdfToContentTransform(page: Int, pageFrame: ViewerRect, zoom: Double) -> ViewerTransform {
+    public func pdfToContentTransform(page: Int, pageFrame: PDFRectangle, zoom: Double) -> PDFMatrix {
         pages[page].pdfToPageTransform
             .concatenating(.scale(zoom, zoom))
-            .concatenating(.translation(pageFrame.x, pageFrame.y))
+            .concatenating(.translation(pageFrame.x0, pageFrame.y0))
     }
 }

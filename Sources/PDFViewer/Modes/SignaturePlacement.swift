@@ -11,13 +11,13 @@ public enum ResizeHandle: Sendable, Hashable, CaseIterable {
 /// Moves the `handle` corner of `rect` by `delta`, keeping the opposite corner fixed and both sides at
 /// least `minimumSize` long, the moved corner clamped to `bounds` when given (all in one y-down space).
 func resized(
-    _ rect: ViewerRect, handle: ResizeHandle, by delta: ViewerPoint, minimumSize: Double, bounds: ViewerRect?
-) -> ViewerRect {
-    var (minX, minY, maxX, maxY) = (rect.minX, rect.minY, rect.maxX, rect.maxY)
-    let lowX = bounds?.minX ?? -Double.infinity
-    let lowY = bounds?.minY ?? -Double.infinity
-    let highX = bounds?.maxX ?? Double.infinity
-    let highY = bounds?.maxY ?? Double.infinity
+    _ rect: PDFRectangle, handle: ResizeHandle, by delta: PDFPoint, minimumSize: Double, bounds: PDFRectangle?
+) -> PDFRectangle {
+    var (minX, minY, maxX, maxY) = (rect.x0, rect.y0, rect.x1, rect.y1)
+    let lowX = bounds?.x0 ?? -Double.infinity
+    let lowY = bounds?.y0 ?? -Double.infinity
+    let highX = bounds?.x1 ?? Double.infinity
+    let highY = bounds?.y1 ?? Double.infinity
     switch handle {
     case .topLeft, .bottomLeft: minX = max(min(minX + delta.x, maxX - minimumSize), lowX)
     case .topRight, .bottomRight: maxX = min(max(maxX + delta.x, minX + minimumSize), highX)
@@ -26,16 +26,16 @@ func resized(
     case .topLeft, .topRight: minY = max(min(minY + delta.y, maxY - minimumSize), lowY)
     case .bottomLeft, .bottomRight: maxY = min(max(maxY + delta.y, minY + minimumSize), highY)
     }
-    return ViewerRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    return PDFRectangle(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
 }
 
 /// `rect` moved inside `bounds` (shrunk to them first when larger).
-func clamped(_ rect: ViewerRect, inside bounds: ViewerRect) -> ViewerRect {
+func clamped(_ rect: PDFRectangle, inside bounds: PDFRectangle) -> PDFRectangle {
     let width = min(rect.width, bounds.width)
     let height = min(rect.height, bounds.height)
-    return ViewerRect(
-        x: min(max(rect.x, bounds.minX), bounds.maxX - width),
-        y: min(max(rect.y, bounds.minY), bounds.maxY - height), width: width, height: height)
+    return PDFRectangle(
+        x: min(max(rect.x0, bounds.x0), bounds.x1 - width),
+        y: min(max(rect.y0, bounds.y0), bounds.y1 - height), width: width, height: height)
 }
 
 /// The signature's rectangle being positioned on a page (WYSIWYS "signature positioning"): always
@@ -57,14 +57,15 @@ public struct SignaturePlacement: Sendable, Hashable {
         self.page = page
         self.minimumSize = max(0, minimumSize)
         let bounds = geometry.pageBounds
-        var box = geometry.pageRect(fromPDF: rect)
-        box.width = max(box.width, min(self.minimumSize, bounds.width))
-        box.height = max(box.height, min(self.minimumSize, bounds.height))
+        let placed = geometry.pageRect(fromPDF: rect)
+        let box = PDFRectangle(
+            x: placed.x0, y: placed.y0, width: max(placed.width, min(self.minimumSize, bounds.width)),
+            height: max(placed.height, min(self.minimumSize, bounds.height)))
         self.rect = geometry.pdfRect(fromPage: clamped(box, inside: bounds))
     }
 
     /// Moves the rectangle by `delta` view pixels at `zoom`, stopping at the page's edges.
-    public mutating func move(byViewDelta delta: ViewerPoint, geometry: PageGeometry, zoom: Double) {
+    public mutating func move(byViewDelta delta: PDFPoint, geometry: PageGeometry, zoom: Double) {
         guard zoom > 0 else { return }
         let box = geometry.pageRect(fromPDF: rect).offsetBy(dx: delta.x / zoom, dy: delta.y / zoom)
         rect = geometry.pdfRect(fromPage: clamped(box, inside: geometry.pageBounds))
@@ -73,12 +74,12 @@ public struct SignaturePlacement: Sendable, Hashable {
     /// Drags the `handle` corner by `delta` view pixels at `zoom`; the opposite corner stays, the size
     /// stays at least ``minimumSize`` and the corner stops at the page's edges.
     public mutating func resize(
-        handle: ResizeHandle, byViewDelta delta: ViewerPoint, geometry: PageGeometry, zoom: Double
+        handle: ResizeHandle, byViewDelta delta: PDFPoint, geometry: PageGeometry, zoom: Double
     ) {
         guard zoom > 0 else { return }
         let box = resized(
             geometry.pageRect(fromPDF: rect), handle: handle,
-            by: ViewerPoint(x: delta.x / zoom, y: delta.y / zoom), minimumSize: minimumSize,
+            by: PDFPoint(x: delta.x / zoom, y: delta.y / zoom), minimumSize: minimumSize,
             bounds: geometry.pageBounds)
         rect = geometry.pdfRect(fromPage: box)
     }
@@ -89,23 +90,24 @@ public struct ViewerRectSession: Sendable, Hashable {
     /// The identifier returned to the caller.
     public var id: Int
     /// The rectangle in viewport coordinates (view pixels).
-    public private(set) var rect: ViewerRect
+    public private(set) var rect: PDFRectangle
     /// The smallest width and height in view pixels.
     public let minimumSize: Double
 
     /// A session for rectangle `id` at `rect` (viewport coordinates).
-    public init(id: Int, rect: ViewerRect, minimumSize: Double = 10) {
+    public init(id: Int, rect: PDFRectangle, minimumSize: Double = 10) {
         self.id = id
         self.minimumSize = max(0, minimumSize)
-        self.rect = ViewerRect(
-            x: rect.x, y: rect.y, width: max(rect.width, self.minimumSize), height: max(rect.height, self.minimumSize))
+        self.rect = PDFRectangle(
+            x: rect.x0, y: rect.y0, width: max(rect.width, self.minimumSize), height: max(rect.height, self.minimumSize)
+        )
     }
 
     /// Moves the rectangle by `delta` view pixels.
-    public mutating func move(by delta: ViewerPoint) { rect = rect.offsetBy(dx: delta.x, dy: delta.y) }
+    public mutating func move(by delta: PDFPoint) { rect = rect.offsetBy(dx: delta.x, dy: delta.y) }
 
     /// Drags the `handle` corner by `delta` view pixels, keeping ``minimumSize``.
-    public mutating func resize(handle: ResizeHandle, by delta: ViewerPoint) {
+    public mutating func resize(handle: ResizeHandle, by delta: PDFPoint) {
         rect = resized(rect, handle: handle, by: delta, minimumSize: minimumSize, bounds: nil)
     }
 

@@ -1,3 +1,4 @@
+public import PDFAnnotations
 public import PDFCore
 
 /// What the viewer is doing: each interactive mode of the WYSIWYS / signo viewers as an explicit
@@ -16,7 +17,7 @@ public enum ViewerMode: Sendable, Hashable {
     /// Choosing which signature field to sign among `candidates`.
     case fieldSelection(candidates: [String])
     /// Handwritten notes (signo notes mode).
-    case notes(NotesModeState)
+    case notes(InkNotes)
     /// Search results shown with highlights (signo `scrollToSearchResult`, `finishTextSearch`).
     case search(SearchSession)
 }
@@ -51,64 +52,15 @@ public struct ViewerColor: Sendable, Hashable {
     public static let red = ViewerColor(red: 1, green: 0, blue: 0)
 }
 
-/// The pen of the notes mode (signo `STNotesConfig`: stroke width and colour).
-public struct NoteStyle: Sendable, Hashable {
-    /// The stroke width in PDF units.
-    public var width: Double
-    /// The stroke colour.
-    public var color: ViewerColor
-
-    /// A style from its width and colour.
-    public init(width: Double = 2, color: ViewerColor = .red) {
-        self.width = width
-        self.color = color
-    }
-}
-
-/// One handwritten stroke on a page, in that page's PDF user space.
-public struct NoteStroke: Sendable, Hashable {
-    /// The page index (0-based).
-    public var page: Int
-    /// The points in PDF user space.
-    public var points: [ViewerPoint]
-    /// The style it was drawn with.
-    public var style: NoteStyle
-
-    /// A stroke from its page, points and style.
-    public init(page: Int, points: [ViewerPoint], style: NoteStyle) {
-        self.page = page
-        self.points = points
-        self.style = style
-    }
-}
-
-/// The notes mode: the strokes drawn so far (the undo stack: undo removes the last) and the undone ones
-/// (the redo stack, emptied by a new stroke).
-public struct NotesModeState: Sendable, Hashable {
-    /// The current pen.
-    public var style: NoteStyle
-    /// The strokes, oldest first.
-    public var strokes: [NoteStroke]
-    /// The undone strokes, the next to redo last.
-    public var undone: [NoteStroke]
-
-    /// The strokes on `page`, oldest first.
-    public func strokes(onPage page: Int) -> [NoteStroke] { strokes.filter { $0.page == page } }
-    /// Whether there is a stroke to undo.
-    public var canUndo: Bool { !strokes.isEmpty }
-    /// Whether there is a stroke to redo.
-    public var canRedo: Bool { !undone.isEmpty }
-}
-
 /// A quadrilateral in PDF user space (as `/QuadPoints`, ISO 32000-2 §12.5.6.10).
 public struct ViewerQuad: Sendable, Hashable {
     /// The four corners.
-    public var points: [ViewerPoint]
+    public var points: [PDFPoint]
 
     /// A quad from eight numbers `x1 y1 x2 y2 x3 y3 x4 y4`; nil unless there are eight.
     public init?(_ numbers: [Double]) {
         guard numbers.count == 8 else { return nil }
-        points = stride(from: 0, to: 8, by: 2).map { ViewerPoint(x: numbers[$0], y: numbers[$0 + 1]) }
+        points = stride(from: 0, to: 8, by: 2).map { PDFPoint(x: numbers[$0], y: numbers[$0 + 1]) }
     }
 
     /// The bounding box.

@@ -1,3 +1,5 @@
+public import PDFAnnotations
+public import PDFAuthoring
 public import PDFCore
 
 /// The viewer's mode transitions as a pure state machine.
@@ -121,7 +123,7 @@ public struct ViewerModeMachine: Sendable, Hashable {
 
     /// Moves the signature being positioned (see ``SignaturePlacement/move(byViewDelta:geometry:zoom:)``).
     @discardableResult
-    public mutating func moveSignature(byViewDelta delta: ViewerPoint, geometry: PageGeometry, zoom: Double) -> Bool {
+    public mutating func moveSignature(byViewDelta delta: PDFPoint, geometry: PageGeometry, zoom: Double) -> Bool {
         guard case .signaturePositioning(var placement) = mode else { return false }
         placement.move(byViewDelta: delta, geometry: geometry, zoom: zoom)
         mode = .signaturePositioning(placement)
@@ -131,7 +133,7 @@ public struct ViewerModeMachine: Sendable, Hashable {
     /// Resizes the signature being positioned by one of its corner handles.
     @discardableResult
     public mutating func resizeSignature(
-        handle: ResizeHandle, byViewDelta delta: ViewerPoint, geometry: PageGeometry, zoom: Double
+        handle: ResizeHandle, byViewDelta delta: PDFPoint, geometry: PageGeometry, zoom: Double
     ) -> Bool {
         guard case .signaturePositioning(var placement) = mode else { return false }
         placement.resize(handle: handle, byViewDelta: delta, geometry: geometry, zoom: zoom)
@@ -150,7 +152,7 @@ public struct ViewerModeMachine: Sendable, Hashable {
 
     /// Shows viewer rectangle `id` at `rect` (viewport coordinates).
     @discardableResult
-    public mutating func beginViewerRect(id: Int, rect: ViewerRect, minimumSize: Double = 10) -> Bool {
+    public mutating func beginViewerRect(id: Int, rect: PDFRectangle, minimumSize: Double = 10) -> Bool {
         guard isBrowsing else { return false }
         mode = .viewerRect(ViewerRectSession(id: id, rect: rect, minimumSize: minimumSize))
         return true
@@ -158,7 +160,7 @@ public struct ViewerModeMachine: Sendable, Hashable {
 
     /// Moves the viewer rectangle by `delta` view pixels.
     @discardableResult
-    public mutating func moveViewerRect(by delta: ViewerPoint) -> Bool {
+    public mutating func moveViewerRect(by delta: PDFPoint) -> Bool {
         guard case .viewerRect(var session) = mode else { return false }
         session.move(by: delta)
         mode = .viewerRect(session)
@@ -167,7 +169,7 @@ public struct ViewerModeMachine: Sendable, Hashable {
 
     /// Resizes the viewer rectangle by a corner handle.
     @discardableResult
-    public mutating func resizeViewerRect(handle: ResizeHandle, by delta: ViewerPoint) -> Bool {
+    public mutating func resizeViewerRect(handle: ResizeHandle, by delta: PDFPoint) -> Bool {
         guard case .viewerRect(var session) = mode else { return false }
         session.resize(handle: handle, by: delta)
         mode = .viewerRect(session)
@@ -183,56 +185,55 @@ public struct ViewerModeMachine: Sendable, Hashable {
 
     // MARK: Notes
 
-    /// Starts the notes mode with `style`.
+    /// Starts the notes mode with `style`; the notes are PDFAnnotations' model, the one
+    /// `NotesSession` writes.
     @discardableResult
-    public mutating func beginNotes(style: NoteStyle = NoteStyle()) -> Bool {
+    public mutating func beginNotes(style: InkStyle = InkStyle()) -> Bool {
         guard isBrowsing else { return false }
-        mode = .notes(NotesModeState(style: style, strokes: [], undone: []))
+        mode = .notes(InkNotes(style: style))
         return true
     }
 
     /// Changes the pen for the next strokes (signo `changeNotesConfig`).
     @discardableResult
-    public mutating func setNoteStyle(_ style: NoteStyle) -> Bool {
-        guard case .notes(var session) = mode else { return false }
-        session.style = style
-        mode = .notes(session)
+    public mutating func setNoteStyle(_ style: InkStyle) -> Bool {
+        guard case .notes(var notes) = mode else { return false }
+        notes.style = style
+        mode = .notes(notes)
         return true
     }
 
-    /// Adds a stroke of `points` (PDF user space of `page`) with the current pen; clears the redo stack.
+    /// Adds `stroke` (PDF user space of `page`) as a note in the current pen; clears the redo stack.
+    /// A stroke without points or a negative page changes nothing.
     @discardableResult
-    public mutating func addStroke(page: Int, points: [ViewerPoint]) -> Bool {
-        guard case .notes(var session) = mode, page >= 0, !points.isEmpty else { return false }
-        session.strokes.append(NoteStroke(page: page, points: points, style: session.style))
-        session.undone.removeAll()
-        mode = .notes(session)
+    public mutating func addStroke(_ stroke: InkStroke, page: Int) -> Bool {
+        guard case .notes(var notes) = mode, page >= 0, notes.add([stroke], onPage: page) else { return false }
+        mode = .notes(notes)
         return true
     }
 
-    /// Removes the last stroke (onto the redo stack).
+    /// Removes the last note (onto the redo stack).
     @discardableResult
     public mutating func undoStroke() -> Bool {
-        guard case .notes(var session) = mode, let stroke = session.strokes.popLast() else { return false }
-        session.undone.append(stroke)
-        mode = .notes(session)
+        guard case .notes(var notes) = mode, notes.undo() else { return false }
+        mode = .notes(notes)
         return true
     }
 
-    /// Restores the last undone stroke.
+    /// Restores the last undone note.
     @discardableResult
     public mutating func redoStroke() -> Bool {
-        guard case .notes(var session) = mode, let stroke = session.undone.popLast() else { return false }
-        session.strokes.append(stroke)
-        mode = .notes(session)
+        guard case .notes(var notes) = mode, notes.redo() else { return false }
+        mode = .notes(notes)
         return true
     }
 
-    /// Ends the notes mode keeping its strokes (signo `saveAndFinishNotesMode`): returns them, oldest first.
-    public mutating func saveNotes() -> [NoteStroke]? {
-        guard case .notes(let session) = mode else { return nil }
+    /// Ends the notes mode keeping its notes (signo `saveAndFinishNotesMode`): returns them, oldest
+    /// first, ready for `NotesSession` or `InkAnnotator` to write.
+    public mutating func saveNotes() -> [InkNote]? {
+        guard case .notes(let notes) = mode else { return nil }
         mode = .browsing
-        return session.strokes
+        return notes.notes
     }
 
     // MARK: Search

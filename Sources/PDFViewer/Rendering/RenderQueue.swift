@@ -1,3 +1,5 @@
+import PDFCore
+
 /// What draws pages for the viewer (the cairo backend, a test fake…): the viewer never imports a
 /// graphics library, it only asks for a page at a scale.
 public protocol ViewerPageRenderer: Sendable {

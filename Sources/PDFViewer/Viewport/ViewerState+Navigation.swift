@@ -67,20 +67,20 @@ extension ViewerState {
     /// stays on the same spot of the same page. Returns whether the zoom changed; false when zooming is
     /// disabled. When scrolling is disabled the offset is only re-clamped.
     @discardableResult
-    public mutating func zoom(to newZoom: Double, around viewPoint: ViewerPoint) -> Bool {
+    public mutating func zoom(to newZoom: Double, around viewPoint: PDFPoint) -> Bool {
         guard isZoomEnabled, !spreadFrames.isEmpty else { return setZoom(newZoom) }
         let clamped = layout.configuration.clampZoom(newZoom)
         guard clamped != zoom else { return false }
-        let content = ViewerPoint(x: contentOffset.x + viewPoint.x, y: contentOffset.y + viewPoint.y)
+        let content = PDFPoint(x: contentOffset.x + viewPoint.x, y: contentOffset.y + viewPoint.y)
         let spread = nearestSpread(to: content)
         let frame = spreadFrames[spread]
-        let local = ViewerPoint(x: (content.x - frame.x) / zoom, y: (content.y - frame.y) / zoom)
+        let local = PDFPoint(x: (content.x - frame.x0) / zoom, y: (content.y - frame.y0) / zoom)
         let scrollable = isScrollEnabled
         applyZoom(clamped)
         guard scrollable else { return true }
         let newFrame = spreadFrames[spread]
         contentOffset = clampedOffset(
-            ViewerPoint(x: newFrame.x + local.x * zoom - viewPoint.x, y: newFrame.y + local.y * zoom - viewPoint.y))
+            PDFPoint(x: newFrame.x0 + local.x * zoom - viewPoint.x, y: newFrame.y0 + local.y * zoom - viewPoint.y))
         return true
     }
 
@@ -98,19 +98,19 @@ extension ViewerState {
         let fitting = min(viewportSize.width / pageRect.width, viewportSize.height / pageRect.height)
         applyZoom(layout.configuration.clampZoom(fitting))
         let frame = pageFrames[page]
-        let center = ViewerPoint(x: frame.x + zoom * pageRect.midX, y: frame.y + zoom * pageRect.midY)
+        let center = PDFPoint(x: frame.x0 + zoom * pageRect.midX, y: frame.y0 + zoom * pageRect.midY)
         contentOffset = clampedOffset(
-            ViewerPoint(x: center.x - viewportSize.width / 2, y: center.y - viewportSize.height / 2))
+            PDFPoint(x: center.x - viewportSize.width / 2, y: center.y - viewportSize.height / 2))
         return true
     }
 
     /// The spread whose frame is nearest to `contentPoint` (the one containing it when there is one).
-    func nearestSpread(to contentPoint: ViewerPoint) -> Int {
+    func nearestSpread(to contentPoint: PDFPoint) -> Int {
         var best = 0
         var bestDistance = Double.infinity
         for (index, frame) in spreadFrames.enumerated() {
-            let dx = max(frame.minX - contentPoint.x, 0, contentPoint.x - frame.maxX)
-            let dy = max(frame.minY - contentPoint.y, 0, contentPoint.y - frame.maxY)
+            let dx = max(frame.x0 - contentPoint.x, 0, contentPoint.x - frame.x1)
+            let dy = max(frame.y0 - contentPoint.y, 0, contentPoint.y - frame.y1)
             let distance = dx * dx + dy * dy
             if distance < bestDistance {
                 (best, bestDistance) = (index, distance)

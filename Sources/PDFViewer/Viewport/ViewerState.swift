@@ -1,3 +1,5 @@
+public import PDFCore
+
 /// The viewport over a ``DocumentLayout``: zoom, content offset, what may move, and the spread index
 /// (PSPDFKit `PSPDFDocumentViewController`'s model, without views).
 ///
@@ -10,15 +12,15 @@ public struct ViewerState: Sendable, Hashable {
     /// The zoom, always inside `[minZoom, maxZoom]`.
     public internal(set) var zoom: Double
     /// The content point at the viewport's top-left corner, in content coordinates at ``zoom``.
-    public internal(set) var contentOffset: ViewerPoint
+    public internal(set) var contentOffset: PDFPoint
     /// Whether calls that scroll may change ``contentOffset``.
     public var isScrollEnabled: Bool
     /// Whether calls that zoom may change ``zoom``.
     public var isZoomEnabled: Bool
     /// The spreads' frames at ``zoom`` (cached: recomputed when the zoom changes).
-    public internal(set) var spreadFrames: [ViewerRect]
+    public internal(set) var spreadFrames: [PDFRectangle]
     /// The pages' frames at ``zoom``.
-    public internal(set) var pageFrames: [ViewerRect]
+    public internal(set) var pageFrames: [PDFRectangle]
 
     /// A viewer at the layout's ``DocumentLayout/fitZoom``, scrolled to the start.
     public init(layout: DocumentLayout, isScrollEnabled: Bool = true, isZoomEnabled: Bool = true) {
@@ -33,14 +35,14 @@ public struct ViewerState: Sendable, Hashable {
     }
 
     /// The viewport size in view pixels.
-    public var viewportSize: ViewerSize { layout.viewportSize }
+    public var viewportSize: PDFSize { layout.viewportSize }
 
     /// The content size at ``zoom``.
-    public var contentSize: ViewerSize { layout.contentSize(zoom: zoom) }
+    public var contentSize: PDFSize { layout.contentSize(zoom: zoom) }
 
     /// The visible part of the content, in content coordinates.
-    public var visibleRect: ViewerRect {
-        ViewerRect(x: contentOffset.x, y: contentOffset.y, width: viewportSize.width, height: viewportSize.height)
+    public var visibleRect: PDFRectangle {
+        PDFRectangle(x: contentOffset.x, y: contentOffset.y, width: viewportSize.width, height: viewportSize.height)
     }
 
     /// The number of spreads.
@@ -49,21 +51,21 @@ public struct ViewerState: Sendable, Hashable {
     // MARK: Offset and zoom primitives
 
     /// The largest valid content offset.
-    public var maximumContentOffset: ViewerPoint {
+    public var maximumContentOffset: PDFPoint {
         let content = contentSize
-        return ViewerPoint(
+        return PDFPoint(
             x: max(0, content.width - viewportSize.width), y: max(0, content.height - viewportSize.height))
     }
 
     /// `offset` clamped to the scrollable range.
-    public func clampedOffset(_ offset: ViewerPoint) -> ViewerPoint {
+    public func clampedOffset(_ offset: PDFPoint) -> PDFPoint {
         let maximum = maximumContentOffset
-        return ViewerPoint(x: min(max(offset.x, 0), maximum.x), y: min(max(offset.y, 0), maximum.y))
+        return PDFPoint(x: min(max(offset.x, 0), maximum.x), y: min(max(offset.y, 0), maximum.y))
     }
 
     /// Scrolls to `offset` (clamped). Returns whether the offset changed; false when scrolling is disabled.
     @discardableResult
-    public mutating func setContentOffset(_ offset: ViewerPoint) -> Bool {
+    public mutating func setContentOffset(_ offset: PDFPoint) -> Bool {
         guard isScrollEnabled else { return false }
         let clamped = clampedOffset(offset)
         guard clamped != contentOffset else { return false }
@@ -83,7 +85,7 @@ public struct ViewerState: Sendable, Hashable {
     }
 
     /// Replaces the viewport size (rotation, window resize) keeping the continuous spread index and the zoom.
-    public mutating func resizeViewport(to size: ViewerSize) {
+    public mutating func resizeViewport(to size: PDFSize) {
         let index = continuousSpreadIndex
         layout = DocumentLayout(pages: layout.pages, configuration: layout.configuration, viewportSize: size)
         applyZoom(zoom)
@@ -102,17 +104,17 @@ public struct ViewerState: Sendable, Hashable {
 
     var isVertical: Bool { layout.isVertical }
 
-    func axis(_ point: ViewerPoint) -> Double { isVertical ? point.y : point.x }
+    func axis(_ point: PDFPoint) -> Double { isVertical ? point.y : point.x }
 
-    func axisLength(_ size: ViewerSize) -> Double { isVertical ? size.height : size.width }
+    func axisLength(_ size: PDFSize) -> Double { isVertical ? size.height : size.width }
 
-    func axisRange(_ rect: ViewerRect) -> (start: Double, end: Double) {
-        isVertical ? (rect.minY, rect.maxY) : (rect.minX, rect.maxX)
+    func axisRange(_ rect: PDFRectangle) -> (start: Double, end: Double) {
+        isVertical ? (rect.y0, rect.y1) : (rect.x0, rect.x1)
     }
 
     /// `offset` with its scroll-axis component replaced by `value`.
-    func offset(_ offset: ViewerPoint, settingAxis value: Double) -> ViewerPoint {
-        isVertical ? ViewerPoint(x: offset.x, y: value) : ViewerPoint(x: value, y: offset.y)
+    func offset(_ offset: PDFPoint, settingAxis value: Double) -> PDFPoint {
+        isVertical ? PDFPoint(x: offset.x, y: value) : PDFPoint(x: value, y: offset.y)
     }
 
     // MARK: Spread index
@@ -150,7 +152,7 @@ public struct ViewerState: Sendable, Hashable {
     /// The content offset whose viewport centre lies at continuous spread index `index` (clamped to
     /// `[0, spreadCount)`), before clamping the offset to the scrollable range. The cross-axis
     /// component keeps the current offset.
-    public func offsetCentering(continuousSpreadIndex index: Double) -> ViewerPoint {
+    public func offsetCentering(continuousSpreadIndex index: Double) -> PDFPoint {
         let count = spreadFrames.count
         guard count > 0, index.isFinite else { return contentOffset }
         let clamped = min(max(index, 0), Double(count).nextDown)

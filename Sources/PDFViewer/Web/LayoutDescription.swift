@@ -1,3 +1,5 @@
+public import PDFCore
+
 /// The layout as plain values for the web API's `GET /api/layout` (the web module encodes it as JSON):
 /// frames are `[x, y, width, height]` in content coordinates (view pixels at ``zoom``), matrices
 /// `[a, b, c, d, e, f]`.
@@ -36,7 +38,7 @@ public struct LayoutDescription: Sendable, Hashable {
     /// Describes the layout of `pages` with `configuration` in a viewport of `viewportSize`, at `zoom`
     /// (clamped to the configuration's range) or, when nil, at the configuration's fit zoom.
     public init(
-        pages: [PageGeometry], configuration: LayoutConfiguration, viewportSize: ViewerSize, zoom: Double? = nil
+        pages: [PageGeometry], configuration: LayoutConfiguration, viewportSize: PDFSize, zoom: Double? = nil
     ) {
         self.init(
             layout: DocumentLayout(pages: pages, configuration: configuration, viewportSize: viewportSize),
@@ -49,7 +51,7 @@ public struct LayoutDescription: Sendable, Hashable {
         let spreadFrames = layout.spreadFrames(zoom: zoom)
         let pageFrames = layout.pageFrames(spreadFrames: spreadFrames, zoom: zoom)
         let content = layout.contentSize(zoom: zoom)
-        func array(_ rect: ViewerRect) -> [Double] { [rect.x, rect.y, rect.width, rect.height] }
+        func array(_ rect: PDFRectangle) -> [Double] { [rect.x0, rect.y0, rect.width, rect.height] }
         self.contentWidth = content.width
         self.contentHeight = content.height
         self.zoom = zoom

@@ -17,7 +17,7 @@ extension WebRouter {
         let zoom = try CheckedInput.number(request.query, "zoom", in: 0.01...100)
         let fitsByZoom = request.query["fit"] == "zoom"
         let description = LayoutDescription(
-            pages: pages, configuration: configuration, viewportSize: ViewerSize(width: width, height: height),
+            pages: pages, configuration: configuration, viewportSize: PDFSize(width: width, height: height),
             zoom: fitsByZoom ? zoom ?? 1 : nil)
         let numbers = { (values: [Double]) -> JSONValue in .array(values.map { .double($0) }) }
         return .object([

@@ -30,7 +30,7 @@ extension WebRouter {
         var options = RenderOptions()
         options.dpi = 72 * scale
         let page = pages[index]
-        let full = PageRenderer.pixelSize(cropBox: Rect(page.cropBox), pageRotation: page.rotation, options: options)
+        let full = PageRenderer.pixelSize(cropBox: page.cropBox, pageRotation: page.rotation, options: options)
         let region = try Self.region(request.query, full)
         let pixels = region.map { $0.width * $0.height } ?? full.width * full.height
         guard pixels <= configuration.maxTilePixels else {

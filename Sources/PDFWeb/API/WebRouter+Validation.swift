@@ -47,7 +47,7 @@ extension WebRouter {
                 pages.indices.contains(index) ? pages[index] : nil
             }.map { page in
                 let size = PageRenderer.pixelSize(
-                    cropBox: Rect(page.cropBox), pageRotation: page.rotation, options: options)
+                    cropBox: page.cropBox, pageRotation: page.rotation, options: options)
                 return Double(size.width) * Double(size.height)
             }.max() ?? 0
         if largest > Double(configuration.maxTilePixels) {

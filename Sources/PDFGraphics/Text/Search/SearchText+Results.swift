@@ -1,3 +1,5 @@
+import PDFCore
+
 extension SearchText {
     /// The characters of context kept on each side of a hit.
     static let contextLength = 40
@@ -31,14 +33,14 @@ extension SearchText {
         return groups.map { group in
             let quads = group.glyphs.map { page.glyphs[$0].quad }
             let u = direction(line: group.line, first: quads[0])
-            let v = Point(-u.y, u.x)
+            let v = PDFPoint(-u.y, u.x)
             var (x0, x1, bottom, top) = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
             for point in quads.flatMap(\.points) {
                 let x = point.x * u.x + point.y * u.y
                 let y = point.x * v.x + point.y * v.y
                 (x0, x1, bottom, top) = (min(x0, x), max(x1, x), min(bottom, y), max(top, y))
             }
-            func point(_ x: Double, _ y: Double) -> Point { Point(u.x * x + v.x * y, u.y * x + v.y * y) }
+            func point(_ x: Double, _ y: Double) -> PDFPoint { PDFPoint(u.x * x + v.x * y, u.y * x + v.y * y) }
             return TextQuad(
                 lowerLeft: point(x0, bottom), lowerRight: point(x1, bottom), upperRight: point(x1, top),
                 upperLeft: point(x0, top))
@@ -46,14 +48,14 @@ extension SearchText {
     }
 
     /// The unit vector along a line's baseline (from its quad, else from a glyph's, else x).
-    private func direction(line: Int32, first: TextQuad) -> Point {
+    private func direction(line: Int32, first: TextQuad) -> PDFPoint {
         for quad in [lines.indices.contains(Int(line)) ? lines[Int(line)].quad : first, first] {
             let dx = quad.lowerRight.x - quad.lowerLeft.x
             let dy = quad.lowerRight.y - quad.lowerLeft.y
             let length = (dx * dx + dy * dy).squareRoot()
-            if length > 1e-9, length.isFinite { return Point(dx / length, dy / length) }
+            if length > 1e-9, length.isFinite { return PDFPoint(dx / length, dy / length) }
         }
-        return Point(1, 0)
+        return PDFPoint(1, 0)
     }
 
     /// The page's text for `range`: each glyph's text once, a space between words, a line feed
