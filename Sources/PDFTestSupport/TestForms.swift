@@ -19,10 +19,10 @@ public enum TestForms {
             var dictionary = entries
             dictionary[.type] = .name("Annot")
             dictionary[.subtype] = .name("Widget")
-            dictionary[PDFName("Rect")] = r
-            dictionary[PDFName("P")] = .reference(page)
+            dictionary[.rect] = r
+            dictionary[.p] = .reference(page)
             dictionary[.f] = 4
-            dictionary[PDFName("MK")] = .dictionary([PDFName("BC"): [0, 0, 0], PDFName("BG"): [1, 1, 1]])
+            dictionary[.mk] = .dictionary([.bc: [0, 0, 0], .bg: [1, 1, 1]])
             return dictionary
         }
         func addField(_ dictionary: PDFDictionary) {
@@ -32,57 +32,57 @@ public enum TestForms {
         }
         func text(_ name: String) -> PDFObject { .string(PDFString(text: name)) }
         let da = text("/Helv 0 Tf 0 g")
-        addField(widget([.ft: .name("Tx"), PDFName("T"): text("name"), PDFName("DA"): da], rect(72, 700, 250, 22)))
+        addField(widget([.ft: .name("Tx"), .t: text("name"), .da: da], rect(72, 700, 250, 22)))
         addField(
             widget(
                 [
-                    .ft: .name("Tx"), PDFName("T"): text("notes"), PDFName("Ff"): .integer(1 << 12),
-                    PDFName("DA"): text("/Helv 10 Tf 0 0 1 rg"),
+                    .ft: .name("Tx"), .t: text("notes"), .ff: .integer(1 << 12),
+                    .da: text("/Helv 10 Tf 0 0 1 rg"),
                 ], rect(72, 600, 250, 80)))
         addField(
             widget(
                 [
-                    .ft: .name("Tx"), PDFName("T"): text("code"), PDFName("Ff"): .integer(1 << 24),
-                    PDFName("MaxLen"): 6, PDFName("DA"): da,
+                    .ft: .name("Tx"), .t: text("code"), .ff: .integer(1 << 24),
+                    .maxLen: 6, .da: da,
                 ], rect(72, 560, 150, 22)))
         addField(
             widget(
                 [
-                    .ft: .name("Tx"), PDFName("T"): text("short"), PDFName("MaxLen"): 5, PDFName("Q"): 2,
-                    PDFName("DA"): da,
+                    .ft: .name("Tx"), .t: text("short"), .maxLen: 5, .q: 2,
+                    .da: da,
                 ], rect(72, 520, 150, 22)))
         addField(
             widget(
                 [
-                    .ft: .name("Tx"), PDFName("T"): text("locked"), PDFName("Ff"): 1, .v: text("fixed"),
-                    PDFName("DA"): da,
+                    .ft: .name("Tx"), .t: text("locked"), .ff: 1, .v: text("fixed"),
+                    .da: da,
                 ], rect(72, 480, 150, 22)))
         addField(
             widget(
                 [
-                    .ft: .name("Btn"), PDFName("T"): text("agree"), .v: .name("Off"), PDFName("AS"): .name("Off"),
-                    PDFName("DA"): text("/ZaDb 0 Tf 0 g"),
+                    .ft: .name("Btn"), .t: text("agree"), .v: .name("Off"), .as: .name("Off"),
+                    .da: text("/ZaDb 0 Tf 0 g"),
                 ], rect(72, 440, 18, 18)))
         // A radio group: a parent field with three widgets, one per colour.
         let group = builder.reserve()
         var kids: [PDFObject] = []
         for (index, state) in ["red", "green", "blue"].enumerated() {
             var kid = widget(
-                [.parent: .reference(group), PDFName("AS"): .name("Off")], rect(72 + Double(index) * 30, 400, 18, 18))
-            kid[PDFName("MK")] = .dictionary([PDFName("BC"): [0, 0, 0], PDFName("CA"): text("l")])
+                [.parent: .reference(group), .as: .name("Off")], rect(72 + Double(index) * 30, 400, 18, 18))
+            kid[.mk] = .dictionary([.bc: [0, 0, 0], .ca: text("l")])
             let bbox: PDFObject = PDFRectangle(x0: 0, y0: 0, x1: 18, y1: 18).object
             let on = builder.add(
                 .stream(
                     PDFStream(
-                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): bbox],
+                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), .bBox: bbox],
                         data: Array("0 g 4 4 10 10 re f".utf8), compress: false)))
             let off = builder.add(
                 .stream(
                     PDFStream(
-                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): bbox],
+                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), .bBox: bbox],
                         data: Array("0 G 0.5 0.5 17 17 re S".utf8), compress: false)))
-            kid[PDFName("AP")] = .dictionary([
-                .n: .dictionary([PDFName(state): .reference(on), PDFName("Off"): .reference(off)])
+            kid[.ap] = .dictionary([
+                .n: .dictionary([PDFName(state): .reference(on), .off: .reference(off)])
             ])
             let reference = builder.add(.dictionary(kid))
             kids.append(.reference(reference))
@@ -91,55 +91,55 @@ public enum TestForms {
         builder.set(
             group,
             to: .dictionary([
-                .ft: .name("Btn"), PDFName("T"): text("color"), PDFName("Ff"): .integer((1 << 15) | (1 << 14)),
-                .kids: .array(kids), .v: .name("Off"), PDFName("DA"): text("/ZaDb 0 Tf 0 g"),
+                .ft: .name("Btn"), .t: text("color"), .ff: .integer((1 << 15) | (1 << 14)),
+                .kids: .array(kids), .v: .name("Off"), .da: text("/ZaDb 0 Tf 0 g"),
             ]))
         fields.append(.reference(group))
         addField(
             widget(
                 [
-                    .ft: .name("Ch"), PDFName("T"): text("country"), PDFName("Ff"): .integer(1 << 17),
-                    PDFName("Opt"): .array([text("France"), text("Germany"), text("Italy")]), PDFName("DA"): da,
+                    .ft: .name("Ch"), .t: text("country"), .ff: .integer(1 << 17),
+                    .opt: .array([text("France"), text("Germany"), text("Italy")]), .da: da,
                 ], rect(72, 360, 150, 22)))
         addField(
             widget(
                 [
-                    .ft: .name("Ch"), PDFName("T"): text("languages"), PDFName("Ff"): .integer(1 << 21),
-                    PDFName("Opt"): .array([
+                    .ft: .name("Ch"), .t: text("languages"), .ff: .integer(1 << 21),
+                    .opt: .array([
                         .array([text("de"), text("Deutsch")]), .array([text("en"), text("English")]),
                         .array([text("fr"), text("Français")]), .array([text("it"), text("Italiano")]),
                     ]),
-                    PDFName("DA"): text("/Helv 10 Tf 0 g"),
+                    .da: text("/Helv 10 Tf 0 g"),
                 ], rect(72, 260, 150, 80)))
         addField(
             widget(
-                [.ft: .name("Btn"), PDFName("T"): text("send"), PDFName("Ff"): .integer(1 << 16)],
+                [.ft: .name("Btn"), .t: text("send"), .ff: .integer(1 << 16)],
                 rect(300, 260, 60, 22)))
-        addField(widget([.ft: .name(.sig), PDFName("T"): text("signature")], rect(300, 200, 200, 50)))
+        addField(widget([.ft: .name(.sig), .t: text("signature")], rect(300, 200, 200, 50)))
         let parent = builder.reserve()
         let city = builder.add(
             .dictionary(
                 widget(
-                    [.parent: .reference(parent), .ft: .name("Tx"), PDFName("T"): text("city"), PDFName("DA"): da],
+                    [.parent: .reference(parent), .ft: .name("Tx"), .t: text("city"), .da: da],
                     rect(72, 200, 150, 22))))
         annotations.append(.reference(city))
-        builder.set(parent, to: .dictionary([PDFName("T"): text("address"), .kids: .array([.reference(city)])]))
+        builder.set(parent, to: .dictionary([.t: text("address"), .kids: .array([.reference(city)])]))
         fields.append(.reference(parent))
 
         let helvetica: PDFObject = .dictionary([
-            .type: .name("Font"), .subtype: .name("Type1"), PDFName("BaseFont"): .name("Helvetica"),
-            PDFName("Encoding"): .name("WinAnsiEncoding"),
+            .type: .name("Font"), .subtype: .name("Type1"), .baseFont: .name("Helvetica"),
+            .encoding: .name("WinAnsiEncoding"),
         ])
         let dingbats: PDFObject = .dictionary([
-            .type: .name("Font"), .subtype: .name("Type1"), PDFName("BaseFont"): .name("ZapfDingbats"),
+            .type: .name("Font"), .subtype: .name("Type1"), .baseFont: .name("ZapfDingbats"),
         ])
         var acroForm: PDFDictionary = [
-            .fields: .array(fields), PDFName("DA"): da,
-            PDFName("DR"): .dictionary([
-                PDFName("Font"): .dictionary([PDFName("Helv"): helvetica, PDFName("ZaDb"): dingbats])
+            .fields: .array(fields), .da: da,
+            .dr: .dictionary([
+                .font: .dictionary([.helv: helvetica, .zaDb: dingbats])
             ]),
         ]
-        if needAppearances { acroForm[PDFName("NeedAppearances")] = true }
+        if needAppearances { acroForm[.needAppearances] = true }
         builder.catalogEntries[.acroForm] = .dictionary(acroForm)
         let contents = builder.add(
             .stream(PDFStream(data: Array("BT /F1 18 Tf 72 750 Td (Test form) Tj ET".utf8), compress: true)))
@@ -175,12 +175,12 @@ extension TestForms {
             let isPhoto = name == photo
             var field: PDFDictionary = [
                 .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name("Tx"),
-                PDFName("T"): .string(PDFString(text: name)),
-                PDFName("Rect"): PDFRectangle(x0: 72, y0: y, x1: isPhoto ? 272 : 372, y1: y + (isPhoto ? 120 : 24))
+                .t: .string(PDFString(text: name)),
+                .rect: PDFRectangle(x0: 72, y0: y, x1: isPhoto ? 272 : 372, y1: y + (isPhoto ? 120 : 24))
                     .object,
-                PDFName("P"): .reference(first), PDFName("DA"): .string(PDFString(text: "/Helv 11 Tf 0 g")), .f: 4,
+                .p: .reference(first), .da: .string(PDFString(text: "/Helv 11 Tf 0 g")), .f: 4,
             ]
-            if required.contains(name) { field[PDFName("Ff")] = .integer(2) }
+            if required.contains(name) { field[.ff] = .integer(2) }
             let reference = builder.add(.dictionary(field))
             fields.append(.reference(reference))
             firstAnnotations.append(.reference(reference))
@@ -190,9 +190,9 @@ extension TestForms {
             let reference = builder.add(
                 .dictionary([
                     .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
-                    PDFName("T"): .string(PDFString(text: name)),
-                    PDFName("Rect"): PDFRectangle(x0: x, y0: 120, x1: x + 220, y1: 190).object,
-                    PDFName("P"): .reference(second), .f: 4,
+                    .t: .string(PDFString(text: name)),
+                    .rect: PDFRectangle(x0: x, y0: 120, x1: x + 220, y1: 190).object,
+                    .p: .reference(second), .f: 4,
                 ]))
             fields.append(.reference(reference))
             secondAnnotations.append(.reference(reference))

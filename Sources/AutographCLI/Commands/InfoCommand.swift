@@ -166,7 +166,7 @@ struct FormSummary {
             let type = document.resolve(field[.ft] ?? .null).nameValue ?? inheritedType
             let kids = document.resolve(field[.kids] ?? .null).arrayValue ?? []
             // Kids that carry a partial name (/T) are fields; the others are widgets of this field.
-            let fieldKids = kids.filter { document.resolve($0).dictionaryValue?[PDFName("T")] != nil }
+            let fieldKids = kids.filter { document.resolve($0).dictionaryValue?[.t] != nil }
             if fieldKids.isEmpty {
                 fieldCount += 1
                 if type == .sig {

@@ -26,8 +26,8 @@ enum SampleCommand: Command {
     /// A small agreement: three A4 pages of text, a text field for the name and an empty signature field.
     static func makeSample() -> PDFBuilder {
         var builder = PDFBuilder(version: "1.7")
-        builder.info[PDFName("Title")] = .string(PDFString(text: "Autograph sample agreement"))
-        builder.info[PDFName("Producer")] = .string(PDFString(text: "Autograph \(AutographCLI.version)"))
+        builder.info[.title] = .string(PDFString(text: "Autograph sample agreement"))
+        builder.info[.producer] = .string(PDFString(text: "Autograph \(AutographCLI.version)"))
         let paragraphs = [
             "This agreement is a sample document written by Autograph.",
             "Fill in your name, sign in the box below, and what you see is what you sign.",
@@ -45,17 +45,17 @@ enum SampleCommand: Command {
                 let name = builder.add(
                     .dictionary([
                         .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name("Tx"),
-                        PDFName("T"): .string(PDFString(text: "Name")),
-                        PDFName("Rect"): PDFRectangle(x0: 72, y0: 220, x1: 292, y1: 244).object,
-                        PDFName("P"): .reference(page),
-                        PDFName("DA"): .string(PDFString(text: "/Helv 11 Tf 0 g")), PDFName("F"): 4,
+                        .t: .string(PDFString(text: "Name")),
+                        .rect: PDFRectangle(x0: 72, y0: 220, x1: 292, y1: 244).object,
+                        .p: .reference(page),
+                        .da: .string(PDFString(text: "/Helv 11 Tf 0 g")), .f: 4,
                     ]))
                 let signature = builder.add(
                     .dictionary([
                         .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
-                        PDFName("T"): .string(PDFString(text: "Signature1")),
-                        PDFName("Rect"): PDFRectangle(x0: 72, y0: 140, x1: 292, y1: 190).object,
-                        PDFName("P"): .reference(page), PDFName("F"): 4,
+                        .t: .string(PDFString(text: "Signature1")),
+                        .rect: PDFRectangle(x0: 72, y0: 140, x1: 292, y1: 190).object,
+                        .p: .reference(page), .f: 4,
                     ]))
                 fields = [.reference(name), .reference(signature)]
                 builder.addPage(

@@ -13,45 +13,45 @@ import PDFCore
 enum DemoForm {
     static func make() -> [UInt8] {
         var builder = PDFBuilder(version: "1.7")
-        builder.info[PDFName("Title")] = .string(PDFString(text: "Autograph demo agreement"))
-        builder.info[PDFName("Producer")] = .string(PDFString(text: "Autograph \(AutographCLI.version)"))
+        builder.info[.title] = .string(PDFString(text: "Autograph demo agreement"))
+        builder.info[.producer] = .string(PDFString(text: "Autograph \(AutographCLI.version)"))
         let page = builder.reserve()
         var fields: [PDFObject] = []
         func add(_ entries: PDFDictionary, _ rect: PDFRectangle) {
             var widget = entries
             widget[.type] = .name("Annot")
             widget[.subtype] = .name("Widget")
-            widget[PDFName("Rect")] = rect.object
-            widget[PDFName("P")] = .reference(page)
+            widget[.rect] = rect.object
+            widget[.p] = .reference(page)
             widget[.f] = 4
-            widget[PDFName("MK")] = .dictionary([PDFName("BC"): [0.4, 0.4, 0.4], PDFName("BG"): [1, 1, 1]])
+            widget[.mk] = .dictionary([.bc: [0.4, 0.4, 0.4], .bg: [1, 1, 1]])
             fields.append(.reference(builder.add(.dictionary(widget))))
         }
         func text(_ value: String) -> PDFObject { .string(PDFString(text: value)) }
         let da = text("/Helv 11 Tf 0 g")
         add(
             [
-                .ft: .name("Tx"), PDFName("T"): text("Name"), PDFName("TU"): text("Your full name"), PDFName("Ff"): 2,
-                PDFName("DA"): da,
+                .ft: .name("Tx"), .t: text("Name"), .tu: text("Your full name"), .ff: 2,
+                .da: da,
             ], PDFRectangle(x0: 150, y0: 600, x1: 450, y1: 624))
         add(
             [
-                .ft: .name("Tx"), PDFName("T"): text("Email"), PDFName("TU"): text("Your e-mail address"),
-                PDFName("DA"): da,
+                .ft: .name("Tx"), .t: text("Email"), .tu: text("Your e-mail address"),
+                .da: da,
             ], PDFRectangle(x0: 150, y0: 560, x1: 450, y1: 584))
         add(
             [
-                .ft: .name("Ch"), PDFName("T"): text("Country"), PDFName("TU"): text("Country"),
-                PDFName("Ff"): .integer(1 << 17),
-                PDFName("Opt"): .array(["Switzerland", "Germany", "France", "Italy", "Austria"].map(text)),
-                PDFName("DA"): da,
+                .ft: .name("Ch"), .t: text("Country"), .tu: text("Country"),
+                .ff: .integer(1 << 17),
+                .opt: .array(["Switzerland", "Germany", "France", "Italy", "Austria"].map(text)),
+                .da: da,
             ], PDFRectangle(x0: 150, y0: 520, x1: 450, y1: 544))
         let on = builder.add(
             .stream(
                 PDFStream(
                     dictionary: [
                         .type: .name("XObject"), .subtype: .name("Form"),
-                        PDFName("BBox"): PDFRectangle(x0: 0, y0: 0, x1: 16, y1: 16).object,
+                        .bBox: PDFRectangle(x0: 0, y0: 0, x1: 16, y1: 16).object,
                     ],
                     data: Array("0 g 3 8 m 7 3 l 13 13 l 2 w S".utf8), compress: false)))
         let off = builder.add(
@@ -59,20 +59,20 @@ enum DemoForm {
                 PDFStream(
                     dictionary: [
                         .type: .name("XObject"), .subtype: .name("Form"),
-                        PDFName("BBox"): PDFRectangle(x0: 0, y0: 0, x1: 16, y1: 16).object,
+                        .bBox: PDFRectangle(x0: 0, y0: 0, x1: 16, y1: 16).object,
                     ],
                     data: [], compress: false)))
         add(
             [
-                .ft: .name("Btn"), PDFName("T"): text("Agree"), PDFName("TU"): text("I agree to the terms"),
-                PDFName("Ff"): 2, .v: .name("Off"), PDFName("AS"): .name("Off"),
-                PDFName("AP"): .dictionary([
-                    .n: .dictionary([PDFName("Yes"): .reference(on), PDFName("Off"): .reference(off)])
+                .ft: .name("Btn"), .t: text("Agree"), .tu: text("I agree to the terms"),
+                .ff: 2, .v: .name("Off"), .as: .name("Off"),
+                .ap: .dictionary([
+                    .n: .dictionary([.yes: .reference(on), .off: .reference(off)])
                 ]),
-                PDFName("DA"): text("/ZaDb 0 Tf 0 g"),
+                .da: text("/ZaDb 0 Tf 0 g"),
             ], PDFRectangle(x0: 150, y0: 476, x1: 166, y1: 492))
         add(
-            [.ft: .name(.sig), PDFName("T"): text("Signature"), PDFName("TU"): text("Your signature")],
+            [.ft: .name(.sig), .t: text("Signature"), .tu: text("Your signature")],
             PDFRectangle(x0: 150, y0: 300, x1: 450, y1: 400))
 
         var content = "BT /F1 22 Tf 72 760 Td (Demo agreement) Tj ET\n"

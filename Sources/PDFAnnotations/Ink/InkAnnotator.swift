@@ -71,23 +71,23 @@ public struct InkAnnotator {
             .stream(
                 PDFStream(
                     dictionary: [
-                        .type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): rect.object,
+                        .type: .name("XObject"), .subtype: .name("Form"), .bBox: rect.object,
                         .resources: .dictionary(PDFDictionary()),
                     ], data: content.bytes, compress: true)))
         let inkList: [PDFObject] = note.strokes.filter { !$0.points.isEmpty }.map { stroke in
             .array(stroke.points.flatMap { [PDFObject.real(PDFReal($0.x)), .real(PDFReal($0.y))] })
         }
         var dictionary: PDFDictionary = [
-            .type: .name("Annot"), .subtype: .name("Ink"), PDFName("Rect"): rect.object,
-            PDFName("InkList"): .array(inkList), PDFName("C"): .array(components(note.style.color)),
-            PDFName("BS"): .dictionary([PDFName("W"): .real(PDFReal(note.style.width)), PDFName("S"): .name("S")]),
-            PDFName("F"): .integer(4),  // Print
-            PDFName("M"): .string(PDFString(text: date.pdfString)),
-            PDFName("NM"): .string(
+            .type: .name("Annot"), .subtype: .name("Ink"), .rect: rect.object,
+            .inkList: .array(inkList), .c: .array(components(note.style.color)),
+            .bs: .dictionary([.w: .real(PDFReal(note.style.width)), .s: .name("S")]),
+            .f: .integer(4),  // Print
+            .m: .string(PDFString(text: date.pdfString)),
+            .nm: .string(
                 PDFString(text: "autograph-ink-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))-\(number + 1)")),
-            PDFName("AP"): .dictionary([PDFName("N"): .reference(appearance)]),
+            .ap: .dictionary([.n: .reference(appearance)]),
         ]
-        if let reference = page.reference { dictionary[PDFName("P")] = .reference(reference) }
+        if let reference = page.reference { dictionary[.p] = .reference(reference) }
         return dictionary
     }
 
@@ -105,14 +105,14 @@ public struct InkAnnotator {
         guard let pageReference = page.reference else { return }
         var pageDictionary = update.object(pageReference).dictionaryValue ?? page.dictionary
         let annotations = references.map { PDFObject.reference($0) }
-        if case .reference(let arrayReference)? = pageDictionary[PDFName("Annots")],
+        if case .reference(let arrayReference)? = pageDictionary[.annots],
             let existing = update.object(arrayReference).arrayValue
         {
             update.replace(arrayReference, with: .array(existing + annotations))
             return
         }
-        let existing = document.resolve(pageDictionary[PDFName("Annots")] ?? .null).arrayValue ?? []
-        pageDictionary[PDFName("Annots")] = .array(existing + annotations)
+        let existing = document.resolve(pageDictionary[.annots] ?? .null).arrayValue ?? []
+        pageDictionary[.annots] = .array(existing + annotations)
         update.replace(pageReference, with: .dictionary(pageDictionary))
     }
 }

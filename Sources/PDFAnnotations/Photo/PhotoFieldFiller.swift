@@ -107,23 +107,23 @@ public struct PhotoFieldFiller: Sendable {
                 let matrix = photo.matrix(fitting: area)
                 content.saveState()
                 content.concatenate(matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5])
-                content.drawXObject(PDFName("Photo"))
+                content.drawXObject(.photo)
                 content.restoreState()
             }
             let resources: PDFDictionary = [
-                PDFName("XObject"): .dictionary([PDFName("Photo"): .reference(imageReference)])
+                .xObject: .dictionary([.photo: .reference(imageReference)])
             ]
             let appearance = update.add(geometry.formXObject(content: content, resources: resources))
             var dictionary = update.object(reference).dictionaryValue ?? widget.dictionary
-            dictionary[PDFName("AP")] = .dictionary([PDFName("N"): .reference(appearance)])
-            dictionary[PDFName("AS")] = nil
+            dictionary[.ap] = .dictionary([.n: .reference(appearance)])
+            dictionary[.as] = nil
             if field.kind == .pushButton {
                 // The icon viewers redraw a button from (ISO 32000-2 §12.5.6.19, Table 192), shown alone.
                 var characteristics =
-                    document.resolve(dictionary[PDFName("MK")] ?? .null).dictionaryValue ?? PDFDictionary()
-                characteristics[PDFName("I")] = .reference(appearance)
-                characteristics[PDFName("TP")] = .integer(1)
-                dictionary[PDFName("MK")] = .dictionary(characteristics)
+                    document.resolve(dictionary[.mk] ?? .null).dictionaryValue ?? PDFDictionary()
+                characteristics[.i] = .reference(appearance)
+                characteristics[.tp] = .integer(1)
+                dictionary[.mk] = .dictionary(characteristics)
             }
             update.replace(reference, with: .dictionary(dictionary))
         }

@@ -63,20 +63,20 @@ public struct Watermarker {
         }
         let graphicsState = update.add(
             .dictionary([
-                .type: .name("ExtGState"), PDFName("ca"): .real(PDFReal(appearance.opacity)),
-                PDFName("CA"): .real(PDFReal(appearance.opacity)),
+                .type: .name("ExtGState"), .nonStrokingAlpha: .real(PDFReal(appearance.opacity)),
+                .strokingAlpha: .real(PDFReal(appearance.opacity)),
             ]))
         for page in pages {
             guard let reference = page.reference, let drawing = contents[reference] else { continue }
             var dictionary = page.dictionary
             var resources = page.resources ?? PDFDictionary()
-            var fonts = document.resolve(resources[PDFName("Font")] ?? .null).dictionaryValue ?? PDFDictionary()
-            fonts[PDFName("AutographWatermarkTitle")] = .reference(titleFontReference)
-            if let dateFontReference { fonts[PDFName("AutographWatermarkDate")] = .reference(dateFontReference) }
-            resources[PDFName("Font")] = .dictionary(fonts)
-            var states = document.resolve(resources[PDFName("ExtGState")] ?? .null).dictionaryValue ?? PDFDictionary()
-            states[PDFName("AutographWatermarkGS")] = .reference(graphicsState)
-            resources[PDFName("ExtGState")] = .dictionary(states)
+            var fonts = document.resolve(resources[.font] ?? .null).dictionaryValue ?? PDFDictionary()
+            fonts[.autographWatermarkTitle] = .reference(titleFontReference)
+            if let dateFontReference { fonts[.autographWatermarkDate] = .reference(dateFontReference) }
+            resources[.font] = .dictionary(fonts)
+            var states = document.resolve(resources[.extGState] ?? .null).dictionaryValue ?? PDFDictionary()
+            states[.autographWatermarkGS] = .reference(graphicsState)
+            resources[.extGState] = .dictionary(states)
             dictionary[.resources] = .dictionary(resources)
             // The page's own content may leave its graphics state changed: enclose it in q … Q.
             let opening = update.add(.stream(PDFStream(data: Array("q\n".utf8), compress: false)))
@@ -114,16 +114,16 @@ public struct Watermarker {
         let dateSize = titleSize * 0.3
         var content = ContentStreamBuilder()
         content.saveState()
-        content.setGraphicsState(PDFName("AutographWatermarkGS"))
+        content.setGraphicsState(.autographWatermarkGS)
         content.concatenate(cosine, sine, -sine, cosine, box.x0 + box.width / 2, box.y0 + box.height / 2)
         content.beginText()
         content.setFillColor(appearance.color)
-        content.setFont(PDFName("AutographWatermarkTitle"), size: titleSize)
+        content.setFont(.autographWatermarkTitle, size: titleSize)
         content.setTextMatrix(1, 0, 0, 1, -titleWidth * titleSize / 2, dateText == nil ? -titleSize * 0.35 : 0)
         content.showText(titleFont.encode(appearance.title))
         if let dateText, let dateFont {
             let width = dateFont.width(of: dateText) / 1000 * dateSize
-            content.setFont(PDFName("AutographWatermarkDate"), size: dateSize)
+            content.setFont(.autographWatermarkDate, size: dateSize)
             content.setTextMatrix(1, 0, 0, 1, -width / 2, -dateSize * 1.4)
             content.showText(dateFont.encode(dateText))
         }

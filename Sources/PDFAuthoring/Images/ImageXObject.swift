@@ -38,7 +38,7 @@ public struct ImageXObject: Sendable {
     /// Adds the soft mask (when there is one) and the image; returns the image's reference.
     public func add(using add: (PDFObject) -> PDFReference) -> PDFReference {
         var stream = image
-        if let softMask { stream.dictionary[PDFName("SMask")] = .reference(add(.stream(softMask))) }
+        if let softMask { stream.dictionary[.sMask] = .reference(add(.stream(softMask))) }
         return add(.stream(stream))
     }
 
@@ -55,12 +55,12 @@ public struct ImageXObject: Sendable {
         default: throw PDFError(.decodeFailed, "a JPEG with \(frame.components) components")
         }
         var dictionary: PDFDictionary = [
-            .type: .name("XObject"), .subtype: .name("Image"), PDFName("Width"): .integer(frame.width),
-            PDFName("Height"): .integer(frame.height), PDFName("ColorSpace"): .name(colorSpace),
+            .type: .name("XObject"), .subtype: .name("Image"), .width: .integer(frame.width),
+            .height: .integer(frame.height), .colorSpace: .name(colorSpace),
             .bitsPerComponent: .integer(frame.bitsPerComponent), .filter: .name(.dctDecode),
         ]
         // Adobe's CMYK JPEGs store inverted values (the APP14 marker says so).
-        if frame.components == 4 && frame.isAdobe { dictionary[PDFName("Decode")] = [1, 0, 1, 0, 1, 0, 1, 0] }
+        if frame.components == 4 && frame.isAdobe { dictionary[.decode] = [1, 0, 1, 0, 1, 0, 1, 0] }
         return ImageXObject(
             width: frame.width, height: frame.height, image: PDFStream(dictionary: dictionary, encodedBytes: data),
             softMask: nil, orientation: frame.orientation)

@@ -50,8 +50,8 @@ extension PNGImage {
         if bits == 16 && colorType == 3 { bits = 8 }
         let image = PDFStream(
             dictionary: [
-                .type: .name("XObject"), .subtype: .name("Image"), PDFName("Width"): .integer(width),
-                PDFName("Height"): .integer(height), PDFName("ColorSpace"): colorSpace,
+                .type: .name("XObject"), .subtype: .name("Image"), .width: .integer(width),
+                .height: .integer(height), .colorSpace: colorSpace,
                 .bitsPerComponent: .integer(bits),
             ], data: colorSamples, compress: true)
         let mask =
@@ -59,8 +59,8 @@ extension PNGImage {
             ? nil
             : PDFStream(
                 dictionary: [
-                    .type: .name("XObject"), .subtype: .name("Image"), PDFName("Width"): .integer(width),
-                    PDFName("Height"): .integer(height), PDFName("ColorSpace"): .name("DeviceGray"),
+                    .type: .name("XObject"), .subtype: .name("Image"), .width: .integer(width),
+                    .height: .integer(height), .colorSpace: .name("DeviceGray"),
                     .bitsPerComponent: .integer(colorType == 3 ? 8 : bits),
                 ], data: alpha, compress: true)
         return ImageXObject(width: width, height: height, image: image, softMask: mask)

@@ -7,8 +7,8 @@ extension RasterImage {
         func stream(_ data: [UInt8], colorSpace: PDFName) -> PDFStream {
             PDFStream(
                 dictionary: [
-                    .type: .name("XObject"), .subtype: .name("Image"), PDFName("Width"): .integer(width),
-                    PDFName("Height"): .integer(height), PDFName("ColorSpace"): .name(colorSpace),
+                    .type: .name("XObject"), .subtype: .name("Image"), .width: .integer(width),
+                    .height: .integer(height), .colorSpace: .name(colorSpace),
                     .bitsPerComponent: .integer(8),
                 ], data: data, compress: true)
         }

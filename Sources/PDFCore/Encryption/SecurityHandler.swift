@@ -156,7 +156,7 @@ package struct SecurityHandler: Sendable {
             return try cipher(cryptFilters[name] ?? .identity, reference)
         }
         if type == .metadata && !info.encryptsMetadata { return nil }
-        if type == PDFName("EmbeddedFile") { return try cipher(embeddedFileMethod, reference) }
+        if type == .embeddedFile { return try cipher(embeddedFileMethod, reference) }
         return try cipher(streamMethod, reference)
     }
 

@@ -126,6 +126,8 @@ extension PDFName {
     public static let contents: PDFName = "Contents"
     public static let annots: PDFName = "Annots"
     public static let version: PDFName = "Version"
+    // §7.11.4 embedded file streams
+    public static let embeddedFile: PDFName = "EmbeddedFile"
     // §12.7 forms, §12.8 signatures
     public static let acroForm: PDFName = "AcroForm"
     public static let fields: PDFName = "Fields"

@@ -34,11 +34,11 @@ struct AppearanceFonts {
         let requested = resourceName.flatMap(standardFont(named:)) ?? StandardFont(.helvetica)
         if requested.canEncode(text) {
             let reference = standardReference(requested, update: &update)
-            return Choice(font: requested, resourceName: resourceName ?? PDFName("Helv"), reference: reference)
+            return Choice(font: requested, resourceName: resourceName ?? .helv, reference: reference)
         }
         if let fallback, fallback.canEncode(text) {
             if callerFontReference == nil { callerFontReference = update.reserve() }
-            return Choice(font: fallback, resourceName: PDFName("AutographF0"), reference: callerFontReference!)
+            return Choice(font: fallback, resourceName: .autographF0, reference: callerFontReference!)
         }
         guard let file = SystemFonts.font(covering: text) else {
             throw FormError(.fontUnavailable, field: field, "no font on this system can draw \"\(text.prefix(40))\"")
@@ -63,7 +63,7 @@ struct AppearanceFonts {
     /// ZapfDingbats for checkbox and radio button symbols.
     mutating func dingbats(update: inout IncrementalUpdate) -> Choice {
         let font = StandardFont(.zapfDingbats)
-        return Choice(font: font, resourceName: PDFName("ZaDb"), reference: standardReference(font, update: &update))
+        return Choice(font: font, resourceName: .zaDb, reference: standardReference(font, update: &update))
     }
 
     /// Writes the font dictionaries of the embedded fonts (subset to the glyphs used); call last.
@@ -85,9 +85,9 @@ struct AppearanceFonts {
     /// The standard font a `/DA` resource name stands for: its `/DR` font's `/BaseFont`, or the
     /// usual AcroForm names (`Helv`, `ZaDb` …).
     private func standardFont(named name: PDFName) -> StandardFont? {
-        if let fonts = document.resolve(defaultResources?[PDFName("Font")] ?? .null).dictionaryValue,
+        if let fonts = document.resolve(defaultResources?[.font] ?? .null).dictionaryValue,
             let font = document.resolve(fonts[name] ?? .null).dictionaryValue,
-            let baseFont = document.resolve(font[PDFName("BaseFont")] ?? .null).nameValue,
+            let baseFont = document.resolve(font[.baseFont] ?? .null).nameValue,
             let standard = StandardFont(baseFont: baseFont.string)
         {
             return standard

@@ -32,7 +32,7 @@ struct AppearanceGenerator {
 
         var content = ContentStreamBuilder()
         geometry.drawFrame(into: &content)
-        content.beginMarkedContent(PDFName("Tx"))
+        content.beginMarkedContent(.tx)
         content.saveState()
         content.rectangle(
             geometry.borderWidth, geometry.borderWidth, geometry.width - 2 * geometry.borderWidth,
@@ -70,7 +70,7 @@ struct AppearanceGenerator {
         content.endMarkedContent()
         return geometry.formXObject(
             content: content,
-            resources: [PDFName("Font"): .dictionary([choice.resourceName: .reference(choice.reference)])])
+            resources: [.font: .dictionary([choice.resourceName: .reference(choice.reference)])])
     }
 
     /// The appearance of a list box with `selected` export values highlighted (§12.7.5.4).
@@ -83,10 +83,10 @@ struct AppearanceGenerator {
         let choice = try fonts.font(for: allText, resourceName: appearance.fontName, field: field.name, update: &update)
         let size = appearance.fontSize > 0 ? appearance.fontSize : 12
         let layout = TextLayout(font: choice.font, size: size)
-        let topIndex = max(0, document.resolve(field.dictionary[PDFName("TI")] ?? .null).intValue ?? 0)
+        let topIndex = max(0, document.resolve(field.dictionary[.ti] ?? .null).intValue ?? 0)
         var content = ContentStreamBuilder()
         geometry.drawFrame(into: &content)
-        content.beginMarkedContent(PDFName("Tx"))
+        content.beginMarkedContent(.tx)
         content.saveState()
         content.rectangle(
             geometry.borderWidth, geometry.borderWidth, geometry.width - 2 * geometry.borderWidth,
@@ -113,7 +113,7 @@ struct AppearanceGenerator {
         content.endMarkedContent()
         return geometry.formXObject(
             content: content,
-            resources: [PDFName("Font"): .dictionary([choice.resourceName: .reference(choice.reference)])])
+            resources: [.font: .dictionary([choice.resourceName: .reference(choice.reference)])])
     }
 
     /// The on and off appearances of a checkbox or radio button: the `/MK /CA` character (a check
@@ -123,8 +123,8 @@ struct AppearanceGenerator {
     ) {
         let geometry = WidgetGeometry(widget: widget, document: document)
         let appearance = defaultAppearance(field, widget)
-        let characteristics = document.resolve(widget.dictionary[PDFName("MK")] ?? .null).dictionaryValue
-        let caption = document.resolve(characteristics?[PDFName("CA")] ?? .null).stringValue?.bytes.first
+        let characteristics = document.resolve(widget.dictionary[.mk] ?? .null).dictionaryValue
+        let caption = document.resolve(characteristics?[.ca] ?? .null).stringValue?.bytes.first
         let code = caption ?? (field.kind == .radio ? UInt8(ascii: "l") : UInt8(ascii: "4"))
         let dingbats = fonts.dingbats(update: &update)
         let font = StandardFont(.zapfDingbats)
@@ -132,7 +132,7 @@ struct AppearanceGenerator {
         let inner = max(0, min(geometry.width, geometry.height) - 2 * geometry.padding)
         let size = appearance.fontSize > 0 ? appearance.fontSize : max(1, min(inner, inner * 1000 / glyphWidth))
         let resources: PDFDictionary = [
-            PDFName("Font"): .dictionary([dingbats.resourceName: .reference(dingbats.reference)])
+            .font: .dictionary([dingbats.resourceName: .reference(dingbats.reference)])
         ]
 
         var on = ContentStreamBuilder()
@@ -158,7 +158,7 @@ struct AppearanceGenerator {
 
     /// The widget's `/DA`, else the field's (inherited, or the form's).
     private func defaultAppearance(_ field: FormField, _ widget: Widget) -> DefaultAppearance {
-        if let own = document.resolve(widget.dictionary[PDFName("DA")] ?? .null).stringValue?.text {
+        if let own = document.resolve(widget.dictionary[.da] ?? .null).stringValue?.text {
             return DefaultAppearance(own)
         }
         return DefaultAppearance(field.defaultAppearance)

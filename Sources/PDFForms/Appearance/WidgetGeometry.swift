@@ -23,18 +23,18 @@ public struct WidgetGeometry: Sendable {
         case 270: matrix = [0, -1, 1, 0, 0, 0]
         default: matrix = [1, 0, 0, 1, 0, 0]
         }
-        let characteristics = document.resolve(widget.dictionary[PDFName("MK")] ?? .null).dictionaryValue
+        let characteristics = document.resolve(widget.dictionary[.mk] ?? .null).dictionaryValue
         func color(_ key: String) -> PDFColor? {
             let items = document.resolve(characteristics?[PDFName(key)] ?? .null).arrayValue ?? []
             return PDFColor(components: items.compactMap { document.resolve($0).numberValue })
         }
         borderColor = color("BC")
         backgroundColor = color("BG")
-        let borderStyleDictionary = document.resolve(widget.dictionary[PDFName("BS")] ?? .null).dictionaryValue
-        borderStyle = borderStyleDictionary?.name(PDFName("S"))?.string ?? "S"
+        let borderStyleDictionary = document.resolve(widget.dictionary[.bs] ?? .null).dictionaryValue
+        borderStyle = borderStyleDictionary?.name(.s)?.string ?? "S"
         if let width = borderStyleDictionary?.number(.w) {
             borderWidth = width
-        } else if let border = document.resolve(widget.dictionary[PDFName("Border")] ?? .null).arrayValue,
+        } else if let border = document.resolve(widget.dictionary[.border] ?? .null).arrayValue,
             border.count >= 3, let width = document.resolve(border[2]).numberValue
         {
             borderWidth = width
@@ -79,11 +79,11 @@ public struct WidgetGeometry: Sendable {
     /// A form XObject holding `content` with `resources`, framed by this geometry.
     public func formXObject(content: ContentStreamBuilder, resources: PDFDictionary) -> PDFObject {
         var dictionary: PDFDictionary = [
-            .type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): bbox,
+            .type: .name("XObject"), .subtype: .name("Form"), .bBox: bbox,
             .resources: .dictionary(resources),
         ]
         if matrix != [1, 0, 0, 1, 0, 0] {
-            dictionary[PDFName("Matrix")] = .array(matrix.map { .integer(Int($0)) })
+            dictionary[.matrix] = .array(matrix.map { .integer(Int($0)) })
         }
         return .stream(PDFStream(dictionary: dictionary, data: content.bytes, compress: true))
     }

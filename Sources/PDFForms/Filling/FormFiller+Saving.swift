@@ -37,7 +37,7 @@ extension FormFiller {
                     if field.kind == .listBox {
                         let selected = FormFiller.selections(value)
                         let indices = field.options.indices.filter { selected.contains(field.options[$0].exportValue) }
-                        dictionary[PDFName("I")] = indices.isEmpty ? nil : .array(indices.map { .integer($0) })
+                        dictionary[.i] = indices.isEmpty ? nil : .array(indices.map { .integer($0) })
                     }
                 }
             }
@@ -53,12 +53,12 @@ extension FormFiller {
                     }
                     let appearance = try generator.text(text, field: field, widget: widget, update: &update)
                     let appearanceReference = update.add(appearance)
-                    edits.edit(reference) { $0[PDFName("AP")] = .dictionary([.n: .reference(appearanceReference)]) }
+                    edits.edit(reference) { $0[.ap] = .dictionary([.n: .reference(appearanceReference)]) }
                 case .listBox:
                     let appearance = try generator.list(
                         FormFiller.selections(value), field: field, widget: widget, update: &update)
                     let appearanceReference = update.add(appearance)
-                    edits.edit(reference) { $0[PDFName("AP")] = .dictionary([.n: .reference(appearanceReference)]) }
+                    edits.edit(reference) { $0[.ap] = .dictionary([.n: .reference(appearanceReference)]) }
                 case .checkbox, .radio:
                     guard case .state(let state) = value else { continue }
                     let hasState = state == "Off" || widget.onStates.contains(state)
@@ -70,15 +70,15 @@ extension FormFiller {
                         let onReference = update.add(on)
                         let offReference = update.add(off)
                         edits.edit(reference) {
-                            $0[PDFName("AP")] = .dictionary([
+                            $0[.ap] = .dictionary([
                                 .n: .dictionary([
-                                    PDFName(onState): .reference(onReference), PDFName("Off"): .reference(offReference),
+                                    PDFName(onState): .reference(onReference), .off: .reference(offReference),
                                 ])
                             ])
-                            $0[PDFName("AS")] = .name(PDFName(state == "Off" ? "Off" : onState))
+                            $0[.as] = .name(PDFName(state == "Off" ? "Off" : onState))
                         }
                     } else {
-                        edits.edit(reference) { $0[PDFName("AS")] = .name(PDFName(widgetState)) }
+                        edits.edit(reference) { $0[.as] = .name(PDFName(widgetState)) }
                     }
                 case .pushButton, .signature, .unknown:
                     continue
@@ -88,11 +88,11 @@ extension FormFiller {
 
         if form.needsAppearances {
             if let formReference = form.reference {
-                edits.edit(formReference) { $0[PDFName("NeedAppearances")] = nil }
+                edits.edit(formReference) { $0[.needAppearances] = nil }
             } else if let root = document.trailer.reference(.root) {
                 edits.edit(root) { catalog in
                     var acroForm = document.resolve(catalog[.acroForm] ?? .null).dictionaryValue ?? form.dictionary
-                    acroForm[PDFName("NeedAppearances")] = nil
+                    acroForm[.needAppearances] = nil
                     catalog[.acroForm] = .dictionary(acroForm)
                 }
             }

@@ -37,7 +37,7 @@ public struct FormFlattener {
             var kept: [PDFObject] = []
             var content = ContentStreamBuilder()
             var xObjects =
-                document.resolve(page.resources?[PDFName("XObject")] ?? .null).dictionaryValue ?? PDFDictionary()
+                document.resolve(page.resources?[.xObject] ?? .null).dictionaryValue ?? PDFDictionary()
             var drawn = 0
             for annotation in annotations {
                 guard let reference = annotation.referenceValue, flattened.contains(reference),
@@ -63,7 +63,7 @@ public struct FormFlattener {
             pageDictionary[.annots] = kept.isEmpty ? nil : .array(kept)
             if drawn > 0 {
                 var resources = page.resources ?? PDFDictionary()
-                resources[PDFName("XObject")] = .dictionary(xObjects)
+                resources[.xObject] = .dictionary(xObjects)
                 pageDictionary[.resources] = .dictionary(resources)
                 // The page's own content may leave its graphics state changed: enclose it in q … Q.
                 let opening = update.add(.stream(PDFStream(data: Array("q\n".utf8), compress: false)))
@@ -87,7 +87,7 @@ public struct FormFlattener {
         }
         var formDictionary = form.dictionary
         formDictionary[.fields] = .array(remaining)
-        formDictionary[PDFName("NeedAppearances")] = nil
+        formDictionary[.needAppearances] = nil
         if let reference = form.reference {
             update.replace(reference, with: .dictionary(formDictionary))
         } else if let root = document.trailer.reference(.root), var catalog = document.catalog {
@@ -109,7 +109,7 @@ public struct FormFlattener {
     /// The widget's normal appearance stream (for its `/AS` state when `/N` holds states).
     private func normalAppearance(_ widget: Widget) -> (PDFStream, PDFObject)? {
         let document = form.document
-        guard let appearances = document.resolve(widget.dictionary[PDFName("AP")] ?? .null).dictionaryValue,
+        guard let appearances = document.resolve(widget.dictionary[.ap] ?? .null).dictionaryValue,
             let normal = appearances[.n]
         else { return nil }
         if let stream = document.resolve(normal).streamValue { return (stream, normal) }
@@ -125,11 +125,11 @@ public struct FormFlattener {
         guard
             let bbox = PDFRectangle(
                 .array(
-                    (document.resolve(dictionary[PDFName("BBox")] ?? .null).arrayValue ?? []).map {
+                    (document.resolve(dictionary[.bBox] ?? .null).arrayValue ?? []).map {
                         document.resolve($0)
                     }))
         else { return nil }
-        let matrixItems = (document.resolve(dictionary[PDFName("Matrix")] ?? .null).arrayValue ?? []).compactMap {
+        let matrixItems = (document.resolve(dictionary[.matrix] ?? .null).arrayValue ?? []).compactMap {
             document.resolve($0).numberValue
         }
         let m = matrixItems.count == 6 ? matrixItems : [1, 0, 0, 1, 0, 0]

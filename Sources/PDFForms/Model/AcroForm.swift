@@ -34,14 +34,14 @@ public struct AcroForm: Sendable {
 
     /// `/NeedAppearances`: viewers are asked to make appearances themselves.
     public var needsAppearances: Bool {
-        document.resolve(dictionary[PDFName("NeedAppearances")] ?? .null).boolValue ?? false
+        document.resolve(dictionary[.needAppearances] ?? .null).boolValue ?? false
     }
 
     /// `/DR`, the default resources (fonts for `/DA`).
-    public var defaultResources: PDFDictionary? { document.resolve(dictionary[PDFName("DR")] ?? .null).dictionaryValue }
+    public var defaultResources: PDFDictionary? { document.resolve(dictionary[.dr] ?? .null).dictionaryValue }
 
     /// True when the form holds XFA (its fields may be shown differently by XFA viewers).
-    public var hasXFA: Bool { dictionary[PDFName("XFA")] != nil }
+    public var hasXFA: Bool { dictionary[.xfa] != nil }
 
     /// The field with this fully qualified name.
     public func field(named name: String) -> FormField? { fields.first { $0.name == name } }
@@ -97,8 +97,8 @@ struct FieldTreeReader {
 
     mutating func read() {
         var inherited = Inherited()
-        inherited.defaultAppearance = document.resolve(form[PDFName("DA")] ?? .null).stringValue?.text
-        inherited.alignment = document.resolve(form[PDFName("Q")] ?? .null).intValue
+        inherited.defaultAppearance = document.resolve(form[.da] ?? .null).stringValue?.text
+        inherited.alignment = document.resolve(form[.q] ?? .null).intValue
         for field in document.resolve(form[.fields] ?? .null).arrayValue ?? [] {
             visit(field, inherited: inherited, depth: 0)
         }
@@ -115,34 +115,34 @@ struct FieldTreeReader {
             return
         }
         var inherited = inherited
-        let partialName = document.resolve(dictionary[PDFName("T")] ?? .null).stringValue?.text
+        let partialName = document.resolve(dictionary[.t] ?? .null).stringValue?.text
         if let partialName { inherited.name.append(partialName) }
         if let type = document.resolve(dictionary[.ft] ?? .null).nameValue { inherited.type = type }
-        if let flags = document.resolve(dictionary[PDFName("Ff")] ?? .null).intValue {
+        if let flags = document.resolve(dictionary[.ff] ?? .null).intValue {
             inherited.flags = UInt32(truncatingIfNeeded: flags)
         }
         if let value = dictionary[.v] {
             inherited.value = value
             inherited.valueHolder = reference
         }
-        if let value = dictionary[PDFName("DV")] { inherited.defaultValue = value }
-        if let appearance = document.resolve(dictionary[PDFName("DA")] ?? .null).stringValue?.text {
+        if let value = dictionary[.dv] { inherited.defaultValue = value }
+        if let appearance = document.resolve(dictionary[.da] ?? .null).stringValue?.text {
             inherited.defaultAppearance = appearance
         }
-        if let alignment = document.resolve(dictionary[PDFName("Q")] ?? .null).intValue {
+        if let alignment = document.resolve(dictionary[.q] ?? .null).intValue {
             inherited.alignment = alignment
         }
-        if let maxLength = document.resolve(dictionary[PDFName("MaxLen")] ?? .null).intValue {
+        if let maxLength = document.resolve(dictionary[.maxLen] ?? .null).intValue {
             inherited.maxLength = maxLength
         }
-        if let options = dictionary[PDFName("Opt")] { inherited.options = options }
+        if let options = dictionary[.opt] { inherited.options = options }
 
         // Kids with a partial name (or kids of their own) are fields; the others are this field's widgets.
         let kids = document.resolve(dictionary[.kids] ?? .null).arrayValue ?? []
         let fieldKids = kids.filter { kid in
             guard let kidDictionary = document.resolve(kid).dictionaryValue else { return false }
-            return kidDictionary[PDFName("T")] != nil || kidDictionary[.kids] != nil
-                || (kidDictionary[.ft] != nil && kidDictionary.name(.subtype) != PDFName("Widget"))
+            return kidDictionary[.t] != nil || kidDictionary[.kids] != nil
+                || (kidDictionary[.ft] != nil && kidDictionary.name(.subtype) != .widget)
         }
         if !fieldKids.isEmpty {
             var childInherited = inherited
@@ -168,19 +168,19 @@ struct FieldTreeReader {
     private func makeWidget(_ reference: PDFReference?, _ dictionary: PDFDictionary) -> Widget {
         let rect =
             PDFRectangle(
-                document.resolve(dictionary[PDFName("Rect")] ?? .null).arrayValue.map {
+                document.resolve(dictionary[.rect] ?? .null).arrayValue.map {
                     .array($0.map { document.resolve($0) })
                 })
             ?? PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0)
         var pageIndex: Int? = reference.flatMap { pageOfWidget[$0] }
-        if pageIndex == nil, let page = dictionary[PDFName("P")]?.referenceValue { pageIndex = pageOfReference[page] }
-        let characteristics = document.resolve(dictionary[PDFName("MK")] ?? .null).dictionaryValue
+        if pageIndex == nil, let page = dictionary[.p]?.referenceValue { pageIndex = pageOfReference[page] }
+        let characteristics = document.resolve(dictionary[.mk] ?? .null).dictionaryValue
         var rotation = (document.resolve(characteristics?[.r] ?? .null).intValue ?? 0) % 360
         if rotation < 0 { rotation += 360 }
         let flags = AnnotationFlags(
             rawValue: UInt32(truncatingIfNeeded: document.resolve(dictionary[.f] ?? .null).intValue ?? 0))
         let normal = document.resolve(
-            document.resolve(dictionary[PDFName("AP")] ?? .null).dictionaryValue?[.n] ?? .null)
+            document.resolve(dictionary[.ap] ?? .null).dictionaryValue?[.n] ?? .null)
         var onStates: [String] = []
         if case .dictionary(let states) = normal {
             onStates = states.keys.map(\.string).filter { $0 != "Off" }
@@ -189,7 +189,7 @@ struct FieldTreeReader {
             reference: reference, dictionary: dictionary, pageIndex: pageIndex, rect: rect,
             rotation: rotation / 90 * 90,
             flags: flags, onStates: onStates,
-            appearanceState: document.resolve(dictionary[PDFName("AS")] ?? .null).nameValue?.string)
+            appearanceState: document.resolve(dictionary[.as] ?? .null).nameValue?.string)
     }
 
     private func makeField(
@@ -213,7 +213,7 @@ struct FieldTreeReader {
         return FormField(
             reference: reference, dictionary: dictionary, name: inherited.name.joined(separator: "."),
             partialName: partialName,
-            alternateName: document.resolve(dictionary[PDFName("TU")] ?? .null).stringValue?.text,
+            alternateName: document.resolve(dictionary[.tu] ?? .null).stringValue?.text,
             kind: kind, flags: flags, value: value(inherited.value, kind: kind),
             defaultValue: value(inherited.defaultValue, kind: kind), defaultAppearance: inherited.defaultAppearance,
             alignment: FieldAlignment(rawValue: inherited.alignment ?? 0) ?? .left,

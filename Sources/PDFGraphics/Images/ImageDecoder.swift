@@ -26,7 +26,7 @@ struct ImageDecoder: Sendable {
         let isMask = value("ImageMask") == .boolean(true)
         let interpolate = value("Interpolate") == .boolean(true)
         var space: ColorSpace? = nil
-        if !isMask, let object = dictionary[PDFName("ColorSpace")] {
+        if !isMask, let object = dictionary[.colorSpace] {
             space = try graphics.colorSpace(object, resources: resources)
         }
         let resolvedSpace = space
@@ -277,7 +277,7 @@ struct ImageDecoder: Sendable {
             return unpacked(rows, width: width, height: height, components: 1, bits: 1)
         case "JBIG2Decode":
             var globals: [UInt8]? = nil
-            if let object = partial.imageCodecParameters?[PDFName("JBIG2Globals")],
+            if let object = partial.imageCodecParameters?[.jbig2Globals],
                 let globalsStream = document.resolve(object).streamValue
             {
                 globals = try globalsStream.decodedData(maxSize: 1 << 26)

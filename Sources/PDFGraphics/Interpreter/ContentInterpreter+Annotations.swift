@@ -6,12 +6,12 @@ extension ContentInterpreter {
     /// the appearance's `/BBox` (through its `/Matrix`) is mapped onto the annotation's `/Rect`.
     func drawAnnotations(of page: Page) {
         let mode = graphics.options.annotations
-        let annotations = document.resolve(page.dictionary[PDFName("Annots")] ?? .null).arrayValue ?? []
+        let annotations = document.resolve(page.dictionary[.annots] ?? .null).arrayValue ?? []
         for item in annotations.prefix(10_000) {
             guard let annotation = document.resolve(item).dictionaryValue else { continue }
             let subtype = annotation[.subtype]?.nameValue?.string
             if subtype == "Popup" { continue }
-            let flags = document.resolve(annotation[PDFName("F")] ?? .null).intValue ?? 0
+            let flags = document.resolve(annotation[.f] ?? .null).intValue ?? 0
             let hidden = flags & 2 != 0
             let printable = flags & 4 != 0
             let noView = flags & 32 != 0
@@ -21,15 +21,15 @@ extension ContentInterpreter {
             case .print where hidden || !printable: continue
             default: break
             }
-            if let content = annotation[PDFName("OC")], !graphics.optionalContent.isVisible(content) { continue }
+            if let content = annotation[.oc], !graphics.optionalContent.isVisible(content) { continue }
             guard let appearance = normalAppearance(annotation),
-                let rectNumbers = document.resolve(annotation[PDFName("Rect")] ?? .null).arrayValue?
+                let rectNumbers = document.resolve(annotation[.rect] ?? .null).arrayValue?
                     .compactMap({ document.resolve($0).numberValue }), rectNumbers.count == 4
             else { continue }
             let rect = PDFRectangle(x0: rectNumbers[0], y0: rectNumbers[1], x1: rectNumbers[2], y1: rectNumbers[3])
-            let formMatrix = PDFMatrix(appearance.dictionary[PDFName("Matrix")], document: document) ?? .identity
+            let formMatrix = PDFMatrix(appearance.dictionary[.matrix], document: document) ?? .identity
             guard
-                let bboxNumbers = document.resolve(appearance.dictionary[PDFName("BBox")] ?? .null).arrayValue?
+                let bboxNumbers = document.resolve(appearance.dictionary[.bBox] ?? .null).arrayValue?
                     .compactMap({ document.resolve($0).numberValue }), bboxNumbers.count == 4
             else { continue }
             let box = formMatrix.apply(
@@ -48,12 +48,12 @@ extension ContentInterpreter {
 
     /// `/AP /N`: a stream, or the state `/AS` names in a dictionary of states.
     private func normalAppearance(_ annotation: PDFDictionary) -> PDFStream? {
-        guard let appearances = document.resolve(annotation[PDFName("AP")] ?? .null).dictionaryValue,
+        guard let appearances = document.resolve(annotation[.ap] ?? .null).dictionaryValue,
             let normal = appearances[.n]
         else { return nil }
         let resolved = document.resolve(normal)
         if let stream = resolved.streamValue { return stream }
-        guard let states = resolved.dictionaryValue, let state = annotation[PDFName("AS")]?.nameValue else {
+        guard let states = resolved.dictionaryValue, let state = annotation[.as]?.nameValue else {
             return nil
         }
         return states[state].flatMap { document.resolve($0).streamValue }

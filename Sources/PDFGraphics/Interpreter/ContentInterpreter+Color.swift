@@ -97,11 +97,10 @@ extension ContentInterpreter {
             warn("pattern /\(name.string) is not a dictionary")
             return nil
         }
-        let matrix = (PDFMatrix(dictionary[PDFName("Matrix")], document: document) ?? .identity).concatenating(
-            baseMatrix)
-        switch dictionary[PDFName("PatternType")]?.intValue {
+        let matrix = (PDFMatrix(dictionary[.matrix], document: document) ?? .identity).concatenating(baseMatrix)
+        switch dictionary[.patternType]?.intValue {
         case 2:
-            guard let shadingObject = dictionary[PDFName("Shading")] else {
+            guard let shadingObject = dictionary[.shading] else {
                 warn("shading pattern /\(name.string) has no /Shading")
                 return nil
             }
@@ -130,11 +129,11 @@ extension ContentInterpreter {
     private func tilingPaint(_ name: PDFName, stream: PDFStream, matrix: PDFMatrix, underlying: ColorState) -> Paint? {
         let dictionary = stream.dictionary
         guard
-            let bboxArray = document.resolve(dictionary[PDFName("BBox")] ?? .null).arrayValue?.compactMap(
+            let bboxArray = document.resolve(dictionary[.bBox] ?? .null).arrayValue?.compactMap(
                 \.numberValue),
             bboxArray.count == 4,
-            let xStep = dictionary[PDFName("XStep")].flatMap({ document.resolve($0).numberValue }),
-            let yStep = dictionary[PDFName("YStep")].flatMap({ document.resolve($0).numberValue }),
+            let xStep = dictionary[.xStep].flatMap({ document.resolve($0).numberValue }),
+            let yStep = dictionary[.yStep].flatMap({ document.resolve($0).numberValue }),
             xStep != 0, yStep != 0
         else {
             warn("tiling pattern /\(name.string) lacks /BBox, /XStep or /YStep")
@@ -149,7 +148,7 @@ extension ContentInterpreter {
         }
         let patternResources = document.resolve(dictionary[.resources] ?? .null).dictionaryValue
         guard let child = child(resources: patternResources, ctm: .identity) else { return nil }
-        if dictionary[PDFName("PaintType")]?.intValue == 2 {
+        if dictionary[.paintType]?.intValue == 2 {
             // Uncoloured: the cell's shape painted in the colour given with the pattern (§8.7.3.3).
             let base = underlying.space.patternBase ?? .deviceGray
             child.forcedColor = base.rgb(underlying.components)

@@ -11,7 +11,7 @@ extension ContentInterpreter {
             warn("XObject /\(name.string) is not a stream")
             return
         }
-        if let content = stream.dictionary[PDFName("OC")], !graphics.optionalContent.isVisible(content) { return }
+        if let content = stream.dictionary[.oc], !graphics.optionalContent.isVisible(content) { return }
         switch stream.dictionary[.subtype]?.nameValue?.string {
         case "Image": drawImage(stream, name: "/" + name.string)
         case "Form":
@@ -25,7 +25,7 @@ extension ContentInterpreter {
 
     func drawForm(_ stream: PDFStream) {
         let dictionary = stream.dictionary
-        let matrix = PDFMatrix(dictionary[PDFName("Matrix")], document: document) ?? .identity
+        let matrix = PDFMatrix(dictionary[.matrix], document: document) ?? .identity
         let ctm = matrix.concatenating(state.ctm)
         let bytes: [UInt8]
         do {
@@ -36,13 +36,13 @@ extension ContentInterpreter {
         }
         let formResources = document.resolve(dictionary[.resources] ?? .null).dictionaryValue
         var bbox: PDFRectangle? = nil
-        if let numbers = document.resolve(dictionary[PDFName("BBox")] ?? .null).arrayValue?
+        if let numbers = document.resolve(dictionary[.bBox] ?? .null).arrayValue?
             .compactMap({ document.resolve($0).numberValue }), numbers.count == 4
         {
             bbox = PDFRectangle(x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3])
         }
-        let group = document.resolve(dictionary[PDFName("Group")] ?? .null).dictionaryValue
-        let isTransparencyGroup = group?[PDFName("S")]?.nameValue?.string == "Transparency"
+        let group = document.resolve(dictionary[.group] ?? .null).dictionaryValue
+        let isTransparencyGroup = group?[.s]?.nameValue?.string == "Transparency"
 
         items.append(.save)
         if let bbox {
@@ -52,8 +52,8 @@ extension ContentInterpreter {
         }
         if isTransparencyGroup && !isHidden {
             var info = TransparencyGroup()
-            info.isolated = group?[PDFName("I")] == .boolean(true)
-            info.knockout = group?[PDFName("K")] == .boolean(true)
+            info.isolated = group?[.i] == .boolean(true)
+            info.knockout = group?[.k] == .boolean(true)
             info.bounds = bbox.map { ctm.apply($0) }
             info.state = state.drawState(stroking: false)
             items.append(.beginGroup(info))

@@ -13,16 +13,16 @@ final class OptionalContent: Sendable {
     init(document: PDFDocument) {
         self.document = document
         let properties = document.catalog.flatMap {
-            document.resolve($0[PDFName("OCProperties")] ?? .null).dictionaryValue
+            document.resolve($0[.ocProperties] ?? .null).dictionaryValue
         }
-        let configuration = properties.flatMap { document.resolve($0[PDFName("D")] ?? .null).dictionaryValue }
+        let configuration = properties.flatMap { document.resolve($0[.d] ?? .null).dictionaryValue }
         func references(_ key: String) -> Set<PDFReference> {
             let items = configuration.flatMap { document.resolve($0[PDFName(key)] ?? .null).arrayValue } ?? []
             return Set(items.compactMap(\.referenceValue))
         }
         off = references("OFF")
         on = references("ON")
-        baseOff = configuration?[PDFName("BaseState")]?.nameValue?.string == "OFF"
+        baseOff = configuration?[.baseState]?.nameValue?.string == "OFF"
     }
 
     private func isOn(_ group: PDFReference) -> Bool {
@@ -34,19 +34,19 @@ final class OptionalContent: Sendable {
         guard depth < 16 else { return true }
         guard let dictionary = document.resolve(object).dictionaryValue else { return true }
         if dictionary[.type]?.nameValue?.string == "OCMD" {
-            if let expression = dictionary[PDFName("VE")] {
+            if let expression = dictionary[.ve] {
                 return evaluate(expression, depth: depth + 1)
             }
             let groups: [PDFReference]
-            switch document.resolve(dictionary[PDFName("OCGs")] ?? .null) {
+            switch document.resolve(dictionary[.ocgs] ?? .null) {
             case .array(let items): groups = items.compactMap(\.referenceValue)
             case .dictionary:
-                groups = dictionary[PDFName("OCGs")]?.referenceValue.map { [$0] } ?? []
+                groups = dictionary[.ocgs]?.referenceValue.map { [$0] } ?? []
             default: groups = []
             }
             guard !groups.isEmpty else { return true }
             let states = groups.map(isOn)
-            switch dictionary[PDFName("P")]?.nameValue?.string {
+            switch dictionary[.p]?.nameValue?.string {
             case "AllOn": return states.allSatisfy { $0 }
             case "AnyOff": return states.contains(false)
             case "AllOff": return states.allSatisfy { !$0 }
@@ -102,7 +102,7 @@ extension ContentInterpreter {
                 level.hides = true
             }
             if let dictionary = properties.flatMap({ document.resolve($0).dictionaryValue }),
-                let text = dictionary[PDFName("ActualText")].flatMap({ document.resolve($0).stringValue })
+                let text = dictionary[.actualText].flatMap({ document.resolve($0).stringValue })
             {
                 level.actualText = text.text
             }

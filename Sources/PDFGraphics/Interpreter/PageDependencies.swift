@@ -35,7 +35,7 @@ public struct PageDependencies: Sendable {
         let pages = document.pages
         guard document.revisions.count >= revisionCount, pages.indices.contains(index),
             pages[index].reference == page,
-            document.catalog?[PDFName("OCProperties")] == optionalContent,
+            document.catalog?[.ocProperties] == optionalContent,
             document.objectNumbers(updatedAfter: revisionCount).isDisjoint(with: objects)
         else { return false }
         // The same file, grown by revisions: the earlier document's bytes are its prefix.
@@ -66,17 +66,17 @@ extension GraphicsDocument {
         var depth = 0
         while case .reference(let ancestor)? = parent, depth < 64, objects.insert(ancestor.number).inserted {
             guard let dictionary = document.resolve(.reference(ancestor)).dictionaryValue else { break }
-            for key in [PDFName.resources, .mediaBox, .cropBox, PDFName("Rotate")] {
+            for key in [PDFName.resources, .mediaBox, .cropBox, .rotate] {
                 if let value = dictionary[key] { pending.append(value) }
             }
             parent = dictionary[.parent]
             depth += 1
         }
-        let optionalContent = document.catalog?[PDFName("OCProperties")]
+        let optionalContent = document.catalog?[.ocProperties]
         if let optionalContent { pending.append(optionalContent) }
         // Keys that lead away from what is drawn: the page tree, an annotation's page, actions and
         // destinations (to other pages).
-        let away: Set<PDFName> = [.parent, PDFName("P"), PDFName("Dest"), PDFName("A"), PDFName("AA"), PDFName("PA")]
+        let away: Set<PDFName> = [.parent, .p, .dest, .a, .aa, .pa]
         while let object = pending.popLast() {
             switch object {
             case .reference(let target):

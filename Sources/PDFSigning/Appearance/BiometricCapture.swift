@@ -47,7 +47,7 @@ public struct BiometricCapture: Sendable, Codable, Equatable {
     }
 
     /// The key of the signature field dictionary that references the encrypted data.
-    public static let fieldKey = PDFName("AutographBiometrics")
+    public static let fieldKey = PDFName.autographBiometrics
 }
 
 /// Reads the biometric data of a signed document back with the biometrics certificate's key.
@@ -67,7 +67,7 @@ public enum BiometricReader {
         while let (object, prefix) = stack.popLast() {
             if let reference = object.referenceValue, !visited.insert(reference).inserted { continue }
             guard let field = document.resolve(object).dictionaryValue else { continue }
-            let partial = document.resolve(field[PDFName("T")] ?? .null).stringValue?.text
+            let partial = document.resolve(field[.t] ?? .null).stringValue?.text
             let name = [prefix, partial ?? ""].filter { !$0.isEmpty }.joined(separator: ".")
             for kid in document.resolve(field[.kids] ?? .null).arrayValue ?? [] { stack.append((kid, name)) }
             guard let stream = document.resolve(field[BiometricCapture.fieldKey] ?? .null).streamValue,

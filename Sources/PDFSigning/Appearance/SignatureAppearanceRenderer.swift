@@ -18,12 +18,12 @@ struct SignatureAppearanceRenderer {
         let boxHeight = rotated ? width : height
         var dictionary: PDFDictionary = [
             .type: .name("XObject"), .subtype: .name("Form"),
-            PDFName("BBox"): PDFRectangle(x0: 0, y0: 0, x1: boxWidth, y1: boxHeight).object,
+            .bBox: PDFRectangle(x0: 0, y0: 0, x1: boxWidth, y1: boxHeight).object,
         ]
         switch rotation {
-        case 90: dictionary[PDFName("Matrix")] = [0, 1, -1, 0, 0, 0]
-        case 180: dictionary[PDFName("Matrix")] = [-1, 0, 0, -1, 0, 0]
-        case 270: dictionary[PDFName("Matrix")] = [0, -1, 1, 0, 0, 0]
+        case 90: dictionary[.matrix] = [0, 1, -1, 0, 0, 0]
+        case 180: dictionary[.matrix] = [-1, 0, 0, -1, 0, 0]
+        case 270: dictionary[.matrix] = [0, -1, 1, 0, 0, 0]
         default: break
         }
         var content = ContentStreamBuilder()
@@ -86,10 +86,10 @@ struct SignatureAppearanceRenderer {
                 fitting: PDFRectangle(x0: column.x0, y0: column.y0, x1: column.x1, y1: column.y0 + band),
                 alignBottom: true)
             let reference = image.add(using: add)
-            xObjects[PDFName("Im1")] = .reference(reference)
+            xObjects[.im1] = .reference(reference)
             content.saveState()
             content.concatenate(matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5])
-            content.drawXObject(PDFName("Im1"))
+            content.drawXObject(.im1)
             content.restoreState()
             if hasMark { markArea.y0 += drawnHeight + padding / 2 } else { textArea.y0 += drawnHeight + padding / 2 }
         }
@@ -97,7 +97,7 @@ struct SignatureAppearanceRenderer {
         let allText = (topLines + lines).joined(separator: " ")
         if !allText.isEmpty {
             let font = try font(appearance.textFont, for: allText)
-            let name = PDFName("F1")
+            let name = PDFName.f1
             pendingFonts.append((name, font))
             draw(topLines + lines, font: font, name: name, box: textArea, into: &content)
         }
@@ -114,7 +114,7 @@ struct SignatureAppearanceRenderer {
             let text = given ?? signerName ?? ""
             if !text.isEmpty {
                 let font = try font(appearance.markFont, for: text)
-                let name = PDFName("F2")
+                let name = PDFName.f2
                 pendingFonts.append((name, font))
                 let size = TextLayout.fittingSize(
                     text, font: font, width: markArea.width, height: markArea.height, multiline: false, minimum: 3,
@@ -134,8 +134,8 @@ struct SignatureAppearanceRenderer {
         }
         for (name, font) in pendingFonts { fonts[name] = .reference(try fontReference(font, add: add)) }
         var resources = PDFDictionary()
-        if !fonts.isEmpty { resources[PDFName("Font")] = .dictionary(fonts) }
-        if !xObjects.isEmpty { resources[PDFName("XObject")] = .dictionary(xObjects) }
+        if !fonts.isEmpty { resources[.font] = .dictionary(fonts) }
+        if !xObjects.isEmpty { resources[.xObject] = .dictionary(xObjects) }
         dictionary[.resources] = .dictionary(resources)
         return .stream(PDFStream(dictionary: dictionary, data: content.bytes, compress: true))
     }

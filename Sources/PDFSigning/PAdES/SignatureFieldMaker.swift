@@ -35,8 +35,8 @@ public struct SignatureFieldMaker {
             base: document, request: SignatureRequest(fieldName: name), writeOptions: writeOptions)
         let widget: PDFDictionary = [
             .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
-            PDFName("T"): .string(PDFString(text: name)), PDFName("Rect"): rect.object,
-            PDFName("P"): .reference(pageReference), .f: .integer(4),
+            .t: .string(PDFString(text: name)), .rect: rect.object,
+            .p: .reference(pageReference), .f: .integer(4),
         ]
         let reference = builder.update.add(.dictionary(widget))
         builder.addAnnotation(reference, to: pages[pageIndex])

@@ -44,27 +44,27 @@ struct SignatureUpdateBuilder {
         // The signature dictionary (§12.8.1, Table 255), with placeholders patched after serialization.
         var signature: PDFDictionary = [
             .type: .name(.sig), .filter: .name("Adobe.PPKLite"),
-            PDFName("SubFilter"): .name(PDFName(request.subFilter.rawValue)),
+            .subFilter: .name(PDFName(request.subFilter.rawValue)),
             .byteRange: .array([0, 9_999_999_999, 9_999_999_999, 9_999_999_999]),
             .contents: .string(PDFString(bytes: [UInt8](repeating: 0, count: contentsSize), isHex: true)),
-            PDFName("M"): .string(PDFString(text: request.signingTime.pdfString)),
+            .m: .string(PDFString(text: request.signingTime.pdfString)),
         ]
         let name = request.name ?? signerName
         if let name { signature[.name] = .string(PDFString(text: name)) }
-        if let location = request.location { signature[PDFName("Location")] = .string(PDFString(text: location)) }
-        if let reason = request.reason { signature[PDFName("Reason")] = .string(PDFString(text: reason)) }
-        if let contact = request.contactInfo { signature[PDFName("ContactInfo")] = .string(PDFString(text: contact)) }
-        signature[PDFName("Prop_Build")] = .dictionary([
-            PDFName("App"): .dictionary([
-                .name: .name("Autograph"), PDFName("REx"): .string(PDFString(text: AutographVersion.string)),
+        if let location = request.location { signature[.location] = .string(PDFString(text: location)) }
+        if let reason = request.reason { signature[.reason] = .string(PDFString(text: reason)) }
+        if let contact = request.contactInfo { signature[.contactInfo] = .string(PDFString(text: contact)) }
+        signature[.propBuild] = .dictionary([
+            .app: .dictionary([
+                .name: .name("Autograph"), .rEx: .string(PDFString(text: AutographVersion.string)),
             ])
         ])
         var references: [PDFObject] = []
         if let certification = request.certification {
             references.append(
                 .dictionary([
-                    .type: .name("SigRef"), PDFName("TransformMethod"): .name("DocMDP"),
-                    PDFName("TransformParams"): .dictionary([
+                    .type: .name("SigRef"), .transformMethod: .name("DocMDP"),
+                    .transformParams: .dictionary([
                         .type: .name("TransformParams"), .p: .integer(certification.rawValue), .v: .name("1.2"),
                     ]),
                 ]))
@@ -76,11 +76,11 @@ struct SignatureUpdateBuilder {
             parameters[.v] = .name("1.2")
             references.append(
                 .dictionary([
-                    .type: .name("SigRef"), PDFName("TransformMethod"): .name("FieldMDP"),
-                    PDFName("TransformParams"): .dictionary(parameters),
+                    .type: .name("SigRef"), .transformMethod: .name("FieldMDP"),
+                    .transformParams: .dictionary(parameters),
                 ]))
         }
-        if !references.isEmpty { signature[PDFName("Reference")] = .array(references) }
+        if !references.isEmpty { signature[.reference] = .array(references) }
         let signatureReference = update.add(.dictionary(signature))
         let biometricsReference = try biometricsObject()
 
@@ -92,7 +92,7 @@ struct SignatureUpdateBuilder {
             edit(fieldReference) { field in
                 field[.v] = .reference(signatureReference)
                 if let biometricsReference { field[BiometricCapture.fieldKey] = .reference(biometricsReference) }
-                if let lock { field[PDFName("Lock")] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
+                if let lock { field[.lock] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
             }
             // /SigFlags 3 belongs to the revision that signs (later revisions must not change the form).
             setSignatureFlags(form: form)
@@ -103,7 +103,7 @@ struct SignatureUpdateBuilder {
                 let appearance = try appearanceObject(
                     width: widget.rect.width, height: widget.rect.height, rotation: rotation, signerName: name)
                 let appearanceReference = update.add(appearance)
-                edit(widgetReference) { $0[PDFName("AP")] = .dictionary([.n: .reference(appearanceReference)]) }
+                edit(widgetReference) { $0[.ap] = .dictionary([.n: .reference(appearanceReference)]) }
             }
         } else {
             fieldName = request.fieldName ?? SignatureUpdateBuilder.uniqueName(form)
@@ -132,17 +132,17 @@ struct SignatureUpdateBuilder {
                     width: rect.width, height: rect.height, rotation: pages[pageIndex].rotation, signerName: name)
                 : PDFObject.stream(
                     PDFStream(
-                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), PDFName("BBox"): rect.object],
+                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), .bBox: rect.object],
                         data: [], compress: false))
             let appearanceReference = update.add(appearance)
             var field: PDFDictionary = [
                 .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
-                PDFName("T"): .string(PDFString(text: fieldName)),
-                .v: .reference(signatureReference), PDFName("Rect"): rect.object,
-                PDFName("P"): .reference(pageReference),
-                .f: .integer(132), PDFName("AP"): .dictionary([.n: .reference(appearanceReference)]),
+                .t: .string(PDFString(text: fieldName)),
+                .v: .reference(signatureReference), .rect: rect.object,
+                .p: .reference(pageReference),
+                .f: .integer(132), .ap: .dictionary([.n: .reference(appearanceReference)]),
             ]
-            if let lock { field[PDFName("Lock")] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
+            if let lock { field[.lock] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
             if let biometricsReference { field[BiometricCapture.fieldKey] = .reference(biometricsReference) }
             let fieldReference = update.add(.dictionary(field))
             addAnnotation(fieldReference, to: pages[pageIndex])
@@ -151,7 +151,7 @@ struct SignatureUpdateBuilder {
         if request.certification != nil, let root = base.trailer.reference(.root) {
             edit(root) { catalog in
                 var permissions = base.resolve(catalog[.perms] ?? .null).dictionaryValue ?? PDFDictionary()
-                permissions[PDFName("DocMDP")] = .reference(signatureReference)
+                permissions[.docMDP] = .reference(signatureReference)
                 catalog[.perms] = .dictionary(permissions)
             }
         }
@@ -161,8 +161,8 @@ struct SignatureUpdateBuilder {
                     throw SigningError(.invalidFieldName, "no field '\(name)' to make read-only")
                 }
                 edit(reference) { dictionary in
-                    let flags = base.resolve(dictionary[PDFName("Ff")] ?? .null).intValue ?? Int(field.flags.rawValue)
-                    dictionary[PDFName("Ff")] = .integer(flags | 1)
+                    let flags = base.resolve(dictionary[.ff] ?? .null).intValue ?? Int(field.flags.rawValue)
+                    dictionary[.ff] = .integer(flags | 1)
                 }
             }
         }
@@ -218,14 +218,14 @@ struct SignatureUpdateBuilder {
 
     /// Sets `/SigFlags` 3 on the form when it does not have it yet.
     private mutating func setSignatureFlags(form: AcroForm?) {
-        guard let form, base.resolve(form.dictionary[PDFName("SigFlags")] ?? .null).intValue != 3,
+        guard let form, base.resolve(form.dictionary[.sigFlags] ?? .null).intValue != 3,
             let root = base.trailer.reference(.root)
         else { return }
         if let formReference = form.reference {
-            edit(formReference) { $0[PDFName("SigFlags")] = .integer(3) }
+            edit(formReference) { $0[.sigFlags] = .integer(3) }
         } else {
             var dictionary = form.dictionary
-            dictionary[PDFName("SigFlags")] = .integer(3)
+            dictionary[.sigFlags] = .integer(3)
             let changed = dictionary
             edit(root) { $0[.acroForm] = .dictionary(changed) }
         }
@@ -245,8 +245,8 @@ struct SignatureUpdateBuilder {
             let items = base.resolve(dictionary[.fields] ?? .null).arrayValue ?? []
             dictionary[.fields] = .array(items + [.reference(field)])
         }
-        let flags = base.resolve(dictionary[PDFName("SigFlags")] ?? .null).intValue ?? 0
-        dictionary[PDFName("SigFlags")] = .integer(flags | signatureFlags)
+        let flags = base.resolve(dictionary[.sigFlags] ?? .null).intValue ?? 0
+        dictionary[.sigFlags] = .integer(flags | signatureFlags)
         if let form, let formReference = form.reference {
             let changed = dictionary
             edit(formReference) { $0 = $0.merging(changed) }
@@ -265,11 +265,11 @@ struct SignatureUpdateBuilder {
 
     static func lockDictionary(_ lock: SignatureRequest.FieldLock) -> PDFDictionary {
         switch lock {
-        case .all: return [PDFName("Action"): .name("All")]
+        case .all: return [.action: .name("All")]
         case .include(let names):
-            return [PDFName("Action"): .name("Include"), .fields: .array(names.map { .string(PDFString(text: $0)) })]
+            return [.action: .name("Include"), .fields: .array(names.map { .string(PDFString(text: $0)) })]
         case .exclude(let names):
-            return [PDFName("Action"): .name("Exclude"), .fields: .array(names.map { .string(PDFString(text: $0)) })]
+            return [.action: .name("Exclude"), .fields: .array(names.map { .string(PDFString(text: $0)) })]
         }
     }
 

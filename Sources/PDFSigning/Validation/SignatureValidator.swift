@@ -146,7 +146,7 @@ public struct SignatureValidator: Sendable {
     ) {
         guard revision < document.revisions.count - 1, let signedDocument = analyzer.revision(revision) else { return }
         let signed = field.reference.map { signedDocument.object($0).dictionaryValue } ?? field.dictionary
-        let time = signed.flatMap { signedDocument.resolve($0, PDFName("M"))?.stringValue }
+        let time = signed.flatMap { signedDocument.resolve($0, .m)?.stringValue }
             .flatMap { PDFDate(pdfString: $0.bytes) }
         if time?.seconds != status.claimedSigningTime?.seconds {
             status.claimedSigningTime = time
@@ -168,15 +168,15 @@ public struct SignatureValidator: Sendable {
         var status = SignatureStatus(fieldName: field.name)
         status.signatureReference = field.reference
         let dictionary = field.dictionary
-        status.subFilter = document.resolve(dictionary, PDFName("SubFilter"))?.nameValue?.string
-        if let time = document.resolve(dictionary, PDFName("M"))?.stringValue {
+        status.subFilter = document.resolve(dictionary, .subFilter)?.nameValue?.string
+        if let time = document.resolve(dictionary, .m)?.stringValue {
             status.claimedSigningTime = PDFDate(pdfString: time.bytes)
             if status.claimedSigningTime == nil { status.problems.append("/M is not a PDF date") }
         }
         if field.isDirect {
             status.problems.append("the signature dictionary is a direct object inside the field")
         }
-        if let type = document.resolve(dictionary, .type)?.nameValue, type != .sig, type != PDFName("DocTimeStamp") {
+        if let type = document.resolve(dictionary, .type)?.nameValue, type != .sig, type != .docTimeStamp {
             status.problems.append("the signature dictionary's /Type is /\(type.string), not /Sig")
         }
 

@@ -28,7 +28,7 @@ struct MDPPolicy: Sendable {
     /// `/DocMDP` reference (§12.8.1, Table 255, `/Reference`); `/P` is 2 when absent (Table 257).
     static func certification(in document: PDFDocument) -> CertificationLevel? {
         if let perms = document.resolve(document.catalog?[.perms] ?? .null).dictionaryValue,
-            let signature = document.resolve(perms[PDFName("DocMDP")] ?? .null).dictionaryValue
+            let signature = document.resolve(perms[.docMDP] ?? .null).dictionaryValue
         {
             return level(of: signature, in: document) ?? .formFilling
         }
@@ -45,10 +45,10 @@ struct MDPPolicy: Sendable {
     /// The `/P` of a signature dictionary's DocMDP transform, nil when it has none.
     static func level(of signature: PDFDictionary, in document: PDFDocument) -> CertificationLevel? {
         for reference in transforms(of: signature, in: document) {
-            guard document.resolve(reference, PDFName("TransformMethod"))?.nameValue == PDFName("DocMDP") else {
+            guard document.resolve(reference, .transformMethod)?.nameValue == .docMDP else {
                 continue
             }
-            let parameters = document.resolve(reference, PDFName("TransformParams"))?.dictionaryValue
+            let parameters = document.resolve(reference, .transformParams)?.dictionaryValue
             let value = parameters.flatMap { document.resolve($0, .p)?.intValue } ?? 2
             // Values other than 1, 2 and 3 are invalid; the most restrictive reading is the safe one.
             return CertificationLevel(rawValue: value) ?? .noChanges
@@ -64,13 +64,13 @@ struct MDPPolicy: Sendable {
         for field in form.signatureFields where field.value == .signature(signed: true) {
             let signature = document.resolve(field.dictionary[.v] ?? .null).dictionaryValue
             for reference in signature.map({ transforms(of: $0, in: document) }) ?? [] {
-                guard document.resolve(reference, PDFName("TransformMethod"))?.nameValue == PDFName("FieldMDP"),
-                    let parameters = document.resolve(reference, PDFName("TransformParams"))?.dictionaryValue,
+                guard document.resolve(reference, .transformMethod)?.nameValue == .fieldMDP,
+                    let parameters = document.resolve(reference, .transformParams)?.dictionaryValue,
                     let lock = lock(parameters, field: field.name, in: document)
                 else { continue }
                 result.append(lock)
             }
-            if let lockDictionary = document.resolve(field.dictionary[PDFName("Lock")] ?? .null).dictionaryValue,
+            if let lockDictionary = document.resolve(field.dictionary[.lock] ?? .null).dictionaryValue,
                 let lock = lock(lockDictionary, field: field.name, in: document), !result.contains(lock)
             {
                 result.append(lock)
@@ -85,7 +85,7 @@ struct MDPPolicy: Sendable {
             document.resolve($0).stringValue?.text
         }
         let scope: SignatureRequest.FieldLock
-        switch document.resolve(dictionary, PDFName("Action"))?.nameValue?.string {
+        switch document.resolve(dictionary, .action)?.nameValue?.string {
         case "All": scope = .all
         case "Include": scope = .include(names)
         case "Exclude": scope = .exclude(names)
@@ -96,7 +96,7 @@ struct MDPPolicy: Sendable {
 
     /// The signature reference dictionaries of `/Reference` (§12.8.1, Table 256).
     static func transforms(of signature: PDFDictionary, in document: PDFDocument) -> [PDFDictionary] {
-        let references = document.resolve(signature, PDFName("Reference"))?.arrayValue ?? []
+        let references = document.resolve(signature, .reference)?.arrayValue ?? []
         return references.prefix(64).compactMap { document.resolve($0).dictionaryValue }
     }
 }

@@ -118,9 +118,9 @@ struct ObjectGraph: Sendable {
             }
         case .pageContent, .xobject, .annotation:
             switch key {
-            case PDFName("Font"): child.kind = .font
-            case PDFName("Properties"), PDFName("OC"): child.kind = .optionalContent
-            case PDFName("XObject"), PDFName("Pattern"), PDFName("Shading"), PDFName("ExtGState"):
+            case .font: child.kind = .font
+            case .properties, .oc: child.kind = .optionalContent
+            case .xObject, .pattern, .shading, .extGState:
                 child.kind = role.kind == .annotation ? .annotation : .xobject
             default: break
             }
@@ -128,15 +128,15 @@ struct ObjectGraph: Sendable {
             switch key {
             case .pages: child.kind = .page
             case .acroForm: child.kind = .form
-            case PDFName("DSS"): child.kind = .dss
+            case .dss: child.kind = .dss
             case .metadata: child.kind = .metadata
-            case PDFName("OCProperties"): child.kind = .optionalContent
+            case .ocProperties: child.kind = .optionalContent
             default: child.kind = .other
             }
         case .form:
             switch key {
             case .fields: child.kind = .field
-            case PDFName("DR"): child.kind = .font
+            case .dr: child.kind = .font
             default: break
             }
         default:

@@ -21,13 +21,13 @@ extension RevisionComparison {
                 if let value = after[key], case .reference(let reference) = value, added.contains(reference.number) {
                     explain(reference.number, as: .form)
                 }
-            case PDFName("DSS"):
+            case .dss:
                 record(.validationMaterial, .dss, object: root.number, "the DSS was \(action) the catalog")
                 if let value = after[key] { claim(from: value, by: .dss, changedRoot: true) }
-            case PDFName("Extensions"), .version:
+            case .extensions, .version:
                 record(.validationMaterial, .catalog, object: root.number, "/\(key.string) \(action) the catalog")
                 if let value = after[key] { claim(from: value, by: .catalog, changedRoot: true) }
-            case PDFName("MarkInfo"):
+            case .markInfo:
                 record(.bookkeeping, .catalog, object: root.number, "/MarkInfo \(action) the catalog")
             case .metadata:
                 record(.metadata, .metadata, object: root.number, "the XMP metadata was \(action) the catalog")
@@ -106,8 +106,8 @@ extension RevisionComparison {
         let before = oldForm.form?.dictionary ?? PDFDictionary()
         let after = newForm.form?.dictionary ?? PDFDictionary()
         let object = newForm.form?.reference?.number
-        compareDefaultResources(before[PDFName("DR")], after[PDFName("DR")], object: object)
-        for key in Self.differingKeys(before, after) where key != PDFName("DR") {
+        compareDefaultResources(before[.dr], after[.dr], object: object)
+        for key in Self.differingKeys(before, after) where key != .dr {
             guard !ObjectComparison.same(before[key] ?? .null, in: old, after[key] ?? .null, in: new) else { continue }
             switch key {
             case .fields:
@@ -116,9 +116,9 @@ extension RevisionComparison {
                 {
                     explain(reference.number, as: .field)
                 }
-            case PDFName("SigFlags"):
+            case .sigFlags:
                 record(.bookkeeping, .form, object: object, "/SigFlags of the form set")
-            case PDFName("NeedAppearances"):
+            case .needAppearances:
                 if new.resolve(after[key] ?? .null).boolValue == true {
                     record(
                         .forbidden, .form, object: object,
@@ -126,7 +126,7 @@ extension RevisionComparison {
                 } else {
                     record(.formFilling, .form, object: object, "/NeedAppearances cleared")
                 }
-            case PDFName("DA"):
+            case .da:
                 record(.formFilling, .form, object: object, "the form's default /DA updated")
             default:
                 record(.forbidden, .form, object: object, "/\(key.string) of the form changed")
@@ -191,8 +191,8 @@ extension RevisionComparison {
         }
         let dictionary = new.resolve(value ?? .null).dictionaryValue
         let isTimestamp =
-            dictionary.flatMap { new.resolve($0, .type)?.nameValue } == PDFName("DocTimeStamp")
-            || dictionary.flatMap { new.resolve($0, PDFName("SubFilter"))?.nameValue } == PDFName("ETSI.RFC3161")
+            dictionary.flatMap { new.resolve($0, .type)?.nameValue } == PDFName.docTimeStamp
+            || dictionary.flatMap { new.resolve($0, .subFilter)?.nameValue } == PDFName.etsiRFC3161
         let visible = newForm.hasVisibleWidget(name)
         if let signatures, signatures[name] != revision {
             // Not a signature of this revision (it does not verify, or signs another): only what
@@ -262,7 +262,7 @@ extension RevisionComparison {
                     }
                     if let value = after[key] { claim(from: value, by: .field, page: page) }
                 }
-            case PDFName("AS"), PDFName("AP"), PDFName("MK"), PDFName("DA"):
+            case .as, .ap, .mk, .da:
                 // A fillable field's appearance is what filling it shows (a photo in a push button
                 // or a text field, signoAPI's photo fields): form filling, as its value would be.
                 // A signature's appearance, or a read-only field's, changes only by signing.
@@ -272,7 +272,7 @@ extension RevisionComparison {
                     let category: ObservedChange.Category = signedNow ? .signing : .formFilling
                     // /AS follows a new value unremarked; alone, it switches what the field shows
                     // and is judged as filling (certification and locks), never passed over.
-                    if key != PDFName("AS") || !(valueChanged || signedNow) {
+                    if key != .as || !(valueChanged || signedNow) {
                         let how = valueChanged || signedNow ? "regenerated" : "replaced (its value did not change)"
                         record(
                             category, .field, object: number, page: page, field: name,
@@ -285,14 +285,14 @@ extension RevisionComparison {
                         "the appearance (/\(key.string)) of \(field?.kind == .signature ? "signature" : "read-only") "
                             + "field '\(name)' changed")
                 }
-            case PDFName("Lock") where signedNow:
+            case .lock where signedNow:
                 // The fields a signature locks take effect as it is signed (§12.7.5.5): part of signing.
                 record(
                     .signing, .signature, object: number, page: page, field: name,
                     "the lock (/Lock) of signature field '\(name)' set as it is signed")
-            case PDFName("Ff"):
-                let old = before.int(PDFName("Ff")) ?? 0
-                let new = after.int(PDFName("Ff")) ?? 0
+            case .ff:
+                let old = before.int(.ff) ?? 0
+                let new = after.int(.ff) ?? 0
                 if new == old | 1 {
                     record(
                         .formFilling, .field, object: number, page: page, field: name, "field '\(name)' made read-only")

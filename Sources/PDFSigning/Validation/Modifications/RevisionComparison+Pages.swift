@@ -117,11 +117,11 @@ extension RevisionComparison {
             let keys = Self.differingKeys(before, after).filter {
                 !ObjectComparison.same(before[$0] ?? .null, in: old, after[$0] ?? .null, in: new)
             }
-            if keys.contains(PDFName("AP")) || keys.contains(PDFName("AS")) {
+            if keys.contains(.ap) || keys.contains(.as) {
                 record(
                     .forbidden, .annotation, object: number, page: page,
                     "the appearance of an existing annotation on page \(page + 1) replaced"
-                        + (keys.contains(PDFName("AP")) ? "" : " (another appearance state, /AS)"))
+                        + (keys.contains(.ap) ? "" : " (another appearance state, /AS)"))
             } else if Self.isHidden(before, in: old) && !Self.isHidden(after, in: new) {
                 record(
                     .forbidden, .annotation, object: number, page: page,
@@ -140,7 +140,7 @@ extension RevisionComparison {
     /// optional content (its `/OC`, which may be off).
     static func isHidden(_ annotation: PDFDictionary, in document: PDFDocument) -> Bool {
         let flags = document.resolve(annotation[.f] ?? .null).intValue ?? 0
-        return flags & (1 | 2 | 32) != 0 || annotation[PDFName("OC")] != nil
+        return flags & (1 | 2 | 32) != 0 || annotation[.oc] != nil
     }
 
     // MARK: Everything else

@@ -154,7 +154,7 @@ struct RevisionComparison {
             return
         }
         explain(reference.number, as: .metadata)
-        let bookkeeping: Set<PDFName> = [PDFName("ModDate"), PDFName("Producer")]
+        let bookkeeping: Set<PDFName> = [.modDate, .producer]
         let differing = Self.differingKeys(oldInfo ?? PDFDictionary(), newInfo)
         if differing.isEmpty { return }
         if differing.allSatisfy({ bookkeeping.contains($0) }) {
