@@ -12,6 +12,7 @@ public import PDFCore
 /// let outcome = try session.save()   // outcome.saved is false when no note is left
 /// ```
 public struct NotesSession: Sendable {
+    /// The document the notes are added to; its bytes are never changed.
     public let document: PDFDocument
     /// The style of the notes added from now on (signoAPI `changeNotesConfig`).
     public var style: InkStyle
@@ -45,7 +46,9 @@ public struct NotesSession: Sendable {
         undone.removeAll()
     }
 
+    /// True when there is a note to undo.
     public var canUndo: Bool { !notes.isEmpty }
+    /// True when a note was undone and no note was added since.
     public var canRedo: Bool { !undone.isEmpty }
 
     /// Removes the last note; does nothing when there is none.
