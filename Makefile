@@ -47,7 +47,8 @@ test:
 	  --files "$(FIDELITY_SUBSET)" --min-share 1.0
 	scripts/browser-tests $(BUILD_DIR)/debug/autograph
 
-## docs: DocC archives of every public module in .build/docs (the toolchain's docc; fails on a warning)
+## docs: DocC archives of every public module in .build/docs (the toolchain's docc; fails on a warning
+## or on a public declaration without a doc comment, listed with the coverage of each module)
 docs:
 	scripts/install-deps build
 	scripts/docs

@@ -13,7 +13,9 @@ public import PDFGraphics
 /// let png = renderer.render(pageAt: 0, options: options).image.pngData()
 /// ```
 public final class DocumentRenderer: Sendable {
+    /// The document prepared for drawing: its fonts and colour spaces loaded once for every page.
     public let graphics: GraphicsDocument
+    /// What replays display lists into pixels.
     public let pageRenderer: PageRenderer
 
     /// - Parameters:
@@ -34,6 +36,7 @@ public final class DocumentRenderer: Sendable {
         pageRenderer = PageRenderer(fonts: fonts, icc: icc)
     }
 
+    /// The document rendered.
     public var document: PDFDocument { graphics.document }
 
     /// The display list of a page (for text extraction, hit testing, or rendering many tiles).

@@ -16,5 +16,7 @@ public struct RenderOptions: Sendable {
     /// stops and `budget.stop` says why — the image is then incomplete and must not be shown as the page.
     public var budget: RenderBudget? = nil
 
+    /// Options for 72 dpi (one pixel per point), the page's own rotation, a white background, anti-aliasing, the whole
+    /// page and no budget.
     public init() {}
 }

@@ -1,10 +1,13 @@
 /// A rendered page or tile: 8-bit RGBA, premultiplied by alpha, rows top to bottom.
 public struct RenderedImage: Sendable {
+    /// The width in pixels.
     public var width: Int
+    /// The height in pixels.
     public var height: Int
     /// `width × height × 4` bytes, R G B A.
     public var rgba: [UInt8]
 
+    /// An image of `width` × `height` pixels; `rgba` holds `width × height × 4` premultiplied bytes.
     public init(width: Int, height: Int, rgba: [UInt8]) {
         self.width = width
         self.height = height

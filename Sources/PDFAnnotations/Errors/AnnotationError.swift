@@ -3,6 +3,7 @@ public import PDFCore
 /// The error thrown by `PDFAnnotations`: a stable code, the signoAPI code where the seeds define
 /// one, and a one-line message.
 public struct AnnotationError: AutographError, Hashable {
+    /// What went wrong, as a stable code.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The document is PDF/A-1 (notes would add transparency, which PDF/A-1 forbids).
         case pdfA1
@@ -20,11 +21,14 @@ public struct AnnotationError: AutographError, Hashable {
         case writeFailed
     }
 
+    /// What went wrong; equality and hashing compare this alone.
     public var code: Code
+    /// What went wrong, in one line for a person.
     public var message: String
     /// The core error a failed write wraps.
     public var underlying: (any Error)?
 
+    /// An error of the given kind with its message.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
@@ -62,8 +66,11 @@ public struct AnnotationError: AutographError, Hashable {
         }
     }
 
+    /// The message.
     public var description: String { message }
 
+    /// True when both errors have the same `code`, whatever their messages.
     public static func == (lhs: AnnotationError, rhs: AnnotationError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the `code` alone, as `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

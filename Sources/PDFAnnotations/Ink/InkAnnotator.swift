@@ -5,10 +5,14 @@ public import PDFCore
 /// and `/BS /W` for the style, and an appearance stream of smoothed vector strokes so that every
 /// viewer shows the same ink. All notes go into one incremental update.
 public struct InkAnnotator {
+    /// The document the notes are added to; its bytes are never changed.
     public let document: PDFDocument
+    /// The modification date written in each note's `/M` (§12.5.2).
     public var date: PDFDate
+    /// Whether the update's `/ID` is derived from its content, and where its random bytes come from.
     public var writeOptions: WriteOptions = .default
 
+    /// An annotator of `document`, dating the notes `date` (now by default).
     public init(document: PDFDocument, date: PDFDate = .now()) {
         self.document = document
         self.date = date

@@ -12,6 +12,7 @@ public import PDFCore
 /// let outcome = try session.save()   // outcome.saved is false when no note is left
 /// ```
 public struct NotesSession: Sendable {
+    /// The document the notes are added to; its bytes are never changed.
     public let document: PDFDocument
     /// The notes, their undo and redo stacks and the current style.
     public private(set) var model: InkNotes

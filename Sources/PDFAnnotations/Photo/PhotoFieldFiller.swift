@@ -9,14 +9,19 @@ import PDFForms
 /// A text field or a push button takes a photo; placing another one replaces it, until the field
 /// is read-only. Each call is one incremental update.
 public struct PhotoFieldFiller: Sendable {
+    /// The document whose fields take photos; its bytes are never changed.
     public let document: PDFDocument
     /// The largest photo kept, in pixels (signoAPI `setPhotoFieldsNames:maxWidth:maxHeight:`).
     public var maxWidth: Int
+    /// The tallest photo kept, in pixels as it is seen; a taller one is scaled down.
     public var maxHeight: Int
     /// JPEG quality from 1 to 100 for photos that are scaled down.
     public var jpegQuality = 85
+    /// Whether each update's `/ID` is derived from its content, and where its random bytes come from.
     public var writeOptions: WriteOptions = .default
 
+    /// A filler of `document`'s photo fields, keeping photos within `maxWidth`×`maxHeight` pixels (1000×1000 by
+    /// default).
     public init(document: PDFDocument, maxWidth: Int = 1000, maxHeight: Int = 1000) {
         self.document = document
         self.maxWidth = maxWidth

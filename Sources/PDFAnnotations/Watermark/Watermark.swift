@@ -6,30 +6,41 @@ import PDFFonts
 /// rotated, in a colour with an opacity. Used alone, or by the refusal flow before its invisible
 /// signature.
 public struct WatermarkAppearance: Sendable, Codable, Equatable {
+    /// The main text, drawn large through the middle of the page.
     public var title: String
     /// A standard 14 font name; text it cannot draw uses a system font (embedded as a subset).
     public var titleFont = "Helvetica-Bold"
     /// Points; nil fits the title to the page.
     public var titleSize: Double?
+    /// Draws the date under the title, at 0.3 of its size.
     public var showsDate = true
+    /// The pattern of the date line.
     public var datePattern = DatePattern()
+    /// The standard 14 font name of the date; text it cannot draw uses a system font (embedded as a subset).
     public var dateFont = "Helvetica"
     /// Degrees counter-clockwise as the page is seen (its `/Rotate` taken into account).
     public var rotation: Double = 45
+    /// The colour of the title and the date.
     public var color: PDFColor = .rgb(0.8, 0.1, 0.1)
     /// 0 (invisible) to 1 (opaque).
     public var opacity: Double = 0.35
 
+    /// A watermark of `title`, with every other property at its default: the date below it, red, 45°, 35 % opaque.
     public init(title: String) { self.title = title }
 }
 
 /// Adds a watermark to every page as page content, in one incremental update.
 public struct Watermarker {
+    /// The document watermarked; its bytes are never changed.
     public let document: PDFDocument
+    /// What the watermark shows and how.
     public var appearance: WatermarkAppearance
+    /// The date the watermark shows (now by default).
     public var date: PDFDate
+    /// Whether the update's `/ID` is derived from its content, and where its random bytes come from.
     public var writeOptions: WriteOptions = .default
 
+    /// A watermarker of `document` drawing `appearance`, dated `date`.
     public init(document: PDFDocument, appearance: WatermarkAppearance, date: PDFDate = .now()) {
         self.document = document
         self.appearance = appearance

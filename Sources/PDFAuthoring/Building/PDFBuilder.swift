@@ -12,10 +12,13 @@ import PDFFonts
 public struct PDFBuilder {
     /// How the cross-reference is written.
     public enum XRefForm: Sendable {
+        /// A classic table (`xref` … `trailer`, §7.5.4), readable by every PDF version.
         case table
+        /// A cross-reference stream (PDF 1.5, §7.5.8), whose dictionary is the trailer.
         case stream
     }
 
+    /// The version in the `%PDF-` header, such as `1.7`.
     public var version: String
     /// The document information dictionary; omitted when empty.
     public var info = PDFDictionary()
@@ -27,6 +30,7 @@ public struct PDFBuilder {
     private var pageReferences: [PDFReference] = []
     private let pagesReference: PDFReference
 
+    /// An empty document with the given header version; the page tree root is object 1.
     public init(version: String = "1.7") {
         self.version = version
         objects.append(nil)  // the page tree root, filled in by build()

@@ -6,10 +6,12 @@ public import PDFCore
 public struct InkPathWriter: Sendable {
     /// The stroke width in points at full pressure (or for strokes without pressure).
     public var width: Double
+    /// The colour of the strokes (both fill and stroke colours are set).
     public var color: PDFColor
     /// The thinnest a stroke gets at zero pressure, as a fraction of `width`.
     public var minimumWidthFraction: Double = 0.35
 
+    /// A writer of strokes `width` points wide at full pressure, in `color`; black 1.5 pt strokes by default.
     public init(width: Double = 1.5, color: PDFColor = .black) {
         self.width = width
         self.color = color

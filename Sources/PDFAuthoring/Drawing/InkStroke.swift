@@ -2,13 +2,18 @@ public import PDFCore
 
 /// One sampled point of handwriting or an ink note, as a pointer or stylus gives it.
 public struct InkPoint: Hashable, Sendable, Codable {
+    /// The horizontal coordinate, in the space the strokes were captured in: a signature's drawing area (fitted into
+    /// its field when drawn), or the page's user space for an ink note.
     public var x: Double
+    /// The vertical coordinate, in the same space as `x`; whether it grows up or down is the capturer's
+    /// (``InkPathWriter/fitting(_:into:padding:strokeWidth:flipY:)`` flips it).
     public var y: Double
     /// Milliseconds since the capture started, when known.
     public var time: Double?
     /// Pen pressure from 0 to 1, when the device reports it.
     public var pressure: Double?
 
+    /// A point at (`x`, `y`), with its time in milliseconds and pen pressure from 0 to 1 when known.
     public init(x: Double, y: Double, time: Double? = nil, pressure: Double? = nil) {
         self.x = x
         self.y = y
@@ -24,6 +29,8 @@ public struct InkPoint: Hashable, Sendable, Codable {
             pressure: numbers.count > 3 ? max(0, min(1, numbers[3])) : nil)
     }
 
+    /// Reads the JSON form, `[x, y]` or `[x, y, t, pressure]`, the pressure clamped to 0…1.
+    /// - Throws: `DecodingError` when the array holds fewer than two numbers or one that is not finite.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         var numbers: [Double] = []
@@ -35,6 +42,8 @@ public struct InkPoint: Hashable, Sendable, Codable {
         self = point
     }
 
+    /// Writes the JSON form: `[x, y]`, `[x, y, t]` when only the time is known, `[x, y, t, pressure]` when the pressure
+    /// is (with `t` 0 when the time is not).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         try container.encode(x)
@@ -46,14 +55,18 @@ public struct InkPoint: Hashable, Sendable, Codable {
 
 /// One continuous line of handwriting: the points between pen down and pen up.
 public struct InkStroke: Hashable, Sendable, Codable {
+    /// The points in the order they were drawn.
     public var points: [InkPoint]
 
+    /// A stroke through `points`, in the order they were drawn.
     public init(_ points: [InkPoint]) { self.points = points }
 
+    /// Reads the JSON form: an array of points, each in ``InkPoint``'s form.
     public init(from decoder: any Decoder) throws {
         points = try [InkPoint](from: decoder)
     }
 
+    /// Writes the JSON form: an array of points, each in ``InkPoint``'s form.
     public func encode(to encoder: any Encoder) throws {
         try points.encode(to: encoder)
     }

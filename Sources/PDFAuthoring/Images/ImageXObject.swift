@@ -7,6 +7,7 @@ import PDFImageCodecs
 public struct ImageXObject: Sendable {
     /// Size in pixels.
     public let width: Int
+    /// The height in pixels, as stored (before ``orientation`` turns the image).
     public let height: Int
     /// The image stream (its `/SMask` entry is set by ``add(using:)``).
     public let image: PDFStream
@@ -15,6 +16,7 @@ public struct ImageXObject: Sendable {
     /// How the stored pixels are turned to be seen: an EXIF orientation, 1 (as stored) to 8.
     public let orientation: Int
 
+    /// An image from its streams; an orientation outside 1…8 reads as 1.
     public init(width: Int, height: Int, image: PDFStream, softMask: PDFStream?, orientation: Int = 1) {
         self.width = width
         self.height = height
@@ -69,15 +71,21 @@ public struct ImageXObject: Sendable {
 
 /// The start-of-frame facts of a JPEG (ITU T.81 §B.2.2), and its EXIF orientation.
 public struct JPEGFrame: Sendable {
+    /// The width in pixels (the frame's `X`).
     public var width: Int
+    /// The height in pixels (the frame's `Y`).
     public var height: Int
+    /// The colour components: 1 gray, 3 YCbCr/RGB, 4 CMYK or YCCK.
     public var components: Int
+    /// The sample precision in bits (8 for baseline JPEG).
     public var bitsPerComponent: Int
     /// An Adobe APP14 marker is present (CMYK data is then stored inverted).
     public var isAdobe = false
     /// EXIF orientation 1…8 (1 when absent).
     public var orientation = 1
 
+    /// Reads the JPEG's markers up to the start of scan; nil when it is not a JPEG with a frame header of a non-zero
+    /// size.
     public init?(_ data: [UInt8]) {
         var index = 2
         var found: (Int, Int, Int, Int)? = nil

@@ -4,10 +4,13 @@ public import PDFCore
 /// `yy`, `MM`, `M`, `dd`, `d`, `HH`, `H`, `hh`, `h`, `mm`, `ss`, `a`, `XXX` / `ZZZZZ` (`+01:00`),
 /// `Z` (`+0100`), `zzz` (`UTC+1`); text in single quotes is literal, `''` is a quote.
 public struct DatePattern: Hashable, Sendable, Codable {
+    /// The pattern, such as `yyyy-MM-dd HH:mm zzz` (the default).
     public var pattern: String
 
+    /// A pattern; the default shows `2024-05-17 14:30 UTC+2`.
     public init(_ pattern: String = "yyyy-MM-dd HH:mm zzz") { self.pattern = pattern }
 
+    /// The date in its own local time (`PDFDate.utcOffsetMinutes`), written as the pattern says.
     public func format(_ date: PDFDate) -> String {
         let c = date.components
         var output = ""

@@ -3,13 +3,17 @@ import PDFCore
 /// Lays text out in a box with a font's metrics: line breaking, alignment, and the largest size
 /// that fits (form field auto size, signature appearance text).
 public struct TextLayout: Sendable {
+    /// How a line is placed between the box's edges; the raw values are a form field's `/Q` quadding (§12.7.4.3).
     public enum Alignment: Int, Sendable {
+        /// Left-aligned (0), centred (1) or right-aligned (2).
         case left = 0, center = 1, right = 2
     }
 
     /// One laid-out line: its text, its width in points, and the offset of its baseline.
     public struct Line: Sendable, Equatable {
+        /// The line's text.
         public var text: String
+        /// The line's width in points at the layout's size.
         public var width: Double
         /// The line's left edge from the box's left edge, in points.
         public var x: Double
@@ -17,9 +21,12 @@ public struct TextLayout: Sendable {
         public var baseline: Double
     }
 
+    /// The font whose metrics measure the text.
     public let font: any PDFFont
+    /// The font size in points.
     public let size: Double
 
+    /// A layout of text set in `font` at `size` points.
     public init(font: any PDFFont, size: Double) {
         self.font = font
         self.size = size

@@ -6,6 +6,7 @@ public struct PDFAIdentification: Hashable, Sendable {
     /// `A`, `B`, `U`, `E`, `F` (nil when absent, as PDF/A-4 allows).
     public var conformance: String?
 
+    /// A claim of PDF/A-`part`, with the conformance level `conformance` (nil for none).
     public init(part: Int, conformance: String?) {
         self.part = part
         self.conformance = conformance

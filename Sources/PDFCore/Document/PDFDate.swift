@@ -6,6 +6,8 @@ public struct PDFDate: Hashable, Sendable, Codable {
     /// The offset of local time from UTC, in minutes (120 for UTC+2).
     public var utcOffsetMinutes: Int
 
+    /// The instant `seconds` after 1970-01-01 00:00 UTC, shown in the local time `utcOffsetMinutes` minutes ahead of
+    /// UTC (by default 0: UTC itself).
     public init(seconds: Int, utcOffsetMinutes: Int = 0) {
         self.seconds = seconds
         self.utcOffsetMinutes = utcOffsetMinutes

@@ -2,7 +2,9 @@ import Synchronization
 
 /// An indirect object with where it is in the file.
 public struct IndirectObject: Sendable {
+    /// The object's number and generation.
     public var reference: PDFReference
+    /// The object as read (`.null` when it is free, missing or unreadable).
     public var object: PDFObject
     /// From `n g obj` to the end of `endobj`; nil for objects inside object streams.
     public var range: Range<Int>?

@@ -15,6 +15,8 @@ public struct ParseOptions: Sendable {
     /// The longest `/Prev` chain followed.
     public var maxRevisions: Int
 
+    /// Options for reading a document; each argument sets the property of the same name, and the defaults are those of
+    /// ``default``.
     public init(
         password: String? = nil, strict: Bool = false, maxWarnings: Int = 1000, maxNestingDepth: Int = 256,
         maxDecodedStreamSize: Int = 1 << 30, maxObjectCount: Int = 8_000_000, maxRevisions: Int = 10_000
@@ -28,5 +30,7 @@ public struct ParseOptions: Sendable {
         self.maxRevisions = maxRevisions
     }
 
+    /// No password, lenient repair, and limits sized for real documents: 1,000 warnings, nesting depth 256, 1 GiB per
+    /// decoded stream, 8 million objects, 10,000 revisions.
     public static let `default` = ParseOptions()
 }

@@ -3,15 +3,25 @@
 /// Objects read from a file are immutable snapshots; edits build new values and
 /// go through ``IncrementalUpdate`` or ``DocumentWriter``.
 public enum PDFObject: Hashable, Sendable {
+    /// The null object (§7.3.9): the same as an absent value in a dictionary or array.
     case null
+    /// `true` or `false` (§7.3.2).
     case boolean(Bool)
+    /// An integer (§7.3.3).
     case integer(Int)
+    /// A real number, with the literal it was read from (§7.3.3).
     case real(PDFReal)
+    /// A literal or hexadecimal string (§7.3.4).
     case string(PDFString)
+    /// A name (§7.3.5).
     case name(PDFName)
+    /// An array of objects (§7.3.6).
     case array([PDFObject])
+    /// A dictionary (§7.3.7).
     case dictionary(PDFDictionary)
+    /// A stream: a dictionary and its data (§7.3.8); only ever the value of an indirect object.
     case stream(PDFStream)
+    /// An indirect reference `n g R` (§7.3.10), resolved through the document.
     case reference(PDFReference)
 }
 
@@ -38,21 +48,25 @@ extension PDFObject {
         }
     }
 
+    /// The value of a boolean; nil for any other object.
     public var boolValue: Bool? {
         if case .boolean(let value) = self { return value }
         return nil
     }
 
+    /// The name of a name object; nil for any other object.
     public var nameValue: PDFName? {
         if case .name(let value) = self { return value }
         return nil
     }
 
+    /// The string of a string object; nil for any other object.
     public var stringValue: PDFString? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The elements of an array; nil for any other object.
     public var arrayValue: [PDFObject]? {
         if case .array(let value) = self { return value }
         return nil
@@ -67,16 +81,19 @@ extension PDFObject {
         }
     }
 
+    /// The stream of a stream object; nil for any other object.
     public var streamValue: PDFStream? {
         if case .stream(let value) = self { return value }
         return nil
     }
 
+    /// The reference of an indirect reference; nil for any other object (references are not resolved).
     public var referenceValue: PDFReference? {
         if case .reference(let value) = self { return value }
         return nil
     }
 
+    /// True for the null object.
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -103,9 +120,13 @@ extension PDFObject {
 extension PDFObject: ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
     ExpressibleByFloatLiteral
 {
+    /// An integer object: `let count: PDFObject = 3`.
     public init(integerLiteral value: Int) { self = .integer(value) }
+    /// A boolean object: `let flag: PDFObject = true`.
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
+    /// An array object: `let box: PDFObject = [0, 0, 612, 792]`.
     public init(arrayLiteral elements: PDFObject...) { self = .array(elements) }
+    /// A real object: `let width: PDFObject = 0.5`.
     public init(floatLiteral value: Double) { self = .real(PDFReal(value)) }
 }
 
@@ -116,15 +137,18 @@ public struct PDFReference: Hashable, Sendable, Comparable, CustomStringConverti
     /// The generation number.
     public var generation: Int
 
+    /// A reference to object `number` of generation `generation` (0 by default).
     public init(_ number: Int, _ generation: Int = 0) {
         self.number = number
         self.generation = generation
     }
 
+    /// Orders by object number, then by generation.
     public static func < (lhs: PDFReference, rhs: PDFReference) -> Bool {
         (lhs.number, lhs.generation) < (rhs.number, rhs.generation)
     }
 
+    /// The reference as PDF writes it: `12 0 R`.
     public var description: String { "\(number) \(generation) R" }
 }
 
@@ -135,14 +159,19 @@ public struct PDFReal: Hashable, Sendable, CustomStringConvertible {
     /// The characters the number was written with in the source, when it was read.
     public var literal: String?
 
+    /// A real of the given value; `literal` is the text it was read from, when read (nil writes the value with
+    /// ``format(_:precision:)``).
     public init(_ value: Double, literal: String? = nil) {
         self.value = value
         self.literal = literal
     }
 
+    /// True when the values are equal, whatever their literals.
     public static func == (lhs: PDFReal, rhs: PDFReal) -> Bool { lhs.value == rhs.value }
+    /// Hashes the value alone, as `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 
+    /// The literal the number was read from, else the value formatted by ``format(_:precision:)``.
     public var description: String { literal ?? PDFReal.format(value) }
 
     /// Formats a number the way PDF wants it: no exponent, at most `precision` fraction digits.

@@ -62,10 +62,13 @@ public struct PDFStream: Hashable, Sendable {
         try storage.decode(maxSize: maxSize ?? storage.maxDecodedSize)
     }
 
+    /// True when both have equal dictionaries and the same data: equal encoded bytes for streams built by
+    /// code, the same range of the same file for streams read (a stream read never equals one built).
     public static func == (lhs: PDFStream, rhs: PDFStream) -> Bool {
         lhs.dictionary == rhs.dictionary && lhs.storage == rhs.storage
     }
 
+    /// Hashes the dictionary and the data, as `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(dictionary)
         hasher.combine(storage)

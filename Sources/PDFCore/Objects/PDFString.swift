@@ -7,6 +7,8 @@ public struct PDFString: Hashable, Sendable, CustomStringConvertible {
     /// True when the string was (or should be) written as a hexadecimal string.
     public var isHex: Bool
 
+    /// A string of the given bytes, written as a hexadecimal string `< … >` when `isHex` is true, else as a literal
+    /// string `( … )`.
     public init(bytes: [UInt8], isHex: Bool = false) {
         self.bytes = bytes
         self.isHex = isHex
@@ -46,9 +48,12 @@ public struct PDFString: Hashable, Sendable, CustomStringConvertible {
         return PDFDocEncoding.decode(bytes)
     }
 
+    /// True when both have the same bytes, whichever form they are written in.
     public static func == (lhs: PDFString, rhs: PDFString) -> Bool { lhs.bytes == rhs.bytes }
+    /// Hashes the bytes alone, as `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
+    /// The string read as a text string (``text``).
     public var description: String { text }
 }
 

@@ -5,6 +5,7 @@
 /// Never used for a signed document by the workflows above the core (ARCHITECTURE.md invariant 1):
 /// renumbering breaks every signature.
 public struct DocumentWriter {
+    /// How the new file is written: object streams, encryption, reproducibility.
     public struct Options: Sendable {
         /// Pack non-stream objects into object streams and write a cross-reference stream (PDF 1.5).
         public var objectStreams: Bool
@@ -13,6 +14,8 @@ public struct DocumentWriter {
         /// Reproducible output: IDs derived from content, and (with `write`) the same bytes every run.
         public var write: WriteOptions
 
+        /// Options for writing; by default a cross-reference table without object streams, the document's encryption
+        /// kept, and ``WriteOptions/default``.
         public init(objectStreams: Bool = false, decrypt: Bool = false, write: WriteOptions = .default) {
             self.objectStreams = objectStreams
             self.decrypt = decrypt
@@ -20,9 +23,12 @@ public struct DocumentWriter {
         }
     }
 
+    /// The document written.
     public let document: PDFDocument
+    /// How it is written.
     public var options: Options
 
+    /// A writer of `document` with the given options.
     public init(document: PDFDocument, options: Options = Options()) {
         self.document = document
         self.options = options

@@ -18,11 +18,15 @@
 public struct IncrementalUpdate: Sendable {
     /// The document being updated.
     public let base: PDFDocument
+    /// Where the update's random bytes (the new `/ID[1]`, AES initialisation vectors) come from, and whether the ID is
+    /// derived from the content instead.
     public var options: WriteOptions
     private var objects: [Int: (generation: Int, object: PDFObject)] = [:]
     private var trailerChanges: [PDFName: PDFObject] = [:]
     private var nextNumber: Int
 
+    /// An empty update of `base`: new objects are numbered from the base's object count (``PDFDocument/objectCount``)
+    /// up.
     public init(base: PDFDocument, options: WriteOptions = .default) {
         self.base = base
         self.options = options

@@ -8,6 +8,7 @@ public struct WriteOptions: Sendable {
     /// An error it throws stops the write (a `PDFError`, as `SecureRandomSource.bytes` throws).
     public var randomBytes: @Sendable (Int) throws(PDFError) -> [UInt8]
 
+    /// Options for writing; by default random `/ID` entries and initialisation vectors from ``SecureRandomSource``.
     public init(
         deterministicID: Bool = false,
         randomBytes: @escaping @Sendable (Int) throws(PDFError) -> [UInt8] = SecureRandomSource.bytes
@@ -16,6 +17,7 @@ public struct WriteOptions: Sendable {
         self.randomBytes = randomBytes
     }
 
+    /// Random IDs from the system's secure generator.
     public static let `default` = WriteOptions()
 }
 

@@ -24,9 +24,13 @@ public enum XRefEntry: Hashable, Sendable {
 /// One cross-reference section: a table with its trailer, a cross-reference stream, or a hybrid
 /// (a table whose trailer names a stream through `/XRefStm`).
 public struct XRefSection: Sendable {
+    /// How a section was written (§7.5.4, §7.5.8), or that it was rebuilt.
     public enum Form: String, Sendable {
+        /// A cross-reference table (`xref` … `trailer`, §7.5.4).
         case table
+        /// A cross-reference stream (`/Type /XRef`, PDF 1.5, §7.5.8).
         case stream
+        /// A table whose trailer names a cross-reference stream through `/XRefStm` (§7.5.8.4).
         case hybrid
         /// Rebuilt by scanning the file because the cross-reference data was unusable.
         case recovered
@@ -34,6 +38,7 @@ public struct XRefSection: Sendable {
 
     /// The offset of the `xref` keyword or of the cross-reference stream object.
     public let offset: Int
+    /// How the section was written, or ``Form-swift.enum/recovered``.
     public let form: Form
     /// The trailer dictionary (for a stream, the stream's dictionary).
     public let trailer: PDFDictionary

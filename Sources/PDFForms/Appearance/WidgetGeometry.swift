@@ -4,14 +4,26 @@ public import PDFCore
 /// The frame an appearance stream draws in: the widget's size in its rotated space, the matrix
 /// that rotates it (`/MK /R`), and the border and background of `/MK` and `/BS` (ISO 32000-2 §12.5.6.19).
 public struct WidgetGeometry: Sendable {
+    /// The appearance's width in points, in the widget's rotated space (the rectangle's height when `/MK /R` is 90 or
+    /// 270).
     public var width: Double
+    /// The appearance's height in points, in the widget's rotated space.
     public var height: Double
+    /// The appearance stream's `/Matrix` `[a b c d e f]`: the rotation of `/MK /R` (0, 90, 180 or 270 degrees
+    /// counterclockwise).
     public var matrix: [Double]
+    /// The border width in points (`/BS /W`, else `/Border`'s third number, else 1); 0 without a border colour, and at
+    /// most half the smaller side.
     public var borderWidth: Double
+    /// The border style, the `/BS /S` name: `S` solid (the default), `D` dashed, `B` beveled, `I` inset or `U`
+    /// underline.
     public var borderStyle: String
+    /// `/MK /BC`, the border colour; nil for none (no border is drawn).
     public var borderColor: PDFColor?
+    /// `/MK /BG`, the background colour; nil for none (transparent).
     public var backgroundColor: PDFColor?
 
+    /// The geometry of `widget`, with `/MK`, `/BS` and `/Border` resolved through `document`.
     public init(widget: Widget, document: PDFDocument) {
         let rect = widget.rect
         let rotated = widget.rotation == 90 || widget.rotation == 270

@@ -2,6 +2,7 @@ public import PDFCore
 
 /// The error thrown by `PDFForms`: a stable code, the field it concerns, and a one-line message.
 public struct FormError: AutographError, Hashable {
+    /// What went wrong, as a stable code.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// No terminal field has that fully qualified name.
         case unknownField
@@ -25,13 +26,16 @@ public struct FormError: AutographError, Hashable {
         case writeFailed
     }
 
+    /// What went wrong; equality and hashing compare this alone.
     public var code: Code
     /// The fully qualified name of the field, when the error concerns one.
     public var field: String?
+    /// What went wrong, in one line for a person, without the field name that ``description`` adds.
     public var message: String
     /// The core error a failed write wraps.
     public var underlying: (any Error)?
 
+    /// An error of the given kind, about the field with the fully qualified name `field` when there is one.
     public init(_ code: Code, field: String? = nil, _ message: String) {
         self.code = code
         self.field = field
@@ -70,10 +74,13 @@ public struct FormError: AutographError, Hashable {
         }
     }
 
+    /// The message, after `field 'name': ` when the error concerns a field.
     public var description: String {
         field.map { "field '\($0)': \(message)" } ?? message
     }
 
+    /// True when both errors have the same `code`, whatever their fields and messages.
     public static func == (lhs: FormError, rhs: FormError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the `code` alone, as `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

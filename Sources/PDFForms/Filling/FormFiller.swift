@@ -22,12 +22,16 @@ public struct FormFiller {
         case refuse
     }
 
+    /// How the filled document is saved.
     public struct Options: Sendable {
+        /// What to do when the form sets `/NeedAppearances true`; ``NeedAppearancesPolicy/generate`` by default.
         public var needAppearances: NeedAppearancesPolicy = .generate
         /// A font for text the field's own font cannot draw; by default a system font is found.
         public var font: (any PDFFont)?
+        /// Whether the update's `/ID` is derived from its content, and where its random bytes come from.
         public var write: WriteOptions = .default
 
+        /// Options; each argument sets the property of the same name.
         public init(
             needAppearances: NeedAppearancesPolicy = .generate, font: (any PDFFont)? = nil,
             write: WriteOptions = .default
@@ -38,11 +42,14 @@ public struct FormFiller {
         }
     }
 
+    /// The form being filled.
     public let form: AcroForm
+    /// How the filled document is saved.
     public var options: Options
     /// The values set so far, by field name, in the order they were first set.
     public private(set) var values: [(name: String, value: FieldValue)] = []
 
+    /// A filler of `form` with no value set yet.
     public init(form: AcroForm, options: Options = Options()) {
         self.form = form
         self.options = options

@@ -7,9 +7,12 @@ public import PDFCore
 /// Signature fields are kept: flattening them would destroy what they prove. Widgets without a
 /// normal appearance, or hidden ones, are removed without drawing anything.
 public struct FormFlattener {
+    /// The form whose fields are flattened.
     public let form: AcroForm
+    /// Whether the update's `/ID` is derived from its content, and where its random bytes come from.
     public var options: WriteOptions
 
+    /// A flattener of `form`.
     public init(form: AcroForm, options: WriteOptions = .default) {
         self.form = form
         self.options = options

@@ -10,8 +10,10 @@ public struct FormValues: Sendable, Equatable {
     /// The values in order.
     public var entries: [(name: String, value: FormInput)]
 
+    /// Values in the given order.
     public init(_ entries: [(name: String, value: FormInput)] = []) { self.entries = entries }
 
+    /// True when both hold the same names with equal values, in the same order.
     public static func == (lhs: FormValues, rhs: FormValues) -> Bool {
         lhs.entries.count == rhs.entries.count
             && zip(lhs.entries, rhs.entries).allSatisfy { $0.name == $1.name && $0.value == $1.value }

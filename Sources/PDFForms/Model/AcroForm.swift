@@ -8,6 +8,7 @@ public import PDFCore
 /// Reading is liberal: cycles in `/Kids` are cut, kids that are not dictionaries are skipped, and
 /// widgets are placed on pages through `/P` or, when it is missing or wrong, the pages' `/Annots`.
 public struct AcroForm: Sendable {
+    /// The document the form belongs to.
     public let document: PDFDocument
     /// The `/AcroForm` dictionary's reference, when it is indirect.
     public let reference: PDFReference?

@@ -13,6 +13,7 @@ public struct FormField: Sendable {
     public let partialName: String?
     /// `/TU`, the name shown to people, when given.
     public let alternateName: String?
+    /// The kind, from `/FT` (inherited) and the button and choice flags.
     public let kind: FieldKind
     /// `/Ff`, inherited.
     public let flags: FieldFlags
@@ -35,8 +36,11 @@ public struct FormField: Sendable {
     /// The dictionary that holds `/V` now (this field, or the ancestor it inherits the value from).
     public let valueHolder: PDFReference?
 
+    /// True when `/Ff` sets read-only (bit 1).
     public var isReadOnly: Bool { flags.contains(.readOnly) }
+    /// True when `/Ff` sets required (bit 2).
     public var isRequired: Bool { flags.contains(.required) }
+    /// True when `/Ff` sets no-export (bit 3).
     public var isNoExport: Bool { flags.contains(.noExport) }
 
     /// True when a person can change the value: a fillable kind that is not read-only.

@@ -2,7 +2,9 @@ public import PDFCore
 
 /// Glyphs shown by one text-showing operator (`Tj`, `TJ`, `'`, `"`), ISO 32000-2 §9.4.
 public struct GlyphRun: Sendable {
+    /// The font the glyphs are shown in.
     public var font: LoadedFont
+    /// The glyphs in the order shown, each with its own matrix.
     public var glyphs: [PositionedGlyph]
     /// `Tr`, 0 to 7 (§9.3.6): 0 fill, 1 stroke, 2 both, 3 invisible, 4–7 the same and add to the clip.
     public var renderMode: Int
@@ -15,6 +17,7 @@ public struct GlyphRun: Sendable {
     /// User space of the content stream (the CTM when the text was shown): stroke widths are in it.
     public var ctm: PDFMatrix
 
+    /// A run; each argument sets the property of the same name.
     public init(
         font: LoadedFont, glyphs: [PositionedGlyph], renderMode: Int, fill: Paint?, stroke: Paint?,
         strokeStyle: StrokeStyle, ctm: PDFMatrix
@@ -50,6 +53,7 @@ public struct PositionedGlyph: Sendable {
     /// The advance along the writing direction, in em units (a `/Widths` value ÷ 1000).
     public var advance: Double
 
+    /// A glyph; each argument sets the property of the same name.
     public init(code: UInt32, cid: UInt32, unicode: String?, matrix: PDFMatrix, advance: Double) {
         self.code = code
         self.cid = cid

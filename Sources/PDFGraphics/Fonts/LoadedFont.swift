@@ -58,6 +58,7 @@ public final class LoadedFont: Sendable {
         }
     }
 
+    /// The font type, from `/Subtype` (for a Type 0 font, its descendant's).
     public let kind: Kind
     /// `/BaseFont` without a subset tag (`ABCDEF+`); for a Type 0 font, the descendant's.
     public let baseFont: String

@@ -2,11 +2,14 @@ import Synchronization
 
 /// Decoded pixels: 8-bit RGBA, straight (not premultiplied) alpha, rows top to bottom.
 public struct DecodedImage: Sendable {
+    /// The width in pixels.
     public var width: Int
+    /// The height in pixels.
     public var height: Int
     /// `width × height × 4` bytes.
     public var rgba: [UInt8]
 
+    /// An image of `width` × `height` pixels; `rgba` holds `width × height × 4` bytes.
     public init(width: Int, height: Int, rgba: [UInt8]) {
         self.width = width
         self.height = height
@@ -17,7 +20,9 @@ public struct DecodedImage: Sendable {
 /// An image of the display list, decoded when a consumer first asks (text extraction never does)
 /// and then kept. For a stencil mask only the alpha channel matters.
 public final class ImageSource: Sendable {
+    /// The image's width in samples (`/Width`); a decoded image may be smaller when a reduction was asked for.
     public let width: Int
+    /// The image's height in samples (`/Height`).
     public let height: Int
     /// `/Interpolate`: smooth when scaling up.
     public let interpolate: Bool

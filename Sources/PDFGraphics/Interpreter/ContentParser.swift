@@ -4,10 +4,12 @@ public import PDFCore
 public struct ContentOperation: Sendable {
     /// The operator, e.g. `re`, `Tj`, `BI` (an inline image, whose data is in ``inlineImage``).
     public var name: String
+    /// The operands before the operator, in order.
     public var operands: [PDFObject]
     /// For `BI … ID … EI`: the inline image's dictionary (abbreviations kept) and data.
     public var inlineImage: (dictionary: PDFDictionary, data: [UInt8])?
 
+    /// An operation; each argument sets the property of the same name.
     public init(name: String, operands: [PDFObject], inlineImage: (dictionary: PDFDictionary, data: [UInt8])? = nil) {
         self.name = name
         self.operands = operands

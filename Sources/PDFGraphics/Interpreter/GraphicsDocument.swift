@@ -13,6 +13,7 @@ public struct GraphicsOptions: Sendable {
         case print
     }
 
+    /// Which annotation appearances are drawn over the page; as on screen by default.
     public var annotations = Annotations.display
     /// Colour management for ICCBased spaces; nil uses their alternate spaces.
     public var icc: (any ICCConverterFactory)? = nil
@@ -25,19 +26,25 @@ public struct GraphicsOptions: Sendable {
     /// Operators interpreted per page at most (a hostile page cannot run forever).
     public var maxOperations = 10_000_000
 
+    /// Options that draw as on screen: annotations as displayed, paints built, ICC spaces drawn with their alternates,
+    /// nesting 16 deep, 10 million operators a page.
     public init() {}
 }
 
 /// A document prepared for drawing: its fonts loaded once and shared by every page, so pages can
 /// be interpreted concurrently from one snapshot.
 public final class GraphicsDocument: Sendable {
+    /// The document drawn.
     public let document: PDFDocument
+    /// How its pages are interpreted.
     public let options: GraphicsOptions
+    /// The fonts loaded so far, shared by every page.
     public let fonts: FontCache
     let optionalContent: OptionalContent
     /// Colour spaces defined by indirect objects (ICC profiles are decoded once), by reference.
     private let colorSpaces = Mutex<[PDFReference: ColorSpace]>([:])
 
+    /// A document prepared for drawing with `options`.
     public init(document: PDFDocument, options: GraphicsOptions = GraphicsOptions()) {
         self.document = document
         self.options = options

@@ -29,6 +29,7 @@ public final class RenderBudget: Sendable {
     public let maxItems: Int
     private let stopped = Atomic<UInt8>(0)
 
+    /// A budget of `timeLimit` from now (nil: no time limit) and at most `maxItems` display items.
     public init(timeLimit: Duration? = nil, maxItems: Int = .max) {
         deadline = timeLimit.map { ContinuousClock.now + $0 }
         self.maxItems = maxItems

@@ -8,13 +8,17 @@ extension PageDifference {
         case same
         /// A page that exists could not be drawn (too large at this resolution, or out of budget).
         case unrendered
+        /// The page draws differently (or exists in only one of the two); the payload tells how.
         case changed(Changed)
     }
 
     /// A page that differs: the comparison and the two renders (nil for the version without the page).
     public struct ChangedPage: Sendable {
+        /// Where the two renders differ.
         public var difference: PageDifference
+        /// The page as the earlier revision draws it; nil when it has no such page.
         public var original: RenderedImage?
+        /// The page as the document draws it today; nil when it has no such page.
         public var current: RenderedImage?
     }
 

@@ -25,11 +25,16 @@ import PDFGraphics
 public struct PageDifference: Sendable {
     /// A rectangle of pixels: `x` right and `y` down from the image's top-left pixel.
     public struct PixelRectangle: Hashable, Sendable {
+        /// The left column, from 0.
         public var x: Int
+        /// The top row, from 0.
         public var y: Int
+        /// The width in pixels.
         public var width: Int
+        /// The height in pixels.
         public var height: Int
 
+        /// The rectangle of `width` × `height` pixels whose top-left pixel is (`x`, `y`).
         public init(x: Int, y: Int, width: Int, height: Int) {
             (self.x, self.y, self.width, self.height) = (x, y, width, height)
         }

@@ -6,6 +6,7 @@ public import PDFSigning
 /// How a document is signed (WYSIWYS `WYSSignatureConfiguration`): the visible signature, the
 /// refusal watermark, the signature's attributes and who computes the CMS.
 public struct SignatureConfiguration: Sendable {
+    /// The visible signature: handwriting or the signer's name, the date, a description, a graphic.
     public var appearance = VisualSignatureConfiguration()
     /// WYSIWYS `WYSWatermarkAppearance`: drawn on every page of a refused document (the seed's
     /// defaults: no rotation, `yyyy-MM-dd HH:mm:ss`).
@@ -15,7 +16,9 @@ public struct SignatureConfiguration: Sendable {
         watermark.datePattern = DatePattern("yyyy-MM-dd HH:mm:ss")
         return watermark
     }()
+    /// The signature dictionary's attributes: name, location, reason, reserved size, digest, `/SubFilter`.
     public var attributes = SignatureAttributes()
+    /// Who turns the digest into a CMS; ``SigningMode/deferred`` by default.
     public var signing: SigningMode = .deferred
     /// signo's signature capture dialog (`STSignatureCaptureConfig`).
     public var capture = SignatureCaptureConfiguration()
@@ -32,8 +35,10 @@ public struct SignatureConfiguration: Sendable {
     /// times) is stored encrypted to it in the signed revision; -131 when it cannot be read.
     public var biometricsCertificate: [UInt8]?
 
+    /// The seeds' defaults: a deferred CMS, a name signature, the refusal watermark `REFUSED`.
     public init() {}
 
+    /// The defaults, with the CMS made by `signer` in this process.
     public init(signer: any Signer) { signing = .signer(signer) }
 }
 
@@ -56,9 +61,11 @@ public struct VisualSignatureConfiguration: Sendable, Codable, Equatable {
     public var handwrittenSignatureEnabled = false
     /// The text shown as the signature when handwriting is off (nil: the certificate's name, else the username).
     public var signerName: String?
+    /// The font of the signer's name when handwriting is off; Helvetica-BoldOblique by default.
     public var signerNameFont: SignatureAppearance.FontChoice = .standard("Helvetica-BoldOblique")
     /// WYSIWYS default `yyyy-MM-dd HH:mm`.
     public var dateTimePattern = DatePattern("yyyy-MM-dd HH:mm")
+    /// The font of the text lines: the display text, the date and the description.
     public var dateFont: SignatureAppearance.FontChoice = .standard("Helvetica")
     /// Drawn with the date, in ``dateFont``.
     public var signatureDescription: String?
@@ -68,8 +75,11 @@ public struct VisualSignatureConfiguration: Sendable, Codable, Equatable {
     public var invisibleSignature = false
     /// The size proposed for a signature the person positions, in points.
     public var proposedWidth: Double = 200
+    /// The height proposed for a signature the person positions, in points.
     public var proposedHeight: Double = 70
 
+    /// The seeds' defaults: the signer's name in Helvetica-BoldOblique, the text in Helvetica, a proposed size of
+    /// 200 × 70 pt.
     public init() {}
 }
 
@@ -77,16 +87,22 @@ public struct VisualSignatureConfiguration: Sendable, Codable, Equatable {
 public struct SignatureAttributes: Sendable, Codable, Equatable {
     /// `/Name` (default: the username).
     public var signatureName: String?
+    /// `/Location`: where the signing took place (nil: none).
     public var signatureLocation: String?
     /// `/Reason` (default: `acceptedReason` or `refusedReason`, by the person's decision).
     public var signatureReason: String?
+    /// `/Reason` of a signature that accepts the document, when ``signatureReason`` is nil.
     public var acceptedReason = "accepted"
+    /// `/Reason` of the invisible signature that refuses the document, when ``signatureReason`` is nil.
     public var refusedReason = "refused"
     /// The bytes reserved for the CMS (WYSIWYS default 32768); a larger CMS is error -136.
     public var estimatedSignatureSize = 32_768
+    /// The digest of the signed byte ranges and attributes; SHA-256 by default.
     public var digestAlgorithm: DigestAlgorithm = .sha256
+    /// `/SubFilter`; PAdES (`ETSI.CAdES.detached`) by default.
     public var subFilter: SignatureRequest.SubFilter = .cadesDetached
 
+    /// The seeds' defaults: accepted/refused reasons, 32,768 bytes for the CMS, SHA-256, PAdES.
     public init() {}
 }
 
@@ -94,8 +110,11 @@ public struct SignatureAttributes: Sendable, Codable, Equatable {
 public struct SignatureCaptureConfiguration: Sendable, Codable, Equatable {
     /// Text shown in the dialog and in the signature (nil: none).
     public var displayText: String?
+    /// The colour of the text lines (display text, date, description); black by default.
     public var textColor: PDFColor = .black
+    /// The colour of the handwriting; dark blue by default.
     public var signatureColor: PDFColor = .rgb(0.05, 0.1, 0.45)
 
+    /// No display text, black text, dark blue ink.
     public init() {}
 }

@@ -11,11 +11,13 @@ public struct ViewerConfiguration: Sendable, Codable, Equatable {
     /// Two pages side by side (PSPDFKit's double-page spreads), the first alone as a cover when
     /// `firstPageAlone`.
     public var twoPageSpreads = false
+    /// With ``twoPageSpreads``, the first page alone as a cover (the default).
     public var firstPageAlone = true
     /// The colour behind the pages.
     public var backgroundColor: PDFColor = .rgb(0.9, 0.9, 0.9)
     /// signo `showToolbar` and `toolbarHeight` (points).
     public var showsToolbar = true
+    /// The toolbar's height in points (signo `toolbarHeight`).
     public var toolbarHeight: Double = 50
     /// signo `showPageNumber`.
     public var showsPageNumber = true
@@ -24,5 +26,6 @@ public struct ViewerConfiguration: Sendable, Codable, Equatable {
     /// signo `enableTouchEvents`.
     public var acceptsInput = true
 
+    /// The seeds' defaults: horizontal, page by page, single pages, gray background, toolbar and page number shown.
     public init() {}
 }

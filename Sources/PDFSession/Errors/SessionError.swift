@@ -6,6 +6,7 @@ public import PDFSigning
 /// The error thrown by `PDFSession`: a stable code, the signoAPI code (-120 … -150) it stands for,
 /// and a one-line message. Errors from the layers below keep their signo code.
 public struct SessionError: AutographError, Hashable {
+    /// What went wrong, as a stable code.
     public enum Code: String, Hashable, Sendable, Codable, CaseIterable {
         /// The storage key is not 64 bytes long.
         case invalidStorageKey
@@ -47,19 +48,24 @@ public struct SessionError: AutographError, Hashable {
         case certificationViolated
     }
 
+    /// What went wrong, as a stable code; equality and hashing compare it with ``signoCode``.
     public var code: Code
+    /// What went wrong, in one line for a person.
     public var message: String
     /// The signoAPI error code (STSignoInfoDelegate, -120 … -150).
     public var signoCode: Int
     /// The error of the layer below (core, forms, signing, annotations) this one wraps.
     public var underlying: (any Error)?
 
+    /// An error of the given kind; `signoCode` nil gives the code's usual signo code.
     public init(_ code: Code, _ message: String, signoCode: Int? = nil) {
         self.code = code
         self.message = message
         self.signoCode = signoCode ?? Self.defaultSignoCode(code)
     }
 
+    /// Wraps a signing error, keeping its signo code; the person's own input (a capture too short, a page or rectangle
+    /// out of range) becomes ``Code-swift.enum/invalidArgument``.
     public init(_ error: SigningError) {
         let code: Code =
             switch error.code {
@@ -77,11 +83,13 @@ public struct SessionError: AutographError, Hashable {
         underlying = error
     }
 
+    /// Wraps an annotation error (notes, photos, watermark), keeping its signo code.
     public init(_ error: AnnotationError) {
         self.init(error.code == .writeFailed ? .writeFailed : .annotation, error.message, signoCode: error.signoCode)
         underlying = error
     }
 
+    /// Wraps a form error, keeping its signo code and the field it names.
     public init(_ error: FormError) {
         self.init(error.code == .writeFailed ? .writeFailed : .form, error.description, signoCode: error.signoCode)
         underlying = error
@@ -136,11 +144,14 @@ public struct SessionError: AutographError, Hashable {
         }
     }
 
+    /// The message.
     public var description: String { message }
 
+    /// True when both errors have the same code and signo code, whatever their messages.
     public static func == (lhs: SessionError, rhs: SessionError) -> Bool {
         lhs.code == rhs.code && lhs.signoCode == rhs.signoCode
     }
+    /// Hashes the code and the signo code, as `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(signoCode)

@@ -20,9 +20,14 @@ public protocol SessionDelegate: AnyObject, Sendable {
 }
 
 extension SessionDelegate {
+    /// Lets every signature start.
     public func willStartSigning(field: String) async -> Bool { true }
+    /// Makes no field read-only.
     public func signingProcessStarted(field: String) async -> [String] { [] }
+    /// Keeps every captured signature.
     public func willConfirmSigning(field: String) async -> Bool { true }
+    /// Returns no CMS, which cancels: an app that uses `SigningMode.delegate` implements this.
     public func computeDigitalSignature(digest: [UInt8], algorithm: DigestAlgorithm) async -> [UInt8]? { nil }
+    /// Greys the save button out.
     public func documentSaved() async -> Bool { true }
 }

@@ -54,21 +54,27 @@ public enum SessionEvent: Sendable {
     case photoCaptureFailed(field: String, code: Int, text: String)
     /// signo `notesModeDidStartSuccessfully` / `onNotesModeFailedToStart`.
     case notesModeDidStart
+    /// Notes mode could not start (a PDF/A-1, signed or read-only document); `code` is the signo code.
     case notesModeDidFailToStart(code: Int)
     /// signo `notesModeDidFinishWithSavedStatus` / `onNotesModeDidFinishWithFailure`.
     case notesModeDidFinish(saved: Bool)
+    /// The notes could not be saved; notes mode stays on. `code` is the signo code.
     case notesModeDidFinishWithFailure(code: Int)
 }
 
 /// A form field as the app sees it (signo `STFormFieldInfoDTO` / `STSignatureFieldInfoDTO`).
 public struct FieldInfo: Sendable, Hashable, Codable {
+    /// The fully qualified field name.
     public var name: String
+    /// The field kind's raw value: `text`, `checkbox`, `radio`, `button`, `combo`, `list`, `signature` or `unknown`.
     public var kind: String
     /// The page of the first widget, from 0 (nil when on no page).
     public var pageIndex: Int?
     /// The first widget's rectangle in PDF user space.
     public var rect: PDFRectangle?
+    /// True when the field must be filled before the document is accepted (`/Ff` bit 2).
     public var isRequired: Bool
+    /// True when the field cannot be changed (`/Ff` bit 1).
     public var isReadOnly: Bool
     /// For signature fields: signed already.
     public var isSigned: Bool
@@ -79,6 +85,7 @@ public struct FieldInfo: Sendable, Hashable, Codable {
     /// The choices of a list or combo box, the states of a checkbox or radio group.
     public var options: [String]
 
+    /// The app's view of `field`: its first widget on a page (else its first widget) gives the page and rectangle.
     public init(_ field: FormField) {
         name = field.name
         kind = field.kind.rawValue
@@ -101,11 +108,14 @@ public struct FieldInfo: Sendable, Hashable, Codable {
 
 /// A handwritten signature kept in the store (WYSIWYS signature settings).
 public struct SavedSignature: Sendable, Hashable, Codable {
+    /// The signature's number in the store, unique among the person's saved signatures.
     public var id: Int
+    /// The handwriting as captured, y growing downwards (screen coordinates).
     public var strokes: [InkStroke]
     /// When it was captured.
     public var created: PDFDate
 
+    /// A saved signature; each argument sets the property of the same name.
     public init(id: Int, strokes: [InkStroke], created: PDFDate) {
         self.id = id
         self.strokes = strokes

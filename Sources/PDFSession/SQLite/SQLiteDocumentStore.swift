@@ -47,6 +47,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         self.connection = Mutex(connection)
     }
 
+    /// The record's value, read through incremental blob I/O in a read transaction; nil when absent.
+    /// - Throws: `SessionError` `.storeUnavailable` when the database cannot be read.
     public func read(_ key: RecordKey) throws(SessionError) -> [UInt8]? {
         try connection.withLock { connection throws(SessionError) in
             try connection.transaction(immediate: false) { () throws(SessionError) -> [UInt8]? in
@@ -64,6 +66,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         return try readBlob(connection, row: sqlite3_int64(select.integer(0)), count: select.integer(1))
     }
 
+    /// The keys of `owner`'s records, only of `documentID` and of `kind` when given, sorted by document, kind and
+    /// index. Kinds unknown to this version (written by a newer one) are left out.
+    /// - Throws: `SessionError` `.storeUnavailable` when the database cannot be read.
     public func keys(owner: String, documentID: String?, kind: RecordKind?) throws(SessionError) -> [RecordKey] {
         try connection.withLock { connection throws(SessionError) in
             let select = try connection.prepare(
@@ -85,10 +90,16 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
     }
 
+    /// Applies `changes` in order in one `BEGIN IMMEDIATE` transaction, durable when it returns.
+    /// - Throws: `SessionError` `.documentChanged` when an `expect` does not hold, `.storeUnavailable`;
+    ///   in both cases nothing was changed.
     public func commit(_ changes: [RecordChange]) throws(SessionError) {
         try commit(changes, replacingMetadata: [:])
     }
 
+    /// Replaces the store-wide values in `metadata` (table `meta`), then applies `changes`, in one `BEGIN IMMEDIATE`
+    /// transaction: all or nothing.
+    /// - Throws: as ``commit(_:)``.
     public func commit(
         _ changes: [RecordChange], replacingMetadata metadata: [String: [UInt8]]
     ) throws(SessionError) {
@@ -122,6 +133,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
     }
 
+    /// The owner tags that have records, sorted.
+    /// - Throws: `SessionError` `.storeUnavailable` when the database cannot be read.
     public func owners() throws(SessionError) -> [String] {
         try connection.withLock { connection throws(SessionError) in
             let select = try connection.prepare("SELECT DISTINCT owner FROM records ORDER BY owner")
@@ -131,6 +144,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
     }
 
+    /// The store-wide value `name` (table `meta`), inserting `initial` first when there is none, in one transaction:
+    /// concurrent callers all get the value that won.
+    /// - Throws: `SessionError` `.storeUnavailable`.
     public func metadata(_ name: String, insertingIfAbsent initial: [UInt8]) throws(SessionError) -> [UInt8] {
         try connection.withLock { connection throws(SessionError) in
             try connection.transaction(immediate: true) { () throws(SessionError) -> [UInt8] in

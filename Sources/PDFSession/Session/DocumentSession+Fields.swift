@@ -133,6 +133,8 @@ extension DocumentSession {
     /// The person's saved signatures, oldest first.
     public func savedSignatures() throws(SessionError) -> [SavedSignature] { try store.handwrittenSignatures() }
 
+    /// Saves handwriting among the person's signatures, dated now, and returns it with its id.
+    /// - Throws: `.invalidArgument` for points outside `[InkStroke].captureArea` or too many of them.
     @discardableResult
     public func addSavedSignature(_ strokes: [InkStroke]) throws(SessionError) -> SavedSignature {
         if let problem = strokes.problem(within: [InkStroke].captureArea) {
@@ -141,5 +143,6 @@ extension DocumentSession {
         return try store.addHandwrittenSignature(strokes, created: clock())
     }
 
+    /// Deletes the saved signature `id`; no error when there is none.
     public func deleteSavedSignature(id: Int) throws(SessionError) { try store.deleteSignature(id: id) }
 }

@@ -10,16 +10,20 @@ import Synchronization
 ///
 /// Events arrive on ``events`` in order; decisions are asked of the ``SessionDelegate``.
 public actor DocumentSession {
+    /// The document's identity in the store (WYSIWYS document id).
     public nonisolated let documentID: String
     /// `show`: nothing can be changed or signed.
     public nonisolated let isReadOnly: Bool
+    /// What happens in the session, in order; the first event is `documentDidLoad`.
     public nonisolated let events: AsyncStream<SessionEvent>
+    /// How the document is shown; kept for the viewer, it changes nothing in the document.
     public nonisolated let viewerConfiguration: ViewerConfiguration
     nonisolated let loadedPageCount: Int
     let continuation: AsyncStream<SessionEvent>.Continuation
     let store: SecureStore
     let username: String
     let clock: @Sendable () -> PDFDate
+    /// How the document is signed, as given when the session was opened.
     public internal(set) var signatureConfiguration: SignatureConfiguration
     weak var delegate: (any SessionDelegate)?
 
@@ -102,7 +106,9 @@ public actor DocumentSession {
 
     // MARK: - Document info (WYSIWYS pageCount, pageIndex, didPageChanged)
 
+    /// The number of pages of the document as it is now.
     public var pageCount: Int { document.pages.count }
+    /// The page the person looks at, from 0 (see ``setCurrentPage(_:)``).
     public var currentPageIndex: Int { snapshot.currentPageIndex }
     /// The workflow's phase (what the session waits for).
     public var phase: SigningWorkflow.Phase { snapshot.workflow.phase }

@@ -11,6 +11,7 @@ import PDFSigning
 /// for await event in session.events { … }
 /// ```
 public final class SessionController: Sendable {
+    /// The user whose documents and signatures these are.
     public let username: String
     let store: SecureStore
     let clock: @Sendable () -> PDFDate
@@ -163,10 +164,12 @@ public final class SessionController: Sendable {
 
     // MARK: - Saved handwritten signatures (WYSIWYS signature settings)
 
+    /// The person's saved signatures, oldest first.
     public func savedSignatures() throws(SessionError) -> [SavedSignature] { try store.handwrittenSignatures() }
 
+    /// Saves handwriting among the user's signatures, dated now, and returns it with its id.
+    /// - Throws: `.invalidArgument` for points outside `[InkStroke].captureArea` or too many of them.
     @discardableResult
-    /// - Throws: `.invalidArgument` for points outside ``Swift/Array/captureArea`` or too many of them.
     public func addSavedSignature(_ strokes: [InkStroke]) throws(SessionError) -> SavedSignature {
         if let problem = strokes.problem(within: [InkStroke].captureArea) {
             throw SessionError(.invalidArgument, problem)
@@ -174,6 +177,7 @@ public final class SessionController: Sendable {
         return try store.addHandwrittenSignature(strokes, created: clock())
     }
 
+    /// Deletes the saved signature `id`; no error when there is none.
     public func deleteSavedSignature(id: Int) throws(SessionError) { try store.deleteSignature(id: id) }
 
     static func randomID() -> String {
@@ -184,8 +188,11 @@ public final class SessionController: Sendable {
 
 /// A document in progress as listed by `SessionController.documentsInProgress()`.
 public struct DocumentSummary: Sendable {
+    /// The document's identity in the store.
     public var documentID: String
+    /// Where its workflow stands.
     public var phase: SigningWorkflow.Phase
+    /// The number of incremental updates stored after the original.
     public var revisionCount: Int
     /// The bytes of the original and every revision.
     public var size: Int

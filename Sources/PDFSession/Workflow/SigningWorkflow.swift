@@ -41,17 +41,24 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
 
     /// What the signature will be, filled in as the person decides.
     public struct Plan: Sendable, Codable, Equatable {
+        /// Why the document is signed: accept, refuse, or a signo capture into a field.
         public var purpose: Purpose
         /// The existing empty signature field signed (nil: a new field).
         public var field: String?
+        /// The handwriting drawn or chosen; nil for a name signature (or none yet).
         public var handwriting: [InkStroke]?
         /// The page (from 0) and rectangle of a new visible field.
         public var placement: Placement?
+        /// True for a signature without appearance (a refusal, or `invisibleSignature`).
         public var invisible: Bool
+        /// Fields set read-only in the signed revision (from the delegate's `signingProcessStarted`).
         public var readOnlyFields: [String] = []
 
+        /// A new visible field's place.
         public struct Placement: Sendable, Codable, Equatable {
+            /// The page, from 0.
             public var pageIndex: Int
+            /// The field's rectangle in the page's user space.
             public var rect: PDFRectangle
         }
 
@@ -61,15 +68,20 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
 
     /// What the session knows when the person accepts.
     public struct AcceptFacts: Sendable, Equatable {
+        /// Required fields still empty: accepting stops at ``Notice/missingRequiredFormField(_:)``.
         public var missingRequiredFields: [String]
         /// Empty signature fields meant for this user (or every empty one when none is).
         public var emptySignatureFields: [String]
+        /// True when the person signs with handwriting (drawn or saved).
         public var handwritingEnabled: Bool
+        /// The ids of the person's saved signatures, oldest first.
         public var savedSignatureIDs: [Int]
+        /// True for a signature without appearance (``VisualSignatureConfiguration/invisibleSignature``).
         public var invisible: Bool
         /// Where a new signature would go first: the current page, a centred rectangle.
         public var proposedPlacement: Plan.Placement
 
+        /// The facts; each argument sets the property of the same name.
         public init(
             missingRequiredFields: [String], emptySignatureFields: [String], handwritingEnabled: Bool,
             savedSignatureIDs: [Int], invisible: Bool, proposedPlacement: Plan.Placement
@@ -85,30 +97,41 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
 
     /// What happened.
     public enum Input: Sendable, Equatable {
+        /// The person accepts the document (WYSIWYS `acceptDocument`).
         case accept(AcceptFacts)
+        /// The person refuses the document (WYSIWYS `refuseDocument`): a watermark and an invisible signature.
         case refuse
         /// signo: capture for `field` (after `willStartSigning` said yes), making `readOnly` read-only.
         case startSigno(field: String, readOnly: [String])
+        /// The person chose this signature field among the candidates.
         case selectField(String)
+        /// The person drew this signature.
         case signatureCaptured([InkStroke])
         /// The saved signature chosen (its strokes, looked up by the session).
         case savedSignatureChosen(id: Int, strokes: [InkStroke])
         /// signo `willConfirmSigning` answered.
         case captureConfirmed(Bool)
+        /// The person placed the new signature field.
         case positioned(Plan.Placement)
         /// The person cancelled whatever the session waits for.
         case cancel
         /// The prepared revision exists; `digest` is what will be signed.
         case prepared(digest: [UInt8])
+        /// The person confirmed the preview (`confirmSignature()`).
         case confirm
+        /// The CMS is embedded: the document is signed.
         case signed
+        /// Preparing or signing failed (`.cancelled` when the signer declined).
         case failed(SessionError)
+        /// The person starts notes mode.
         case startNotes
+        /// The person leaves notes mode.
         case finishNotes
     }
 
     /// What the session must do, in order.
     public enum Action: Sendable, Equatable {
+        /// Emit the event the notice stands for.
         case emit(Notice)
         /// Store the captured handwriting among the saved signatures.
         case saveHandwriting([InkStroke])
@@ -132,32 +155,50 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
 
     /// Events the workflow decides on; the session turns them into `SessionEvent`s with the details.
     public enum Notice: Sendable, Equatable {
+        /// Required fields are empty: becomes `SessionEvent.missingRequiredFormField`.
         case missingRequiredFormField([String])
+        /// The person must choose among these empty signature fields: `selectSignatureFormField`.
         case selectSignatureFormField([String])
+        /// The person chose this field: `didSelectSignatureFormField`.
         case didSelectSignatureFormField(String)
+        /// A signature must be drawn (for this field; nil: a new one): `signatureCaptureRequired`.
         case signatureCaptureRequired(field: String?)
+        /// A saved signature must be chosen among these ids: `savedSignatureSelectionRequired`.
         case savedSignatureSelectionRequired([Int])
+        /// The new signature waits to be placed, first at this place: `signatureRequiresPositioning`.
         case signatureRequiresPositioning(Plan.Placement)
+        /// Preparing starts: `willPrepareDocument`.
         case willPrepareDocument
+        /// Signed, for this reason: `processDidFinish`.
         case processDidFinish(reason: String)
+        /// Preparing or signing failed: `processDidFail`.
         case processDidFail(SessionError)
+        /// The signo capture into this field is signed: `signingProcessConfirmed`.
         case signingProcessConfirmed(field: String)
+        /// The person or the delegate cancelled (nil: a new field): `signingProcessCancelled`.
         case signingProcessCancelled(field: String?)
+        /// Signing this field failed: `signingProcessFailed`.
         case signingProcessFailed(field: String?, error: SessionError)
+        /// Notes mode started: `notesModeDidStart`.
         case notesModeDidStart
+        /// Notes mode could not start; `code` is the signo code: `notesModeDidFailToStart`.
         case notesModeDidFailToStart(code: Int)
     }
 
+    /// Where the session is; ``Phase-swift.enum/editing`` at first.
     public private(set) var phase: Phase = .editing
+    /// The signature being planned; nil outside signing.
     public private(set) var plan: Plan?
     /// The reason written into the signature.
     public var acceptedReason = "accepted"
+    /// The reason written into a refusal's signature.
     public var refusedReason = "refused"
     /// Where a new signature goes first, and the handwriting facts, from the last accept.
     private var proposedPlacement: Plan.Placement?
     private var pendingHandwritingEnabled = false
     private var pendingSavedSignatureIDs: [Int] = []
 
+    /// A workflow in the editing phase, with the reasons `accepted` and `refused`.
     public init() {}
 
     /// True once signed: edits and saves have no effect (WYSIWYS `saveDocument` after accept/refuse).
@@ -169,6 +210,7 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
     /// True when fields may be edited.
     public var acceptsEdits: Bool { phase == .editing }
 
+    /// The reason of the signature planned: ``refusedReason`` for a refusal, else ``acceptedReason``.
     public var reason: String { plan?.purpose == .refuse ? refusedReason : acceptedReason }
 
     /// Feeds an input; returns what to do. An input the phase does not expect changes nothing and

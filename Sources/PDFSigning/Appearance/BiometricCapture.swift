@@ -5,10 +5,12 @@ public import PDFCore
 /// encrypted to a biometrics certificate inside the signed revision, so the signature covers it
 /// and only the holder of the certificate's key can read it back.
 public struct BiometricCapture: Sendable, Codable, Equatable {
+    /// The handwriting as captured: every point with its time and pressure when the device gives them.
     public var strokes: [InkStroke]
     /// Free-form facts about the device (model, sampling rate, pressure levels …).
     public var device: [String: String]
 
+    /// A capture of `strokes`, with facts about the device that took them.
     public init(strokes: [InkStroke], device: [String: String] = [:]) {
         self.strokes = strokes
         self.device = device

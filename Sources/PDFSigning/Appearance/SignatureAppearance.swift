@@ -19,14 +19,21 @@ public struct SignatureAppearance: Sendable, Codable, Equatable {
 
     /// A font for text: one of the standard 14 by name, or a TrueType file (embedded as a subset).
     public enum FontChoice: Sendable, Codable, Equatable {
+        /// One of the standard 14 fonts by its PostScript name (`Helvetica`, `Times-Roman` …, §9.6.2.2); an unknown
+        /// name draws Helvetica, and text it cannot encode is drawn with a system font that covers it.
         case standard(String)
+        /// A TrueType font file at this path, embedded as a subset of the glyphs drawn.
         case file(String)
     }
 
+    /// Where signo's display text is asked to go among the text lines.
     public enum TextPosition: String, Sendable, Codable {
+        /// Above (`top`) or below (`bottom`) the date and description. This version draws the display text first among
+        /// the text lines either way.
         case top, bottom
     }
 
+    /// The main mark: by default the signer's name.
     public var mark: Mark = .name(nil)
     /// The font of a name mark.
     public var markFont: FontChoice = .standard("Helvetica-Oblique")
@@ -36,21 +43,30 @@ public struct SignatureAppearance: Sendable, Codable, Equatable {
     public var strokeWidth: Double = 2
     /// Shows "Date: …" with ``datePattern``.
     public var showsDate = true
+    /// The pattern of the date line.
     public var datePattern = DatePattern()
+    /// The text before the date.
     public var dateLabel = "Date: "
+    /// A line of text drawn after the date; nil for none.
     public var description: String?
     /// signo's display text, above or below the mark.
     public var displayText: String?
+    /// Where the display text is asked to go; see ``TextPosition``.
     public var displayTextPosition: TextPosition = .top
+    /// The font of the text lines (display text, date, description).
     public var textFont: FontChoice = .standard("Helvetica")
+    /// The colour of the text lines.
     public var textColor: PDFColor = .black
     /// A PNG or JPEG drawn at the bottom of the field.
     public var graphic: [UInt8]?
+    /// Draws a thin gray frame (0.75 pt) around the field.
     public var drawsBorder = true
     /// The shortest handwriting accepted, in capture units (signo -132 below it).
     public var minimumStrokeLength: Double = 30
+    /// The fewest points handwriting must have (signo -132 below it).
     public var minimumPointCount = 8
 
+    /// An appearance with the given mark and every other property at its default.
     public init(mark: Mark = .name(nil)) { self.mark = mark }
 
     /// Refuses handwriting too short to be a signature (signo -132).

@@ -2,6 +2,7 @@ import PDFCore
 
 /// The digest algorithms of signatures (SHA-2; ISO 32000-2 §12.8.3.3 and ETSI EN 319 142-1).
 public enum DigestAlgorithm: String, Hashable, Sendable, Codable, CaseIterable {
+    /// SHA-256, SHA-384 or SHA-512 (FIPS 180-4).
     case sha256, sha384, sha512
 
     /// The digest length in bytes.
@@ -17,8 +18,11 @@ public enum DigestAlgorithm: String, Hashable, Sendable, Codable, CaseIterable {
 /// How the signer's key signs: RSA PKCS#1 v1.5, RSA-PSS (salt = digest length, MGF1 with the same
 /// digest), or ECDSA.
 public enum SignatureScheme: String, Hashable, Sendable, Codable {
+    /// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2).
     case rsaPKCS1v15
+    /// RSASSA-PSS (RFC 8017 §8.1), salt as long as the digest, MGF1 with the same digest.
     case rsaPSS
+    /// ECDSA (FIPS 186-5), the signature DER-encoded (RFC 5480).
     case ecdsa
 }
 

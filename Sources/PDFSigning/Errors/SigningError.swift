@@ -3,6 +3,7 @@ public import PDFCore
 /// The error thrown by `PDFSigning`: a stable code, the signoAPI code where the seeds define one
 /// (-120 … -150), and a one-line message.
 public struct SigningError: AutographError, Hashable {
+    /// What went wrong, as a stable code; each case says its signo code where the seeds define one.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The document could not be loaded (-120) or read (-121).
         case documentUnreadable
@@ -57,11 +58,14 @@ public struct SigningError: AutographError, Hashable {
         case certificationViolated
     }
 
+    /// What went wrong; equality and hashing compare this alone.
     public var code: Code
+    /// What went wrong, in one line for a person.
     public var message: String
     /// The core error this one wraps, when it comes from reading or writing the document.
     public var underlying: (any Error)?
 
+    /// An error of the given kind with its message.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
@@ -131,8 +135,11 @@ public struct SigningError: AutographError, Hashable {
         }
     }
 
+    /// The message.
     public var description: String { message }
 
+    /// True when both errors have the same `code`, whatever their messages.
     public static func == (lhs: SigningError, rhs: SigningError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the `code` alone, as `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

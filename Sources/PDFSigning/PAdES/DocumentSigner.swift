@@ -4,12 +4,18 @@ public import PDFCore
 /// CMS is larger than estimated, it prepares again with the right size (adaptive sizing: nobody
 /// has to guess a size).
 public struct DocumentSigner: Sendable {
+    /// The document to sign; its bytes are never changed (the signature is an incremental update).
     public let document: PDFDocument
+    /// What to sign and how.
     public var request: SignatureRequest
+    /// What turns the digest into a CMS.
     public let signer: any Signer
+    /// Whether the update's `/ID` is derived from its content, and where its random bytes come from.
     public var writeOptions: WriteOptions = .default
+    /// Refuse (signo -137) instead of making appearances when the form sets `/NeedAppearances`.
     public var refuseNeedAppearances = false
 
+    /// A signer of `document` as `request` asks, with the CMS made by `signer`.
     public init(document: PDFDocument, request: SignatureRequest, signer: any Signer) {
         self.document = document
         self.request = request
@@ -18,7 +24,9 @@ public struct DocumentSigner: Sendable {
 
     /// The signed document: the prepared state and the bytes of the update with the CMS in place.
     public struct Signed: Sendable {
+        /// The prepared document: the base and the update with room for the CMS.
         public let prepared: PreparedDocument
+        /// The DER CMS SignedData, embedded into the reserved `/Contents` when written.
         public let cms: [UInt8]
 
         /// Writes base and update to `path`, atomically.
@@ -28,6 +36,11 @@ public struct DocumentSigner: Sendable {
         public func bytes() throws(SigningError) -> [UInt8] { try prepared.bytes(embedding: cms) }
     }
 
+    /// Prepares the update, has the signer make the CMS, and prepares again with the right size when the CMS did not
+    /// fit the space reserved.
+    /// - Throws: `SigningError`: the preparer's and the signer's errors, and `.signatureTooLarge`
+    ///   (-136) when the CMS does not fit a size the request fixed, or still does not fit after a
+    ///   second round.
     public func sign() async throws(SigningError) -> Signed {
         var size = request.contentsSize ?? signer.estimatedSize
         for _ in 0..<2 {

@@ -5,9 +5,12 @@ import PDFForms
 /// merged with its widget on a page, listed in `/Fields` and the page's `/Annots`, `/SigFlags` 1
 /// (ISO 32000-2 §12.7.5.5, §12.7.3).
 public struct SignatureFieldMaker {
+    /// The document the field is added to.
     public let document: PDFDocument
+    /// Whether the update's `/ID` is derived from its content, and where its random bytes come from.
     public var writeOptions: WriteOptions = .default
 
+    /// A maker of signature fields in `document`.
     public init(document: PDFDocument) { self.document = document }
 
     /// The update adding the field named `name` on page `pageIndex` (from 0) at `rect`.

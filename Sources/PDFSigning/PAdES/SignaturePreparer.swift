@@ -6,14 +6,18 @@ import PDFForms
 /// placeholder and a `/ByteRange` patched to the exact offsets; then the digest of those ranges,
 /// computed in one streaming pass.
 public struct SignaturePreparer {
+    /// The document to sign; its bytes are never changed.
     public let document: PDFDocument
+    /// What to sign and how.
     public var request: SignatureRequest
+    /// Whether the update's `/ID` is derived from its content, and where its random bytes come from.
     public var writeOptions: WriteOptions
     /// Refuse (signo -137) instead of making appearances when the form sets `/NeedAppearances`.
     public var refuseNeedAppearances = false
     /// The caller's identity for the document, carried in the prepared state.
     public var documentID: String?
 
+    /// A preparer of `request` on `document`.
     public init(document: PDFDocument, request: SignatureRequest, writeOptions: WriteOptions = .default) {
         self.document = document
         self.request = request
@@ -108,9 +112,11 @@ public struct SignaturePreparer {
 
 /// A prepared document: the base and the update holding the placeholder, not yet written.
 public struct PreparedDocument: Sendable {
+    /// The document the update is appended to (with the appearances made when the form set `/NeedAppearances`).
     public let base: PDFDocument
     /// The update's bytes, `/ByteRange` patched, `/Contents` still zeros.
     public var update: [UInt8]
+    /// Where the signature goes in the file and the digest to sign.
     public let signature: PreparedSignature
 
     /// Writes the prepared file (with the placeholder) to `path`, for an embedding later.

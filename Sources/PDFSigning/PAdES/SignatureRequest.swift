@@ -15,7 +15,9 @@ public struct SignatureRequest: Sendable, Codable {
 
     /// `/SubFilter` (§12.8.3): the CAdES form of PAdES, or the older PKCS#7 detached form.
     public enum SubFilter: String, Sendable, Codable {
+        /// `ETSI.CAdES.detached`: a PAdES baseline signature (ETSI EN 319 142-1, §12.8.3.4).
         case cadesDetached = "ETSI.CAdES.detached"
+        /// `adbe.pkcs7.detached`: the older detached PKCS#7 form (§12.8.3.3), for validators that predate PAdES.
         case pkcs7Detached = "adbe.pkcs7.detached"
     }
 
@@ -25,22 +27,31 @@ public struct SignatureRequest: Sendable, Codable {
 
     /// Fields that the signature locks (`/Lock`, FieldMDP, §12.8.2.4).
     public enum FieldLock: Sendable, Codable, Hashable {
+        /// Every field of the document (`/Action /All`).
         case all
+        /// The fields named, by fully qualified name (`/Action /Include`).
         case include([String])
+        /// Every field but those named (`/Action /Exclude`).
         case exclude([String])
     }
 
     /// The name of the field to sign or create; nil creates `Signature1`, `Signature2` … (the first unused).
     public var fieldName: String?
+    /// Where the signature goes; a new invisible field by default.
     public var placement: Placement
+    /// `/SubFilter`; PAdES (`ETSI.CAdES.detached`) by default.
     public var subFilter: SubFilter = .cadesDetached
     /// `/Name`: the signer's name (by default the certificate's common name, when known).
     public var name: String?
+    /// `/Location`: where the signing took place, as the signer gives it.
     public var location: String?
+    /// `/Reason`: why the document is signed, as the signer gives it.
     public var reason: String?
+    /// `/ContactInfo`: how to reach the signer, as the signer gives it.
     public var contactInfo: String?
     /// `/M` and the date shown in the appearance.
     public var signingTime: PDFDate = .now()
+    /// The digest of the signed byte ranges and of the signed attributes; SHA-256 by default.
     public var digestAlgorithm: DigestAlgorithm = .sha256
     /// The bytes reserved for the CMS; nil estimates them from the signer.
     public var contentsSize: Int?
@@ -58,6 +69,8 @@ public struct SignatureRequest: Sendable, Codable {
     /// The DER certificate the biometric data is encrypted to (signo's biometrics certificate).
     public var biometricsCertificate: [UInt8]?
 
+    /// A request to sign the field `fieldName` (nil: a new `SignatureN`) placed as `placement` says; every other
+    /// property has its default.
     public init(fieldName: String? = nil, placement: Placement = .invisible) {
         self.fieldName = fieldName
         self.placement = placement
@@ -65,6 +78,8 @@ public struct SignatureRequest: Sendable, Codable {
 }
 
 extension PDFRectangle: Codable {
+    /// Reads the JSON form `[x0, y0, x1, y1]`, normalised.
+    /// - Throws: `DecodingError` when the array holds fewer than four numbers.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         let x0 = try container.decode(Double.self)
@@ -74,6 +89,7 @@ extension PDFRectangle: Codable {
         self.init(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 
+    /// Writes the JSON form `[x0, y0, x1, y1]`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         try container.encode(x0)
@@ -89,19 +105,24 @@ extension PDFRectangle: Codable {
 public struct PreparedSignature: Sendable, Codable, Equatable {
     /// The caller's identity for the document (WYSIWYS document id), when given.
     public var documentID: String?
+    /// The fully qualified name of the signature field.
     public var fieldName: String
     /// `/ByteRange`: [0, a, b, c] — everything but the `/Contents` value.
     public var byteRange: [Int]
     /// The offset of the `<` of the `/Contents` value, and the number of hex digits it holds.
     public var contentsOffset: Int
+    /// The number of hex digits between `<` and `>`: twice the bytes reserved (``capacity``).
     public var contentsHexLength: Int
+    /// The algorithm ``digest`` was computed with.
     public var digestAlgorithm: DigestAlgorithm
     /// The digest of the two byte ranges: what the CMS's messageDigest must be.
     public var digest: [UInt8]
     /// The size of the prepared file.
     public var fileSize: Int
+    /// `/SubFilter` of the signature dictionary.
     public var subFilter: SignatureRequest.SubFilter
 
+    /// A prepared signature; each argument sets the property of the same name.
     public init(
         documentID: String?, fieldName: String, byteRange: [Int], contentsOffset: Int, contentsHexLength: Int,
         digestAlgorithm: DigestAlgorithm, digest: [UInt8], fileSize: Int, subFilter: SignatureRequest.SubFilter

@@ -303,5 +303,6 @@ extension PDFDictionary {
 
 /// Autograph's version, written into `/Prop_Build`.
 public enum AutographVersion {
+    /// The version, as written in `/Prop_Build /App /REx`.
     public static let string = "0.1.0"
 }

@@ -130,9 +130,12 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         issuerDER.elementsEqual(issuer) && serialDER.elementsEqual(serial)
     }
 
+    /// The subject, `CN=…,O=…,C=…`.
     public var description: String { subject }
 
+    /// True when both have the same DER bytes.
     public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derBytes == rhs.derBytes }
+    /// Hashes the DER bytes, as `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 
     // MARK: Helpers

@@ -13,6 +13,7 @@ public enum KeyKind: Hashable, Sendable, CustomStringConvertible {
     /// Another kind, named as OpenSSL names it (`"DSA"`, `"ED448"` …).
     case other(String)
 
+    /// `RSA 2048`, `EC P-256`, `Ed25519`, or OpenSSL's name.
     public var description: String {
         switch self {
         case .rsa(let bits): "RSA \(bits)"

@@ -36,11 +36,17 @@ extension Signer {
 
 /// Signs with a local key: a PKCS#12 file and its password, or a PEM key with its certificate and chain.
 public struct LocalKeySigner: Signer {
+    /// The private key that signs.
     public let key: PrivateKey
+    /// The signer's certificate; its public key is ``key``'s.
     public let certificate: Certificate
+    /// The intermediate (and root) certificates embedded after the signer's.
     public let chain: [Certificate]
+    /// The raw signature scheme: PKCS#1 v1.5, PSS or ECDSA.
     public var scheme: SignatureScheme
+    /// The signer's certificate, then the chain.
     public var certificates: [Certificate] { [certificate] + chain }
+    /// The certificates' size, 1,024 bytes for the signature, and 2,048 for attributes and spare room.
     public var estimatedSize: Int { Self.estimate(certificates: certificates, signatureBytes: 1024) }
 
     /// - Parameters:
@@ -113,6 +119,9 @@ public struct LocalKeySigner: Signer {
             key: key, certificate: certificate, chain: chain, scheme: scheme, allowExpired: allowExpired, now: now)
     }
 
+    /// The CMS SignedData made with the key: the signed attributes (content type, message digest, signing certificate,
+    /// algorithm protection) signed with ``scheme``.
+    /// - Throws: `SigningError` when the key cannot sign with the scheme and algorithm.
     public func cms(for digest: [UInt8], algorithm: DigestAlgorithm) async throws(SigningError) -> [UInt8] {
         let builder = CMSSignedDataBuilder(
             certificate: certificate, chain: chain, digestAlgorithm: algorithm, scheme: scheme)
@@ -133,7 +142,9 @@ public struct LocalKeySigner: Signer {
 /// `documentPreparedForSignature` → `embedSignature`). Returning nil cancels. The CMS is checked
 /// before it is embedded: its messageDigest must be the document's.
 public struct ExternalCMSSigner: Signer {
+    /// The signer's certificate and chain when the app knows them; empty when only the CMS will tell.
     public let certificates: [Certificate]
+    /// The bytes to reserve for the CMS, as given or estimated at initialisation.
     public let estimatedSize: Int
     private let callback: @Sendable ([UInt8], DigestAlgorithm) async -> [UInt8]?
 
@@ -153,6 +164,9 @@ public struct ExternalCMSSigner: Signer {
         self.callback = callback
     }
 
+    /// The CMS the callback returns for `digest`, after checking that its messageDigest is `digest`.
+    /// - Throws: `SigningError` `.cancelled` when the callback returns nil, `.malformedData` when the CMS
+    ///   cannot be read, `.signingFailed` when its messageDigest is missing or another.
     public func cms(for digest: [UInt8], algorithm: DigestAlgorithm) async throws(SigningError) -> [UInt8] {
         guard let cms = await callback(digest, algorithm) else {
             throw SigningError(.cancelled, "the signer returned no signature")
@@ -165,8 +179,11 @@ public struct ExternalCMSSigner: Signer {
 /// A remote key (HSM, cloud KMS, a CSC API service) signs the hash of our signed attributes; we
 /// assemble the CMS around its raw signature and the certificate chain it gives.
 public struct RawSignatureSigner: Signer {
+    /// The signer's certificate first, then its chain.
     public let certificates: [Certificate]
+    /// The raw signature scheme the remote key uses.
     public let scheme: SignatureScheme
+    /// The certificates' size, 1,024 bytes for the signature, and 2,048 for attributes and spare room.
     public var estimatedSize: Int { Self.estimate(certificates: certificates, signatureBytes: 1024) }
     private let sign: @Sendable ([UInt8], DigestAlgorithm) async -> [UInt8]?
 
@@ -187,6 +204,9 @@ public struct RawSignatureSigner: Signer {
         self.sign = sign
     }
 
+    /// The CMS assembled around the raw signature the remote key makes of the signed attributes' digest.
+    /// - Throws: `SigningError` `.cancelled` when the remote key returns nil, `.signingFailed` when
+    ///   its signature does not verify with the signer's certificate.
     public func cms(for digest: [UInt8], algorithm: DigestAlgorithm) async throws(SigningError) -> [UInt8] {
         let builder = CMSSignedDataBuilder(
             certificate: certificates[0], chain: Array(certificates.dropFirst()), digestAlgorithm: algorithm,

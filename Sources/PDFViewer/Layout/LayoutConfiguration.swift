@@ -3,7 +3,9 @@
 public struct LayoutConfiguration: Sendable, Hashable {
     /// The scroll axis.
     public enum Direction: Sendable, Hashable {
+        /// Pages follow one another top to bottom.
         case vertical
+        /// Pages follow one another left to right.
         case horizontal
     }
 

@@ -2,9 +2,13 @@ public import PDFCore
 
 /// A corner handle of a rectangle being resized, named as the user sees it on screen.
 public enum ResizeHandle: Sendable, Hashable, CaseIterable {
+    /// The corner at the top left on screen.
     case topLeft
+    /// The corner at the top right on screen.
     case topRight
+    /// The corner at the bottom left on screen.
     case bottomLeft
+    /// The corner at the bottom right on screen.
     case bottomRight
 }
 

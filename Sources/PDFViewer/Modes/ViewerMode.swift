@@ -35,8 +35,11 @@ public struct FormEditing: Sendable, Hashable {
 
 /// A colour with components in 0…1.
 public struct ViewerColor: Sendable, Hashable {
+    /// The red component, 0…1.
     public var red: Double
+    /// The green component, 0…1.
     public var green: Double
+    /// The blue component, 0…1.
     public var blue: Double
 
     /// A colour from its components (each clamped to 0…1).

@@ -7,8 +7,12 @@ import PDFSigning
 /// The session behind the API: one `SessionController`, the current document's `DocumentSession`,
 /// its events fanned out to every event stream, and one renderer per revision of the document.
 public actor WebBackend {
+    /// The session controller: the store, the signing identity, the documents' sessions.
     public nonisolated let controller: SessionController
+    /// How documents opened here are signed (appearance, handwriting, signer); `GET /api/state` tells the viewer
+    /// whether handwriting is on.
     public nonisolated let signatureConfiguration: SignatureConfiguration
+    /// How documents opened here are shown, sent to the browser in `GET /api/state`.
     public nonisolated let viewerConfiguration: ViewerConfiguration
     nonisolated let hub = EventHub()
     /// Distinguishes this run's ETags from those of an earlier run with the same revision numbers.
@@ -27,6 +31,7 @@ public actor WebBackend {
     /// The last confirmation preview (PNG) and the document it was made for.
     private var preview: (png: [UInt8], document: Swift.ObjectIdentifier)?
 
+    /// A backend over `controller`, with no document open yet.
     public init(
         controller: SessionController, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
         viewerConfiguration: ViewerConfiguration = ViewerConfiguration()

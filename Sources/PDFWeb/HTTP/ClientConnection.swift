@@ -8,6 +8,7 @@ import Synchronization
 public final class ClientConnection: Sendable {
     private let state = Mutex<(gone: Bool, handlers: [@Sendable () -> Void])>((false, []))
 
+    /// A connection that is still open.
     public init() {}
 
     /// Whether the client closed the connection.

@@ -3,6 +3,7 @@ import PDFCore
 
 /// An HTTP request as the router sees it: the whole body collected, header names in lower case.
 public struct HTTPRequest: Sendable {
+    /// The method as sent: `GET`, `POST` …
     public var method: String
     /// The path, percent-decoded, without the query.
     public var path: String
@@ -12,6 +13,7 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// Cookies by name.
     public var cookies: [String: String]
+    /// The whole body.
     public var body: [UInt8]
     /// Header names (lower case) the request gives more than once.
     public var repeatedHeaders: Set<String> = []
@@ -22,6 +24,7 @@ public struct HTTPRequest: Sendable {
     /// Set by the policy: the request carries the API token (not only a browser's cookie).
     var carriesAPIToken = false
 
+    /// A request; each argument sets the property of the same name (for requests made in process and tests).
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
         cookies: [String: String] = [:], body: [UInt8] = [], repeatedHeaders: Set<String> = []

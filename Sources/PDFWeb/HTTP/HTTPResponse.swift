@@ -3,22 +3,29 @@ import PDFCore
 
 /// An answer: a status, headers and either bytes or a stream of Server-Sent Events.
 public struct HTTPResponse: Sendable {
+    /// What the answer carries after its headers.
     public enum Body: Sendable {
+        /// The whole body, as bytes.
         case bytes([UInt8])
         /// `text/event-stream`: chunks taken from the subscription until the client goes away.
         case events(EventSubscription)
     }
 
+    /// The HTTP status code.
     public var status: Int
+    /// The headers, in order (a name may repeat).
     public var headers: [(String, String)]
+    /// What follows the headers.
     public var body: Body
 
+    /// An answer of `status` with `headers` and `body`; by default an empty `200`.
     public init(status: Int = 200, headers: [(String, String)] = [], body: Body = .bytes([])) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
+    /// An answer of `bytes` as `contentType`, followed by `headers`.
     public init(status: Int = 200, contentType: String, bytes: [UInt8], headers: [(String, String)] = []) {
         self.init(status: status, headers: [("Content-Type", contentType)] + headers, body: .bytes(bytes))
     }

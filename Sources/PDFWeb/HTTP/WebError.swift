@@ -7,9 +7,14 @@ public import PDFCore
 /// ``init(_:)`` is the one place any error becomes a status, a code and a message; ``HTTPResponse/error(_:)``
 /// is the one place that answer becomes the JSON body.
 public struct WebError: AutographError {
+    /// The HTTP status the answer has.
     public var status: Int
+    /// The API's machine-readable code (the JSON body's `code`): an error's `AutographError.codeName`, or the web
+    /// layer's own.
     public var code: String
+    /// The seed SDK's numeric code, when the error carries one.
     public var signoCode: Int?
+    /// What went wrong, in one line for a person (the JSON body's `message`).
     public var message: String
     /// The request's member or parameter that is wrong, when one is.
     public var field: String?
@@ -54,6 +59,7 @@ public struct WebError: AutographError {
         }
     }
 
+    /// The status, the code and the message, as in `403 forbidden: …`.
     public var description: String { "\(status) \(code): \(message)" }
 
     /// ``code``.

@@ -46,10 +46,13 @@ public final class WebServer: Sendable {
         /// The roots the signature panel (`GET /api/validation`) trusts signers' certificates to.
         public var trustRoots: [Certificate] = []
 
+        /// The defaults listed with each property.
         public init() {}
     }
 
+    /// The session behind the API.
     public let backend: WebBackend
+    /// What the server allows and where its files come from.
     public let configuration: Configuration
     /// The secret every request carries.
     public let token: String
@@ -58,6 +61,8 @@ public final class WebServer: Sendable {
     let policy: RequestPolicy
     private let router: WebRouter
 
+    /// A server of `backend`, not yet listening (see ``start(host:port:)``); the token is made now when the
+    /// configuration gives none.
     public init(backend: WebBackend, configuration: Configuration = Configuration()) {
         self.backend = backend
         self.configuration = configuration

@@ -15,6 +15,7 @@ import Synchronization
 /// (read as of that revision) to the updates after it. The analysis reads objects, never whole
 /// stream data it does not compare, so memory does not grow with the file.
 public final class ModificationAnalyzer: Sendable {
+    /// The document analysed.
     public let document: PDFDocument
     /// The signature fields whose signatures verify and the revision each signs (see ``init(document:signatures:)``).
     public let signatures: [String: Int]?

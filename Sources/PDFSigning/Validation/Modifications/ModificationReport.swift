@@ -18,6 +18,7 @@ public enum ModificationLevel: Int, Comparable, Sendable, CustomStringConvertibl
     /// A change no rule permits: the page content, the page tree, the catalog, a font, a locked field…
     case disallowed
 
+    /// Orders the levels from ``none`` to ``disallowed``.
     public static func < (lhs: ModificationLevel, rhs: ModificationLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `none`, `ltv`, `signatures`, `formFilling`, `annotations` or `disallowed` (`verify --json`).
@@ -73,6 +74,7 @@ public struct Modification: Sendable, Hashable {
 
     /// The object that changed (nil for changes of the file structure).
     public var object: Int?
+    /// What changed.
     public var kind: Kind
     /// The page concerned (0-based), when one is.
     public var pageIndex: Int?
@@ -85,6 +87,7 @@ public struct Modification: Sendable, Hashable {
     /// The level of the change (``ModificationLevel/disallowed`` when not allowed).
     public var level: ModificationLevel
 
+    /// A difference; each argument sets the property of the same name.
     public init(
         object: Int?, kind: Kind, pageIndex: Int?, allowed: Bool, reason: String, revision: Int,
         level: ModificationLevel
@@ -114,6 +117,7 @@ public struct ModificationReport: Sendable {
     /// Every difference found, oldest revision first.
     public var changes: [Modification]
 
+    /// A report; each argument sets the property of the same name.
     public init(
         signedRevision: Int, lastRevision: Int, certification: CertificationLevel?, fieldLocks: [FieldLock],
         changes: [Modification]
@@ -161,6 +165,7 @@ public struct FieldLock: Sendable, Hashable {
     /// The fields covered: all, those named, or all but those named.
     public var scope: SignatureRequest.FieldLock
 
+    /// A lock by the signature in `signatureField` over the fields `scope` names.
     public init(signatureField: String, scope: SignatureRequest.FieldLock) {
         self.signatureField = signatureField
         self.scope = scope
