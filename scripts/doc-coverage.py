@@ -16,9 +16,6 @@ written at its declaration: one the symbol graph copies from the protocol requir
 overridden declaration it implements does not count (it says what the requirement means, not what
 this declaration does).
 
-Two temporary lists below take symbols out of the count, each saying why and when it goes: files
-another change is rewriting, and enum cases that cannot take a doc comment without a code change.
-
 docc's own measure (`docc convert --experimental-documentation-coverage`) is not the gate: it
 counts the synthesized symbols above as lacking an abstract, counts articles and topic groups, and
 names no file or line.
@@ -32,26 +29,6 @@ from pathlib import Path
 from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# TEMPORARY: being rewritten by another change right now; documented when that change lands, and
-# then removed from this list. (path, top-level type or None for the whole file)
-BEING_REWRITTEN = [
-    ("Sources/PDFViewer/Geometry/ViewerGeometry.swift", None),
-    ("Sources/PDFGraphics/DisplayList/Geometry.swift", None),
-    ("Sources/PDFCore/Document/Page.swift", "PDFRectangle"),
-]
-
-# TEMPORARY: enum cases written on their enum's line (`public enum Cap: Int { case butt = 0, … }`)
-# cannot take a `///` of their own without the line being split, a code change not made while
-# Sources/ is being edited concurrently; the enum's doc comment describes each of them. Split those
-# lines, document the cases, and empty this list (it fails when an entry is stale).
-ONE_LINE_CASES = {
-    "PDFGraphics": [
-        "StrokeStyle.Cap.butt", "StrokeStyle.Cap.round", "StrokeStyle.Cap.square",
-        "StrokeStyle.Join.miter", "StrokeStyle.Join.round", "StrokeStyle.Join.bevel",
-        "SoftMask.Kind.alpha", "SoftMask.Kind.luminosity",
-    ],
-}
 
 # What may stand between a doc comment and the declaration it documents.
 ATTRIBUTE = re.compile(r"^\s*(@\w+(\(.*\))?\s*)*$")
@@ -94,26 +71,16 @@ def own_doc_comment(symbol, path):
     return all(ATTRIBUTE.match(line) for line in between)
 
 
-def being_rewritten(path, components):
-    return any(path == p and (kind is None or components[0] == kind) for p, kind in BEING_REWRITTEN)
-
-
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     graphs, modules = Path(sys.argv[1]), sys.argv[2:]
     offenders = []
     totals = defaultdict(int)
-    stale = []
-    rewritten_undocumented = 0
-    print(
-        f"{'module':<16}{'public':>8}{'undocumented':>14}{'exempt: synthesized':>21}{'being rewritten':>17}"
-        f"{'one-line cases':>16}"
-    )
+    print(f"{'module':<16}{'public':>8}{'undocumented':>14}{'exempt: synthesized':>21}")
     for module in modules:
         seen = set()
         counts = defaultdict(int)
-        one_line = set(ONE_LINE_CASES.get(module, []))
         for graph in sorted((graphs / module).glob("*.symbols.json")):
             for symbol in json.loads(graph.read_text(encoding="utf-8"))["symbols"]:
                 precise = symbol["identifier"]["precise"]
@@ -125,52 +92,22 @@ def main():
                     counts["synthesized"] += 1
                     continue
                 components = symbol["pathComponents"]
-                if being_rewritten(path, components):
-                    counts["rewritten"] += 1
-                    if not own_doc_comment(symbol, path):
-                        rewritten_undocumented += 1
-                    continue
-                documented = own_doc_comment(symbol, path)
-                if ".".join(components) in one_line:
-                    one_line.discard(".".join(components))
-                    if documented:
-                        stale.append(f"{module}.{'.'.join(components)} is documented")
-                    else:
-                        counts["one-line"] += 1
-                    continue
                 counts["public"] += 1
-                if not documented:
+                if not own_doc_comment(symbol, path):
                     counts["undocumented"] += 1
                     line = symbol["location"]["position"]["line"] + 1
                     offenders.append((path, line, module, ".".join(components), symbol["kind"]["displayName"]))
-        stale += [f"{module}.{name} is not a public symbol" for name in sorted(one_line)]
         for key, value in counts.items():
             totals[key] += value
-        print(
-            f"{module:<16}{counts['public']:>8}{counts['undocumented']:>14}"
-            f"{counts['synthesized']:>21}{counts['rewritten']:>17}{counts['one-line']:>16}"
-        )
-    print(
-        f"{'all':<16}{totals['public']:>8}{totals['undocumented']:>14}"
-        f"{totals['synthesized']:>21}{totals['rewritten']:>17}{totals['one-line']:>16}"
-    )
-    if totals["rewritten"]:
-        print(f"being rewritten (not counted): {rewritten_undocumented} of {totals['rewritten']} without a doc comment")
+        print(f"{module:<16}{counts['public']:>8}{counts['undocumented']:>14}{counts['synthesized']:>21}")
+    print(f"{'all':<16}{totals['public']:>8}{totals['undocumented']:>14}{totals['synthesized']:>21}")
     if offenders:
         print(f"doc-coverage: {len(offenders)} public declarations without a doc comment:")
         for path, line, module, name, kind in sorted(offenders):
             print(f"{path}:{line}: {module}.{name} ({kind})")
-    if stale:
-        print("doc-coverage: ONE_LINE_CASES in scripts/doc-coverage.py is stale; remove:")
-        for entry in stale:
-            print(f"  {entry}")
-    if offenders or stale:
+    if offenders:
         return 1
-    exempt = totals["rewritten"] + totals["one-line"]
-    print(
-        "doc-coverage: every public declaration written in Sources/ has a doc comment"
-        + (f" ({exempt} on the temporary lists in scripts/doc-coverage.py)" if exempt else "")
-    )
+    print("doc-coverage: every public declaration written in Sources/ has a doc comment")
     return 0
 
 

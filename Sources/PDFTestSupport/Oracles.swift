@@ -22,7 +22,7 @@ public enum Oracle {
         process.standardError = errorPipe
         try process.run()
         // A program still running after `timeout` seconds is killed (its pipes then close).
-        nonisolated(unsafe) let running = process
+        let running = process
         let pid = process.processIdentifier
         let watchdog = Thread {
             let end = Date().addingTimeInterval(timeout)

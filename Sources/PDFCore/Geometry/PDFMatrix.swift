@@ -8,7 +8,18 @@
 /// (a·x + c·y + e, b·x + d·y + f). Matrices compose left to right, as in PDF:
 /// `m1.concatenating(m2)` applies `m1` first.
 public struct PDFMatrix: Hashable, Sendable {
-    public var a, b, c, d, e, f: Double
+    /// The x scale (and the cosine part of a rotation).
+    public var a: Double
+    /// The y shear: how much x adds to y.
+    public var b: Double
+    /// The x shear: how much y adds to x.
+    public var c: Double
+    /// The y scale.
+    public var d: Double
+    /// The x translation.
+    public var e: Double
+    /// The y translation.
+    public var f: Double
 
     /// A matrix from its six coefficients.
     public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double) {

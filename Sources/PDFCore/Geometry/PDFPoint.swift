@@ -1,7 +1,9 @@
 /// A point in a two-dimensional coordinate space: PDF user space (y up), a page's view box or a
 /// viewer's content (y down), device pixels; the API that takes or returns it names the space.
 public struct PDFPoint: Hashable, Sendable {
+    /// The horizontal coordinate.
     public var x: Double
+    /// The vertical coordinate (up in PDF user space, down in the viewer's spaces).
     public var y: Double
 
     /// A point from its coordinates.
@@ -21,7 +23,9 @@ public struct PDFPoint: Hashable, Sendable {
 
 /// A width and a height, in the units of the space they measure.
 public struct PDFSize: Hashable, Sendable {
+    /// The horizontal extent.
     public var width: Double
+    /// The vertical extent.
     public var height: Double
 
     /// A size from its components.

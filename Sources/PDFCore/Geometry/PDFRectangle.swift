@@ -4,9 +4,13 @@
 /// corner, and the viewer's spaces (y down), where it is the top-left corner. The API that takes or
 /// returns a rectangle names the space.
 public struct PDFRectangle: Hashable, Sendable, CustomStringConvertible {
+    /// The least x: the left edge.
     public var x0: Double
+    /// The least y: the bottom edge in PDF user space, the top edge in a y-down space.
     public var y0: Double
+    /// The greatest x: the right edge.
     public var x1: Double
+    /// The greatest y: the top edge in PDF user space, the bottom edge in a y-down space.
     public var y1: Double
 
     /// A rectangle from two opposite corners, in any order.
@@ -51,13 +55,17 @@ public struct PDFRectangle: Hashable, Sendable, CustomStringConvertible {
     /// US Letter, the default media box of readers when a page has none.
     public static let letter = PDFRectangle(x0: 0, y0: 0, x1: 612, y1: 792)
 
+    /// `x1 − x0`.
     public var width: Double { x1 - x0 }
+    /// `y1 − y0`.
     public var height: Double { y1 - y0 }
     /// The size.
     public var size: PDFSize { PDFSize(width: width, height: height) }
     /// The corner of least coordinates.
     public var origin: PDFPoint { PDFPoint(x: x0, y: y0) }
+    /// The x of the centre.
     public var midX: Double { x0 + width / 2 }
+    /// The y of the centre.
     public var midY: Double { y0 + height / 2 }
     /// The centre point.
     public var center: PDFPoint { PDFPoint(x: midX, y: midY) }
@@ -103,6 +111,7 @@ public struct PDFRectangle: Hashable, Sendable, CustomStringConvertible {
         PDFRectangle(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy)
     }
 
+    /// The rectangle as PDF writes it: `[x0 y0 x1 y1]`.
     public var description: String {
         "[\(PDFReal.format(x0)) \(PDFReal.format(y0)) \(PDFReal.format(x1)) \(PDFReal.format(y1))]"
     }

@@ -211,6 +211,7 @@ extension PDFName {
     /// `/Version`: the catalog's PDF version, overriding the header's when later (§7.7.2).
     public static let version: PDFName = "Version"
     // §7.11.4 embedded file streams
+    /// `/EmbeddedFile`: the `/Type` of an embedded file stream.
     public static let embeddedFile: PDFName = "EmbeddedFile"
     // §12.7 forms, §12.8 signatures
     /// `/AcroForm`: the catalog's interactive form dictionary (§12.7.3).

@@ -115,12 +115,24 @@ public enum Paint: Sendable {
 
 /// Line style in the space of the stroked path (ISO 32000-2 §8.4.3).
 public struct StrokeStyle: Hashable, Sendable {
-    /// `J`: the shape at the open ends of a stroke (§8.4.3.3): `butt` (0) ends square at the endpoint,
-    /// `round` (1) adds a half disc, `square` (2) projects half the line width beyond the endpoint.
-    public enum Cap: Int, Sendable { case butt = 0, round = 1, square = 2 }
-    /// `j`: the shape at the corners of a stroke (§8.4.3.4): `miter` (0) extends the outer edges until
-    /// they meet (a bevel beyond the miter limit), `round` (1) adds a disc, `bevel` (2) cuts the corner.
-    public enum Join: Int, Sendable { case miter = 0, round = 1, bevel = 2 }
+    /// `J`: the shape at the open ends of a stroke (§8.4.3.3).
+    public enum Cap: Int, Sendable {
+        /// 0: the stroke ends square at the endpoint.
+        case butt = 0
+        /// 1: a half disc is added at the endpoint.
+        case round = 1
+        /// 2: the stroke projects half the line width beyond the endpoint.
+        case square = 2
+    }
+    /// `j`: the shape at the corners of a stroke (§8.4.3.4).
+    public enum Join: Int, Sendable {
+        /// 0: the outer edges extend until they meet (a bevel beyond the miter limit).
+        case miter = 0
+        /// 1: a disc is added at the corner.
+        case round = 1
+        /// 2: the corner is cut.
+        case bevel = 2
+    }
 
     /// `w`: the line width (§8.4.3.2); 0 is the thinnest line the device can draw.
     public var width: Double = 1
@@ -170,9 +182,13 @@ public struct DrawState: Sendable {
 /// A soft mask (ISO 32000-2 §11.6.5.2): a group whose alpha or luminosity becomes the mask.
 /// A class so that the backend can render each mask once and find it again by identity.
 public final class SoftMask: Sendable {
-    /// What of the mask group becomes the mask: `alpha`, its alpha (`/S /Alpha`), or `luminosity`, the
-    /// luminosity of its colours over the backdrop (`/S /Luminosity`).
-    public enum Kind: Sendable { case alpha, luminosity }
+    /// What of the mask group becomes the mask.
+    public enum Kind: Sendable {
+        /// `/S /Alpha`: the group's alpha.
+        case alpha
+        /// `/S /Luminosity`: the luminosity of the group's colours over the backdrop.
+        case luminosity
+    }
     /// `/S`: alpha or luminosity.
     public let kind: Kind
     /// The mask group's items, in user space.

@@ -2,19 +2,28 @@ public import PDFCore
 
 /// A path in user space: subpaths of lines and cubic Bézier curves (ISO 32000-2 §8.5.2).
 public struct Path: Hashable, Sendable {
+    /// One path construction operator (§8.5.2.1).
     public enum Element: Hashable, Sendable {
+        /// `m`: begins a subpath at the point.
         case move(PDFPoint)
+        /// `l`: a straight line to the point.
         case line(PDFPoint)
+        /// `c`: a cubic Bézier curve through two control points to the third point.
         case curve(PDFPoint, PDFPoint, PDFPoint)
+        /// `h`: closes the subpath with a line to its start.
         case close
     }
 
+    /// The elements in drawing order.
     public var elements: [Element] = []
 
+    /// A path of `elements`.
     public init(_ elements: [Element] = []) { self.elements = elements }
 
+    /// Whether the path has no element.
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// Appends the `re` operator's closed subpath: `width` × `height` from (`x`, `y`).
     public mutating func rectangle(_ x: Double, _ y: Double, _ width: Double, _ height: Double) {
         elements += [
             .move(PDFPoint(x, y)), .line(PDFPoint(x + width, y)), .line(PDFPoint(x + width, y + height)),
