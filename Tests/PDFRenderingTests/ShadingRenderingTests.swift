@@ -46,7 +46,7 @@ struct ShadingRenderingTests {
                 /Pattern cs /P scn \(disc.operators) f
                 """,
             resources: """
-                << /Shading << /Sh \(dictionary) >> /Pattern << /P << /PatternType 2 /PDFMatrix [1 0 0 1 0 100] /Shading \(dictionary) >> >> >>
+                << /Shading << /Sh \(dictionary) >> /Pattern << /P << /PatternType 2 /Matrix [1 0 0 1 0 100] /Shading \(dictionary) >> >> >>
                 """)
         try Fidelity.expectMatch(page.rendered(list), label: "axial \(extend)")
     }
@@ -97,7 +97,7 @@ struct ShadingRenderingTests {
             content: "/F sh",
             resources: """
                 << /Shading << /F << /ShadingType 1 /ColorSpace /DeviceRGB /Domain [0 1 0 1]
-                /PDFMatrix [120 30 -20 100 40 40]
+                /Matrix [120 30 -20 100 40 40]
                 /Function 5 0 R >> >> >>
                 """,
             objects: [

@@ -52,7 +52,7 @@ struct TransparencyRenderingTests {
                 .stream(
                     """
                     /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 20 20] /XStep \(xStep) /YStep \(yStep)
-                    /PDFMatrix [\(matrix.a) \(matrix.b) \(matrix.c) \(matrix.d) \(matrix.e) \(matrix.f)] /Resources << >>
+                    /Matrix [\(matrix.a) \(matrix.b) \(matrix.c) \(matrix.d) \(matrix.e) \(matrix.f)] /Resources << >>
                     """, Array(cell.operators.utf8))
             ])
         try Fidelity.expectMatch(page.rendered(list, poppler: poppler), label: "tiling \(label)")
