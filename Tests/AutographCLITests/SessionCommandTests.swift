@@ -91,7 +91,7 @@ import Testing
             try SignatureOracle.pyhanko(output, trust: TestPaths.fixture("pki", "root.cert.pem"))["signature"]?
                 .hasPrefix("INTACT:TRUSTED") == true)
         #expect(try Oracle.pypdfFieldValues(output)["name"] == "Bob")
-        #expect(try Self.run(["session", "list"] + common).output.contains("contract-7\tsigned (accepted)"))
+        #expect(try Self.run(["session", "list"] + common).output.contains("contract-7\tediting\t2 revisions"))
         // A bad key file is a clear error.
         try Data(repeating: 1, count: 10).write(to: URL(fileURLWithPath: keyFile))
         let badKey = try Self.run(["session", "list"] + common)

@@ -58,7 +58,9 @@ import Testing
         let path = try Self.validate(signed, in: directory)
         #expect(try Oracle.pypdfFieldValues(path)["name"] == "Ada Lovelace")
         #expect(try controller.documentBytes(documentID: "one") == signed)
-        // Finished: edits and saves have no effect.
+        // Signed, and editing again (another signer may sign); once completed, edits and saves have no effect.
+        #expect(await session.phase == .editing)
+        try await session.completeDocument()
         #expect(try await !session.saveDocument())
         await #expect(throws: SessionError.self) { try await session.setValue(.text("x"), forField: "name") }
     }

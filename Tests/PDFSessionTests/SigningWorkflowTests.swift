@@ -39,8 +39,23 @@ import Testing
         #expect(try workflow.handle(.confirm) == [.persist, .requestSignature(reason: "accepted")])
         #expect(
             try workflow.handle(.signed) == [.persist, .emit(.processDidFinish(reason: "accepted"))])
-        #expect(workflow.phase == .finished(reason: "accepted"))
+        // Signed: editing again, so the next field or signer can sign; the host completes it.
+        #expect(workflow.phase == .editing && workflow.plan == nil)
+        #expect(try workflow.handle(.complete) == [.persist, .emit(.documentCompleted)])
+        #expect(workflow.phase == .finished(reason: "completed"))
         #expect(throws: SessionError.self) { try workflow.handle(.accept(Self.facts(fields: ["Sig"]))) }
+        #expect(throws: SessionError.self) { try workflow.handle(.complete) }
+    }
+
+    @Test func aRefusalIsFinalAndCompletingNeedsEditing() throws {
+        var workflow = Workflow()
+        _ = try workflow.handle(.refuse)
+        #expect(throws: SessionError.self) { try workflow.handle(.complete) }
+        _ = try workflow.handle(.prepared(digest: [1]))
+        _ = try workflow.handle(.confirm)
+        #expect(try workflow.handle(.signed) == [.persist, .emit(.processDidFinish(reason: "refused"))])
+        #expect(workflow.phase == .finished(reason: "refused"))
+        #expect(workflow.isFinished)
     }
 
     @Test func severalFieldsAskForAChoiceAndRefuseAnUnknownOne() throws {

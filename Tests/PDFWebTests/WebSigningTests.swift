@@ -18,10 +18,14 @@ import Testing
         let preview = try await server.request("/api/preview.png")
         #expect(preview.status == 200)
         #expect(WebFixtures.pngSize(preview.body) != nil)
-        let finished = try await server.post("/api/confirm").json
-        #expect(finished["phase"]?.stringValue == "finished")
-        #expect(finished["reason"]?.stringValue == "accepted")
+        // Signed, and editing again: another field or signer may sign, until the document is completed.
+        #expect(try await server.post("/api/confirm").json["phase"]?.stringValue == "editing")
         #expect(try await server.post("/api/confirm").status == 409)
+        let completed = try await server.post("/api/complete").json
+        #expect(completed["phase"]?.stringValue == "finished")
+        #expect(completed["reason"]?.stringValue == "completed")
+        #expect(try await server.post("/api/complete").status == 409)
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Eve"}"#).status == 409)
         // The captured signature was saved for the next time.
         let saved = try #require(try await server.request("/api/signatures").json.arrayValue)
         #expect(saved.count == 1)

@@ -80,6 +80,20 @@ def append_rectangle(pdf, page, rect):
     return output.getvalue()
 
 
+def with_signature_fields(pdf, names):
+    """`pdf` with empty signature fields `names` added on page 1 (pyHanko, one incremental update)."""
+    import io
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import fields
+    writer = IncrementalPdfFileWriter(io.BytesIO(pdf))
+    for index, name in enumerate(names):
+        y = 700 - index * 70
+        fields.append_signature_field(writer, fields.SigFieldSpec(name, box=(360, y, 560, y + 50), on_page=0))
+    output = io.BytesIO()
+    writer.write(output)
+    return output.getvalue()
+
+
 class ViewerTests(H.BrowserTestCase):
     @classmethod
     def setUpClass(cls):
@@ -106,18 +120,34 @@ class ViewerTests(H.BrowserTestCase):
             H.shot(d, prefix + "-2-capture")
             H.by_css(d, '#capture-dialog [data-action="confirm"]').click()
 
-    def confirm_preview_and_finish(self, prefix):
+    def confirm_preview_and_finish(self, prefix, complete=True):
+        """Confirms the preview. An accepting signature leaves the session editing (the signed dialog
+        offers Continue and Finish): with `complete`, Finish completes the document; a refusal
+        completes it at once (the finished dialog)."""
         d = self.driver
         H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=60, message="preview dialog")
         H.wait(d, "document.querySelector('#preview-image').naturalWidth > 0", message="preview image")
         H.shot(d, prefix + "-4-preview")
         H.by_css(d, '#preview-dialog [data-action="confirm"]').click()
-        H.wait(d, lambda d: H.visible(d, "#finished-dialog"), timeout=90, message="finished dialog")
+        H.wait(d, lambda d: H.visible(d, "#signed-dialog") or H.visible(d, "#finished-dialog"), timeout=90,
+               message="signed or finished dialog")
+        if H.visible(d, "#signed-dialog"):
+            self.assertEqual(self.phase(), "editing")
+            H.shot(d, prefix + "-5-signed")
+            self.assertIn("/api/download", H.by_css(d, "#signed-dialog #download-link").get_attribute("href"))
+            if not complete:
+                H.by_css(d, '#signed-dialog [data-action="continue"]').click()
+                H.wait(d, lambda d: not H.visible(d, "#signed-dialog"), message="signed dialog closed")
+                return self.download()
+            H.by_css(d, '#signed-dialog [data-action="complete"]').click()
+            H.wait(d, lambda d: H.visible(d, "#finished-dialog"), timeout=30, message="finished dialog")
         self.assertEqual(self.phase(), "finished")
-        H.shot(d, prefix + "-5-finished")
-        href = H.by_css(d, "#download-link").get_attribute("href")
-        self.assertIn("/api/download", href)
+        H.shot(d, prefix + "-6-finished")
+        self.assertIn("/api/download", H.by_css(d, "#finished-dialog #download-link").get_attribute("href"))
         H.by_css(d, '#finished-dialog [data-action="close"]').click()
+        return self.download()
+
+    def download(self):
         status, signed = H.api("GET", "/api/download", raw=True)
         self.assertEqual(status, 200)
         self.assertTrue(signed.startswith(b"%PDF-"))
@@ -582,6 +612,38 @@ class ViewerTests(H.BrowserTestCase):
             H.close(d)
 
     # 13 ───────────────────────────────────────────────────────────────────────────────
+    def test_14_three_signatures_in_turn(self):
+        """signo's sign button on a document with three empty signature fields: each signature leaves
+        the session editing, the next press scrolls to the next field; all three are valid for
+        pyHanko and pdfsig; Finish completes the document."""
+        d = self.driver
+        H.open_document(with_signature_fields(DEMO["pdf"], ["Second", "Third"]), "three-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        names = [f["name"] for f in H.api_ok("GET", "/api/fields") if f["kind"] == "signature"]
+        self.assertEqual(len(names), 3, names)
+        for turn, name in enumerate(names):
+            H.by_css(d, "#tb-sign").click()
+            H.wait(d, lambda d: H.visible(d, "#capture-dialog"), message=f"capture dialog {turn + 1}")
+            self.assertIn(name, H.by_css(d, "#capture-dialog").text)
+            # The field to sign is in view.
+            box = d.execute_script(
+                "const e = document.querySelector(`[data-field='${arguments[0]}']`);"
+                "if (!e) return null; const r = e.getBoundingClientRect();"
+                "const v = document.querySelector('#viewport').getBoundingClientRect();"
+                "return r.bottom > v.top && r.top < v.bottom;", name)
+            self.assertTrue(box, f"{name} is not in view")
+            self.sign_through_dialogs(f"14-{turn + 1}")
+            signed = self.confirm_preview_and_finish(f"14-{turn + 1}", complete=turn == len(names) - 1)
+            if turn < len(names) - 1:
+                self.assertEqual(H.api_ok("GET", "/api/state")["phase"], "editing")
+        path = H.save_artifact("14-three-signatures.pdf", signed)
+        code, output, trusted = H.pyhanko_validate(path)
+        verdicts = {line.split(":")[0] for line in output.splitlines() if ":INTACT" in line}
+        self.assertEqual(verdicts, set(names), output[-3000:])
+        code, output = H.pdfsig(path)
+        self.assertEqual(output.count("Signature Validation: Signature is Valid."), 3, output)
+        self.assertEqual(H.api_ok("GET", "/api/state")["phase"], "finished")
+
     def test_13_signature_panel(self):
         """A document signed, then changed on page 1 by an unsigned update: the panel says it was
         changed after signing, shows the signed version (tiles of that revision) and outlines the

@@ -187,6 +187,14 @@ export class FieldLayer {
     (this.elements.get(names[0])?.[0]?.querySelector('button'))?.focus({ preventScroll: true });
   }
 
+  /** Scrolls field `name`'s first widget into the middle of the view; false when it has none. */
+  scrollTo(name) {
+    const widget = this.fields.get(name)?.widgets?.[0];
+    if (!widget) return false;
+    this.pages.goTo(widget.page, widget.rect);
+    return true;
+  }
+
   endChoice() {
     this.selecting = null;
     for (const list of this.elements.values()) for (const e of list) e.classList.remove('candidate');

@@ -17,7 +17,7 @@ const EVENTS = [
   'documentDidLoad', 'fieldChanged', 'missingRequiredFormField', 'selectSignatureFormField',
   'didSelectSignatureFormField', 'signatureCaptureRequired', 'savedSignatureSelectionRequired',
   'signatureRequiresPositioning', 'onConfirmationRequired', 'willPrepareDocument',
-  'documentPreparedForSignature', 'processDidFinish', 'processDidFail', 'signingProcessConfirmed',
+  'documentPreparedForSignature', 'processDidFinish', 'documentCompleted', 'processDidFail', 'signingProcessConfirmed',
   'signingProcessCancelled', 'signingProcessFailed', 'signatureFieldCreated', 'photoPlaced',
   'photoCaptureFailed', 'notesModeDidStart', 'notesModeDidFailToStart', 'notesModeDidFinish',
   'notesModeDidFinishWithFailure', 'pageChanged', 'documentSaved', 'phase',

@@ -70,6 +70,8 @@ export class Workflow {
       signatureCaptureRequired: async (data) => {
         this.setPhase('capturingSignature');
         announce('');
+        // signo's sign button moves on to the next unsigned field: show where it is.
+        if (data?.field) app.fields.scrollTo(data.field);
         const configuration = data?.configuration || data || {};
         const strokes = await captureSignature(configuration, { title: data?.field ? `Sign “${data.field}”` : 'Sign here' });
         if (strokes) await this.call('/api/capture', { strokes });
@@ -108,7 +110,8 @@ export class Workflow {
       },
       willPrepareDocument: () => { this.setPhase('preparing'); announce('Preparing the document…', { sticky: true, busy: true }); },
       documentPreparedForSignature: () => { this.setPhase('awaitingSignature'); announce('Signing…', { sticky: true, busy: true }); },
-      processDidFinish: (data) => this.finished(data),
+      processDidFinish: (data) => (data?.reason === 'refused' ? this.finished(data) : this.signed(data)),
+      documentCompleted: () => this.finished({ reason: 'completed' }),
       processDidFail: (data) => { this.setPhase('editing'); announce(''); this.showError(data || {}, 'Signing failed'); },
       signingProcessConfirmed: (data) => { announce(`Signed ${data?.field || ''}`.trim()); app.reloadDocument(); },
       signingProcessCancelled: () => { this.setPhase('editing'); app.fields.endChoice(); announce('Signing cancelled'); },
@@ -135,18 +138,42 @@ export class Workflow {
     };
   }
 
+  static downloadLink(data) {
+    return h('a', {
+      id: 'download-link', className: 'button primary', href: url(data?.url || '/api/download'), download: 'signed.pdf',
+    }, h('span', { textContent: 'Download the signed document' }));
+  }
+
+  /** A signature that accepts: the session is editing again, so the next field or signer can sign;
+   *  "Finish" completes the document (POST /api/complete). */
+  async signed(data) {
+    this.setPhase('editing');
+    announce('Signed');
+    this.app.reloadDocument();
+    const size = data?.size ? ` (${Math.round(data.size / 1024)} KB)` : '';
+    const choice = await modal({
+      title: 'Signed', id: 'signed-dialog',
+      body: [
+        h('p', { textContent: `The document was signed${size}. Another field or another signer can sign it now, or finish it.` }),
+        Workflow.downloadLink(data),
+      ],
+      actions: [{ label: 'Finish', value: 'complete' }, { label: 'Continue', value: 'continue', primary: true }],
+      cancelValue: 'continue',
+    });
+    if (choice === 'complete') await this.call('/api/complete');
+  }
+
+  /** The document is complete (refused, or finished after its signatures): nothing more changes it. */
   finished(data) {
     this.setPhase('finished');
     announce('');
     document.body.classList.add('finished');
-    const link = h('a', {
-      id: 'download-link', className: 'button primary', href: url(data?.url || '/api/download'), download: 'signed.pdf',
-    }, h('span', { textContent: 'Download the signed document' }));
-    const reason = data?.reason ? `The document was ${data.reason === 'refused' ? 'refused and signed' : 'signed'}.` : 'Done.';
+    const reason = data?.reason === 'refused' ? 'The document was refused and signed.'
+      : data?.reason === 'completed' ? 'The document is complete.' : 'Done.';
     this.app.reloadDocument();
     return modal({
-      title: data?.reason === 'refused' ? 'Refused' : 'Signed', id: 'finished-dialog',
-      body: [h('p', { textContent: reason + (data?.size ? ` (${Math.round(data.size / 1024)} KB)` : '') }), link],
+      title: data?.reason === 'refused' ? 'Refused' : 'Complete', id: 'finished-dialog',
+      body: [h('p', { textContent: reason + (data?.size ? ` (${Math.round(data.size / 1024)} KB)` : '') }), Workflow.downloadLink(data)],
       actions: [{ label: 'Close', value: 'close', primary: true }], cancelValue: 'close',
     });
   }

@@ -149,7 +149,7 @@ enum SessionCommand: Command {
         case .editing: "editing"
         case .confirming: "waiting for confirmation"
         case .awaitingSignature: "prepared, waiting for a CMS"
-        case .finished(let reason): "signed (\(reason))"
+        case .finished(let reason): "complete (\(reason))"
         default: "in a signing step"
         }
     }

@@ -36,8 +36,11 @@ public enum SessionEvent: Sendable {
     /// The digest to sign (WYSIWYS `documentPreparedForSignature:withReason:`).
     case documentPreparedForSignature(digest: [UInt8], reason: String)
     /// Signed: the reason ("accepted", "refused" …) and the signed file (WYSIWYS
-    /// `processDidFinishWithReason:andDocument:`).
+    /// `processDidFinishWithReason:andDocument:`). After a refusal the document is complete; after
+    /// any other signature the session is editing again, ready for the next field or signer.
     case processDidFinish(reason: String, document: [UInt8])
+    /// The host completed the document (`completeDocument()`): no more signatures or edits.
+    case documentCompleted
     /// Signing failed (WYSIWYS `processDidFailWithError`); the error carries the signo code.
     case processDidFail(SessionError)
     /// signo `signingProcessConfirmed`: the field is signed.

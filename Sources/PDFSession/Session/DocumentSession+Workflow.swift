@@ -87,6 +87,14 @@ extension DocumentSession {
     /// Cancels whatever the workflow waits for (a field choice, a capture, positioning, the preview).
     public func cancelSigning() async throws(SessionError) { try await run(.cancel) }
 
+    /// Says the document is complete: after the signatures it needs (each one leaves the session
+    /// editing, so the next field or the next signer can sign), nothing more may change it. Emits
+    /// `documentCompleted`; the phase becomes `finished(reason: "completed")`.
+    public func completeDocument() async throws(SessionError) {
+        try requireEditing("completing the document")
+        try await run(.complete)
+    }
+
     // MARK: - Running the workflow
 
     /// Feeds an input and performs the actions, feeding what they produce until the workflow waits.
@@ -181,6 +189,7 @@ extension DocumentSession {
             .signatureRequiresPositioning(pageIndex: placement.pageIndex, proposedRect: placement.rect)
         case .willPrepareDocument: .willPrepareDocument
         case .processDidFinish(let reason): .processDidFinish(reason: reason, document: bytes)
+        case .documentCompleted: .documentCompleted
         case .processDidFail(let error): .processDidFail(error)
         case .signingProcessConfirmed(let field): .signingProcessConfirmed(field: field)
         case .signingProcessCancelled(let field): .signingProcessCancelled(field: field)

@@ -25,7 +25,9 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case awaitingSignature
         /// Notes mode (ink) is active.
         case notes
-        /// Signed; the session accepts no more changes.
+        /// Done: refused, or completed by the host after its signatures; the session accepts no more
+        /// changes. A signature that accepts goes back to ``editing`` instead, so the next field or
+        /// the next signer can sign.
         case finished(reason: String)
     }
 
@@ -127,6 +129,8 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case startNotes
         /// The person leaves notes mode.
         case finishNotes
+        /// The host says the document is complete: no more signatures or edits.
+        case complete
     }
 
     /// What the session must do, in order.
@@ -171,6 +175,8 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case willPrepareDocument
         /// Signed, for this reason: `processDidFinish`.
         case processDidFinish(reason: String)
+        /// The host completed the document: `documentCompleted`.
+        case documentCompleted
         /// Preparing or signing failed: `processDidFail`.
         case processDidFail(SessionError)
         /// The signo capture into this field is signed: `signingProcessConfirmed`.
@@ -201,7 +207,8 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
     /// A workflow in the editing phase, with the reasons `accepted` and `refused`.
     public init() {}
 
-    /// True once signed: edits and saves have no effect (WYSIWYS `saveDocument` after accept/refuse).
+    /// True once refused or completed: edits and saves have no effect (WYSIWYS `saveDocument` after a
+    /// refusal).
     public var isFinished: Bool {
         if case .finished = phase { return true }
         return false
@@ -289,9 +296,12 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case (.awaitingSignature, .signed):
             let reason = reason
             let field = plan?.field
-            phase = .finished(reason: reason)
+            let purpose = plan?.purpose
+            // A refusal ends the document; any other signature leaves it open for the next one.
+            phase = purpose == .refuse ? .finished(reason: reason) : .editing
+            plan = nil
             var actions: [Action] = [.persist]
-            if case .signo = plan?.purpose, let field { actions.append(.emit(.signingProcessConfirmed(field: field))) }
+            if case .signo = purpose, let field { actions.append(.emit(.signingProcessConfirmed(field: field))) }
             actions.append(.emit(.processDidFinish(reason: reason)))
             return actions
 
@@ -315,6 +325,10 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case (.notes, .finishNotes):
             phase = .editing
             return []
+
+        case (.editing, .complete):
+            phase = .finished(reason: "completed")
+            return [.persist, .emit(.documentCompleted)]
 
         default:
             throw Self.unexpected(input, phase)
@@ -409,6 +423,7 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case .failed: "failing"
         case .startNotes: "starting notes mode"
         case .finishNotes: "finishing notes mode"
+        case .complete: "completing the document"
         }
     }
 
@@ -423,7 +438,7 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case .confirming: "the signature waits for confirmation"
         case .awaitingSignature: "the document waits for its signature"
         case .notes: "notes mode is active"
-        case .finished: "the document is signed"
+        case .finished: "the document is complete"
         }
     }
 }

@@ -45,6 +45,7 @@ extension SessionJSON {
                     ("reason", .string(reason)), ("size", .int(document.count)), ("url", .string("/api/download")),
                 ])
             )
+        case .documentCompleted: ("documentCompleted", .object([]))
         case .processDidFail(let error): ("processDidFail", Self.error(error))
         case .signingProcessConfirmed(let field): ("signingProcessConfirmed", .object([("field", .string(field))]))
         case .signingProcessCancelled(let field):

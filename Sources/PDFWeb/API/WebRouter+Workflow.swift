@@ -32,6 +32,8 @@ extension WebRouter {
             try await Self.call { () async throws(SessionError) in try await session.confirmSignature() }
         case "cancel":
             try await Self.call { () async throws(SessionError) in try await session.cancelSigning() }
+        case "complete":
+            try await Self.call { () async throws(SessionError) in try await session.completeDocument() }
         default:  // start-signature
             if let field = body["field"]?.stringValue {
                 try await Self.call { () async throws(SessionError) in try await session.startSignature(field: field) }

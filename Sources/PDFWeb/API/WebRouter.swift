@@ -78,7 +78,7 @@ struct WebRouter: Sendable {
 
     static let workflowSteps: Set<String> = [
         "accept", "refuse", "select-field", "capture", "choose-signature", "position", "confirm", "cancel",
-        "start-signature",
+        "complete", "start-signature",
     ]
     static let noteSteps: Set<String> = ["start", "stroke", "undo", "redo", "style", "cancel", "save"]
 
