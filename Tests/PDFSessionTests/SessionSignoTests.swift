@@ -181,6 +181,12 @@ final class ScriptedDelegate: SessionDelegate, @unchecked Sendable {
             try await session.setPhotoFieldNames(["Signature1"], maxWidth: 300, maxHeight: 300)
         }
         try await session.setPhotoFieldNames(["portrait"], maxWidth: 300, maxHeight: 300)
+        // A viewer already showing the document learns of them.
+        guard case .photoFieldsDeclared(let declared)? = await log.first("photoFieldsDeclared") else {
+            Issue.record("no photoFieldsDeclared")
+            return
+        }
+        #expect(declared == ["portrait"])
         let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("images", "photo.jpg"))))
         try await session.placePhoto(jpeg, inField: "portrait")
         #expect(await log.first("photoPlaced") != nil)

@@ -71,6 +71,19 @@ import Testing
         #expect(workflow.phase == .preparing)
     }
 
+    @Test func theFieldChoiceKeepsTheHandwritingFactsOfTheAccept() throws {
+        var workflow = Workflow()
+        _ = try workflow.handle(.accept(Self.facts(fields: ["A", "B"], handwriting: true)))
+        // The choice of a field came between the accept and the capture: the capture is still asked.
+        #expect(
+            try workflow.handle(.selectField("B"))
+                == [.emit(.didSelectSignatureFormField("B")), .emit(.signatureCaptureRequired(field: "B"))])
+        #expect(workflow.phase == .capturingSignature)
+        var saved = Workflow()
+        _ = try saved.handle(.accept(Self.facts(fields: ["A", "B"], handwriting: true, saved: [3, 4])))
+        #expect(try saved.handle(.selectField("A")).last == .emit(.savedSignatureSelectionRequired([3, 4])))
+    }
+
     @Test func handwritingIsCapturedAppliedOrChosen() throws {
         var none = Workflow()
         #expect(

@@ -130,3 +130,37 @@ import Testing
         #expect(try SignatureOracle.pdfsig(path, trust: WebFixtures.root).first?.valid == true)
     }
 }
+
+/// A viewer that reloads in the middle of signing rebuilds the step from `/api/state`: every phase
+/// says what it waits on.
+@Suite struct WebResumeStateTests {
+    @Test("/api/state carries the field and capture settings, the proposed place, the preview of each step")
+    func eachStepIsDescribed() async throws {
+        let server = try await TestServer(document: WebFixtures.form(signatures: []))
+        defer { Task { await server.stop() } }
+        let editing = try await server.request("/api/state").json
+        #expect(editing["capture"]?["signatureColor"]?.stringValue?.hasPrefix("#") == true)
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
+        let accepted = try await server.post("/api/accept")
+        #expect(accepted.json["phase"]?.stringValue == "capturingSignature", "\(accepted.status) \(accepted.text)")
+        let capturing = try await server.request("/api/state").json
+        #expect(capturing["field"] == .null && capturing["capture"]?["textColor"] != nil)
+        // Too short (−132): refused, and still capturing.
+        let short = try await server.post("/api/capture", #"{"strokes": [[{"x": 0, "y": 0}, {"x": 2, "y": 1}]]}"#)
+        #expect(short.status == 400 && short.signoCode == -132)
+        #expect(try await server.request("/api/state").json["phase"]?.stringValue == "capturingSignature")
+        let positioning = try await server.post("/api/capture", WebFixtures.scribble).json
+        #expect(positioning["phase"]?.stringValue == "positioning")
+        let proposed = try await server.request("/api/state").json
+        let numbers = proposed["rect"]?.arrayValue?.compactMap(\.doubleValue)
+        let rect = try #require(numbers)
+        #expect(proposed["page"]?.intValue == 0 && rect.count == 4 && rect[2] > rect[0])
+        let placed = try await server.post(
+            "/api/position", "{\"page\": 0, \"rect\": [\(rect.map { String($0) }.joined(separator: ", "))]}")
+        #expect(placed.json["phase"]?.stringValue == "confirming")
+        let confirming = try await server.request("/api/state").json
+        #expect(confirming["page"]?.intValue == 0 && confirming["url"]?.stringValue == "/api/preview.png")
+        #expect(try await server.request("/api/preview.png").status == 200)
+        #expect(try await server.post("/api/cancel").json["phase"]?.stringValue == "editing")
+    }
+}

@@ -94,6 +94,25 @@ def with_signature_fields(pdf, names):
     return output.getvalue()
 
 
+def pdf_a1(pdf):
+    """`pdf` claiming PDF/A-1b in its XMP metadata (pypdf rewrites it): notes must be refused."""
+    import io
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DecodedStreamObject, NameObject
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    xmp = DecodedStreamObject()
+    xmp.set_data(b"""<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x='adobe:ns:meta/'>
+<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><rdf:Description rdf:about=''
+xmlns:pdfaid='http://www.aiim.org/pdfa/ns/id/' pdfaid:part='1' pdfaid:conformance='B'/></rdf:RDF></x:xmpmeta>
+<?xpacket end='w'?>""")
+    xmp[NameObject("/Type")] = NameObject("/Metadata")
+    xmp[NameObject("/Subtype")] = NameObject("/XML")
+    writer._root_object[NameObject("/Metadata")] = writer._add_object(xmp)
+    output = io.BytesIO()
+    writer.write(output)
+    return output.getvalue()
+
+
 class ViewerTests(H.BrowserTestCase):
     @classmethod
     def setUpClass(cls):
@@ -297,8 +316,11 @@ class ViewerTests(H.BrowserTestCase):
     def test_05_photo(self):
         d = self.driver
         H.open_document(DEMO["pdf"], "photo")
-        H.api_ok("POST", "/api/photo-fields", {"names": ["Email"], "maxWidth": 800, "maxHeight": 800})
         H.open_viewer(d)
+        # Declared while the viewer is open: the button comes without a reload.
+        H.api_ok("POST", "/api/photo-fields", {"names": ["Email"], "maxWidth": 800, "maxHeight": 800})
+        H.wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, '.field-photo button[data-field="Email"]'),
+               message="the photo button")
         button = H.by_css(d, '.field-photo button[data-field="Email"]')
         H.shot(d, "05-1-photo-field")
         d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
@@ -643,6 +665,86 @@ class ViewerTests(H.BrowserTestCase):
         code, output = H.pdfsig(path)
         self.assertEqual(output.count("Signature Validation: Signature is Valid."), 3, output)
         self.assertEqual(H.api_ok("GET", "/api/state")["phase"], "finished")
+
+    def reload(self, prefix):
+        d = self.driver
+        d.refresh()
+        H.wait(d, "document.body.dataset.ready === '1'", message="viewer ready after a reload")
+        H.shot(d, prefix)
+
+    def test_15_no_dead_ends(self):
+        """A drawing refused as too short (−132) opens the capture again with the reason; a reload in
+        each step of signing (field choice, capture, saved-signature choice, positioning, preview)
+        brings that step back; notes on a PDF/A-1 document are refused with the reason and no bar."""
+        d = self.driver
+        for saved in H.api_ok("GET", "/api/signatures"):
+            H.api_ok("DELETE", f"/api/signatures/{saved['id']}")
+        H.open_document(with_signature_fields(DEMO["pdf"], ["Second"]), "steps-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        H.api_ok("PUT", "/api/fields/Name", {"value": "Ada"})
+        H.api_ok("PUT", "/api/fields/Agree", {"value": True})
+        candidates = lambda d: len(d.find_elements(By.CSS_SELECTOR, ".field.candidate")) == 2  # noqa: E731
+        H.by_css(d, "#tb-accept").click()
+        H.wait(d, candidates, message="candidates")
+        self.reload("15-1-choice-reloaded")
+        H.wait(d, candidates, message="candidates after a reload")
+        self.assertEqual(self.phase(), "selectingField")
+        H.by_css(d, '.field.candidate button[data-field="Second"]').click()
+        # Too short: refused with −132, and the pad opens again saying so.
+        H.wait(d, lambda d: H.visible(d, "#capture-dialog"), message="capture dialog")
+        draw(d, H.by_css(d, "#capture-dialog canvas"), [(0, 0), (3, 2)])
+        H.by_css(d, '#capture-dialog [data-action="confirm"]').click()
+        H.wait(d, lambda d: H.visible(d, "#capture-error"), message="the refusal in the capture dialog")
+        self.assertIn("132", H.by_css(d, "#capture-error").text)
+        self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "dialog[open]")), 1)
+        H.shot(d, "15-2-too-short")
+        self.assertEqual(H.api_ok("GET", "/api/state")["phase"], "capturingSignature")
+        self.reload("15-3-capture-reloaded")
+        H.wait(d, lambda d: H.visible(d, "#capture-dialog"), message="capture dialog after a reload")
+        self.assertIn("Second", H.by_css(d, "#capture-dialog").text)
+        self.sign_through_dialogs("15-4")
+        H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=60, message="preview dialog")
+        self.reload("15-5-preview-reloaded")
+        H.wait(d, lambda d: H.visible(d, "#preview-dialog"), message="preview dialog after a reload")
+        H.wait(d, "document.querySelector('#preview-image').naturalWidth > 0", message="preview image")
+        H.by_css(d, '#preview-dialog [data-action="cancel"]').click()
+        H.wait(d, lambda d: self.phase() == "editing", message="editing after cancelling")
+        # Two saved signatures: the choice, reloaded.
+        H.api_ok("POST", "/api/signatures", {"strokes": [[{"x": 10 * i, "y": 20 + (i % 5) * 6} for i in range(30)]]})
+        H.by_css(d, "#tb-accept").click()
+        H.wait(d, candidates, message="candidates again")
+        H.by_css(d, '.field.candidate button[data-field="Second"]').click()
+        H.wait(d, lambda d: H.visible(d, "#choose-signature-dialog"), message="saved-signature choice")
+        self.reload("15-6-choice-of-saved-reloaded")
+        H.wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#choose-signature-dialog .signature-choice")) == 2,
+               message="saved-signature choice after a reload")
+        H.by_css(d, '#choose-signature-dialog .modal-actions button').click()
+        H.wait(d, lambda d: self.phase() == "editing", message="editing after cancelling the choice")
+        # Positioning on a document without a signature field, reloaded.
+        H.open_document(H.fieldless_pdf(), "steps-place-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        H.by_css(d, "#tb-accept").click()
+        H.wait(d, lambda d: H.visible(d, "#choose-signature-dialog"), message="saved-signature choice")
+        d.find_elements(By.CSS_SELECTOR, "#choose-signature-dialog .signature-choice")[0].click()
+        H.wait(d, lambda d: H.visible(d, "#edit-box"), message="positioning box")
+        proposed = H.api_ok("GET", "/api/state")
+        self.assertEqual(proposed["phase"], "positioning")
+        self.reload("15-7-positioning-reloaded")
+        H.wait(d, lambda d: H.visible(d, "#edit-box"), message="positioning box after a reload")
+        rect = d.execute_script("return document.querySelector('#edit-box').pdfRect.slice()")
+        self.assertTrue(all(abs(a - b) < 1 for a, b in zip(rect, proposed["rect"])), (rect, proposed["rect"]))
+        H.by_css(d, "#box-cancel").click()
+        H.wait(d, lambda d: self.phase() == "editing", message="editing after cancelling the positioning")
+        # Notes on a PDF/A-1 document: refused, said, no notes bar.
+        H.open_document(pdf_a1(H.fieldless_pdf()), "steps-pdfa-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        H.by_css(d, "#tb-notes").click()
+        H.wait(d, lambda d: any("Notes" in e.text for e in d.find_elements(By.CSS_SELECTOR, "dialog[open]")),
+               message="the refusal")
+        H.shot(d, "15-8-notes-refused")
+        self.assertFalse(H.visible(d, "#notesbar"))
+        self.assertEqual(self.phase(), "editing")
+        d.find_elements(By.CSS_SELECTOR, 'dialog[open] [data-action="ok"]')[0].click()
 
     def test_13_signature_panel(self):
         """A document signed, then changed on page 1 by an unsigned update: the panel says it was

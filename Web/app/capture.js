@@ -20,9 +20,10 @@ function cmyk([c, m, y, k]) {
 
 /**
  * Opens the capture dialog; resolves with the strokes `[[{x, y, t, p}]]` (pad pixels, y down,
- * seconds, pressure 0…1) or null when cancelled.
+ * seconds, pressure 0…1) or null when cancelled. `error` (the server's refusal of the last drawing,
+ * e.g. −132 too short) is shown in the dialog and announced.
  */
-export function captureSignature(configuration = {}, { title = 'Sign here' } = {}) {
+export function captureSignature(configuration = {}, { title = 'Sign here', error = null } = {}) {
   const ink = cssColor(configuration.signatureColor, '#0d1a73');
   const textColor = cssColor(configuration.textColor, '#000');
   const canvas = h('canvas', {
@@ -34,6 +35,7 @@ export function captureSignature(configuration = {}, { title = 'Sign here' } = {
   let start = null;
   const confirmButton = { label: 'Confirm', value: 'confirm', primary: true };
   const body = [
+    error ? h('p', { className: 'capture-error', id: 'capture-error', role: 'alert', textContent: error }) : null,
     configuration.displayText ? text(configuration.displayText, textColor) : null,
     h('div', { className: 'capture-frame' }, canvas, h('div', { className: 'capture-line', 'aria-hidden': 'true' })),
     h('p', { className: 'hint', textContent: 'Draw inside the box, then confirm.' }),

@@ -41,7 +41,9 @@ export class Notes {
     try {
       const answer = await post('/api/notes/start', this.style());
       this.app.workflow.setPhase(answer?.phase);
-      this.enter();
+      // Refused (a PDF/A-1, signed or read-only document): the session stays where it was and its
+      // notesModeDidFailToStart event shows why; the notes bar stays closed.
+      if (answer?.phase === 'notes') this.enter();
     } catch (error) {
       this.app.workflow.showError(error, 'Notes cannot start');
     }

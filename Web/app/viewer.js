@@ -18,7 +18,7 @@ const EVENTS = [
   'didSelectSignatureFormField', 'signatureCaptureRequired', 'savedSignatureSelectionRequired',
   'signatureRequiresPositioning', 'onConfirmationRequired', 'willPrepareDocument',
   'documentPreparedForSignature', 'processDidFinish', 'documentCompleted', 'processDidFail', 'signingProcessConfirmed',
-  'signingProcessCancelled', 'signingProcessFailed', 'signatureFieldCreated', 'photoPlaced',
+  'signingProcessCancelled', 'signingProcessFailed', 'signatureFieldCreated', 'photoFieldsDeclared', 'photoPlaced',
   'photoCaptureFailed', 'notesModeDidStart', 'notesModeDidFailToStart', 'notesModeDidFinish',
   'notesModeDidFinishWithFailure', 'pageChanged', 'documentSaved', 'phase',
 ];
@@ -96,8 +96,8 @@ class App {
     // After the first tiles: validating hashes the whole file on the server.
     this.validation.refresh();
     document.body.dataset.ready = '1';
-    if (this.state.phase === 'finished') this.workflow.finished({});
-    if (this.state.phase === 'notes') this.notes.enter();
+    // Whatever step the session waits on gets its dialog back (a reload is never a dead end).
+    this.workflow.resume(this.state);
   }
 
   applyState(state) {

@@ -67,16 +67,7 @@ export class Workflow {
         announce('Choose where to sign: select one of the highlighted signature fields', { sticky: true });
       },
       didSelectSignatureFormField: () => { app.fields.endChoice(); announce(''); },
-      signatureCaptureRequired: async (data) => {
-        this.setPhase('capturingSignature');
-        announce('');
-        // signo's sign button moves on to the next unsigned field: show where it is.
-        if (data?.field) app.fields.scrollTo(data.field);
-        const configuration = data?.configuration || data || {};
-        const strokes = await captureSignature(configuration, { title: data?.field ? `Sign “${data.field}”` : 'Sign here' });
-        if (strokes) await this.call('/api/capture', { strokes });
-        else await this.call('/api/cancel');
-      },
+      signatureCaptureRequired: (data) => this.capture(data),
       savedSignatureSelectionRequired: async (data) => {
         this.setPhase('choosingSavedSignature');
         const id = await this.chooseSaved(list(data, 'signatures'));
@@ -112,15 +103,30 @@ export class Workflow {
       documentPreparedForSignature: () => { this.setPhase('awaitingSignature'); announce('Signing…', { sticky: true, busy: true }); },
       processDidFinish: (data) => (data?.reason === 'refused' ? this.finished(data) : this.signed(data)),
       documentCompleted: () => this.finished({ reason: 'completed' }),
-      processDidFail: (data) => { this.setPhase('editing'); announce(''); this.showError(data || {}, 'Signing failed'); },
+      processDidFail: (data) => {
+        this.setPhase('editing');
+        announce('');
+        app.reloadDocument();
+        this.showError(data || {}, 'Signing failed');
+      },
       signingProcessConfirmed: (data) => { announce(`Signed ${data?.field || ''}`.trim()); app.reloadDocument(); },
-      signingProcessCancelled: () => { this.setPhase('editing'); app.fields.endChoice(); announce('Signing cancelled'); },
+      signingProcessCancelled: () => {
+        this.setPhase('editing');
+        app.fields.endChoice();
+        announce('Signing cancelled');
+        // A prepared revision was removed (a preview cancelled): show the document as it is again.
+        app.reloadDocument();
+      },
       signingProcessFailed: (data) => {
+        // A drawing refused as too short (−132): the capture dialog opens again with the reason.
+        if ((data?.code ?? data?.signoCode) === -132) return;
         this.setPhase('editing');
         announce('');
         this.showError({ message: data?.text || data?.message, signoCode: data?.code ?? data?.signoCode }, 'Signing failed');
       },
       signatureFieldCreated: () => { announce('Signature field created'); app.reloadDocument(); },
+      // Declared after load: the fields get their photo buttons now, not at the next reload.
+      photoFieldsDeclared: () => app.reloadDocument(),
       photoPlaced: (data) => {
         if (data?.field) app.fields.placedPhotos.add(data.field);
         announce('Photo placed');
@@ -136,6 +142,65 @@ export class Workflow {
         if (typeof page === 'number' && page !== app.pages.current) app.pages.goTo(page);
       },
     };
+  }
+
+  /** The capture step: the dialog opens again, with the reason, as long as the session refuses
+   *  the drawing and still waits for one (a too-short signature, −132, is not a dead end). */
+  async capture(data) {
+    const app = this.app;
+    this.setPhase('capturingSignature');
+    announce('');
+    // signo's sign button moves on to the next unsigned field: show where it is.
+    if (data?.field) app.fields.scrollTo(data.field);
+    const configuration = data?.capture || data?.configuration || data || {};
+    const title = data?.field ? `Sign “${data.field}”` : 'Sign here';
+    let error = null;
+    for (;;) {
+      const strokes = await captureSignature(configuration, { title, error });
+      if (!strokes) {
+        await this.call('/api/cancel');
+        return;
+      }
+      try {
+        this.setPhase((await post('/api/capture', { strokes }))?.phase);
+        return;
+      } catch (failure) {
+        const phase = await get('/api/state').then((state) => state.phase, () => null);
+        if (phase !== 'capturingSignature') {
+          this.setPhase(phase);
+          this.showError(failure, 'Signing failed');
+          return;
+        }
+        const code = failure.signoCode !== undefined && failure.signoCode !== null ? ` (code ${failure.signoCode})` : '';
+        const message = failure.message || 'the signature was refused';
+        error = `${message[0].toUpperCase()}${message.slice(1)}${code}. Please sign again.`;
+      }
+    }
+  }
+
+  /** Shows again the step the session waits on (after a reload, or when another tab moved it on):
+   *  every phase has its dialog back, none is a dead end. */
+  async resume(state) {
+    const app = this.app;
+    const handlers = this.handlers();
+    switch (state?.phase) {
+      case 'finished': return this.finished({ reason: state.reason });
+      case 'notes': return app.notes.enter();
+      case 'selectingField':
+        return handlers.selectSignatureFormField({ fields: (state.candidates || []).map((name) => ({ name })) });
+      case 'capturingSignature': return this.capture({ field: state.field, capture: state.capture });
+      case 'choosingSavedSignature': {
+        const ids = new Set(state.ids || []);
+        const signatures = await get('/api/signatures').catch(() => []);
+        return handlers.savedSignatureSelectionRequired({ signatures: (signatures || []).filter((s) => ids.has(s.id)) });
+      }
+      case 'positioning': return handlers.signatureRequiresPositioning({ page: state.page ?? 0, rect: state.rect });
+      case 'confirming': return handlers.onConfirmationRequired({ page: state.page, url: state.url });
+      case 'preparing': case 'awaitingSignature':
+        this.setPhase(state.phase);
+        return announce('Signing…', { sticky: true, busy: true });
+      default: return undefined;
+    }
   }
 
   static downloadLink(data) {

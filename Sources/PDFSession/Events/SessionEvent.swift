@@ -51,6 +51,8 @@ public enum SessionEvent: Sendable {
     case signingProcessFailed(field: String?, code: Int, text: String)
     /// A signature field was created (signo `createNewSignatureField`).
     case signatureFieldCreated(FieldInfo)
+    /// The fields that take photos were declared (`setPhotoFieldNames`): a viewer shows their buttons.
+    case photoFieldsDeclared([String])
     /// A photo was placed in a photo field.
     case photoPlaced(field: String)
     /// signo `photoCaptureFailed:errorText:errorCode:`.

@@ -82,6 +82,7 @@ extension DocumentSession {
         }
         snapshot.photoFields = .init(names: names, maxWidth: maxWidth, maxHeight: maxHeight)
         if !isReadOnly { try persist() }
+        emit(.photoFieldsDeclared(names))
     }
 
     /// The fields that take photos.

@@ -84,14 +84,20 @@ extension DocumentSession {
         return appearance
     }
 
+    /// The page the planned signature goes on (from 0): its new field's, or its existing field's
+    /// first widget's; 0 for an invisible signature.
+    public var signaturePageIndex: Int {
+        let plan = snapshot.workflow.plan
+        if let field = plan?.field, let page = form?.field(named: field)?.widgets.first?.pageIndex { return page }
+        return plan?.placement?.pageIndex ?? 0
+    }
+
     /// Renders the page the prepared revision changes, from the prepared bytes themselves.
     func preview() throws(SessionError) -> ConfirmationPreview {
         guard let prepared = snapshot.prepared else {
             throw SessionError(.invalidState, "nothing is prepared")
         }
-        let plan = snapshot.workflow.plan
-        var pageIndex = plan?.placement?.pageIndex ?? 0
-        if let field = plan?.field, let page = form?.field(named: field)?.widgets.first?.pageIndex { pageIndex = page }
+        let pageIndex = signaturePageIndex
         let renderer = DocumentRenderer(document: document)
         var options = RenderOptions()
         options.dpi = Self.previewDPI

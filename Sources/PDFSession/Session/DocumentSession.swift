@@ -112,6 +112,9 @@ public actor DocumentSession {
     public var currentPageIndex: Int { snapshot.currentPageIndex }
     /// The workflow's phase (what the session waits for).
     public var phase: SigningWorkflow.Phase { snapshot.workflow.phase }
+    /// The workflow as it stands: its phase, the signature being planned and the placement a
+    /// positioning proposes (a viewer rebuilds the step it shows from it after a reload).
+    public var workflow: SigningWorkflow { snapshot.workflow }
     /// The current document's bytes (the original with every revision).
     public var documentBytes: [UInt8] { bytes }
 

@@ -199,8 +199,10 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
     public var acceptedReason = "accepted"
     /// The reason written into a refusal's signature.
     public var refusedReason = "refused"
-    /// Where a new signature goes first, and the handwriting facts, from the last accept.
-    private var proposedPlacement: Plan.Placement?
+    /// Where a new signature goes first (from the last accept): what ``Phase-swift.enum/positioning``
+    /// proposes, so a viewer that reloads shows the same box.
+    public private(set) var proposedPlacement: Plan.Placement?
+    /// The handwriting facts of the last accept, kept while a field is chosen.
     private var pendingHandwritingEnabled = false
     private var pendingSavedSignatureIDs: [Int] = []
 
@@ -229,6 +231,9 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
                 return [.emit(.missingRequiredFormField(facts.missingRequiredFields))]
             }
             proposedPlacement = facts.proposedPlacement
+            // Kept for after the field choice, which may come between.
+            pendingHandwritingEnabled = facts.handwritingEnabled
+            pendingSavedSignatureIDs = facts.savedSignatureIDs
             plan = Plan(purpose: .accept, field: nil, invisible: facts.invisible)
             if facts.emptySignatureFields.count > 1, !facts.invisible {
                 phase = .selectingField(candidates: facts.emptySignatureFields)
@@ -377,6 +382,7 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         if plan.field == nil, !plan.invisible {
             let placement =
                 proposedPlacement ?? Plan.Placement(pageIndex: 0, rect: PDFRectangle(x0: 36, y0: 36, x1: 236, y1: 106))
+            proposedPlacement = placement
             phase = .positioning
             return [.emit(.signatureRequiresPositioning(placement))]
         }

@@ -16,12 +16,9 @@ extension SessionJSON {
         case .signatureCaptureRequired(let field, let configuration):
             (
                 "signatureCaptureRequired",
-                .object([
-                    ("field", field.map { .string($0) } ?? .null),
-                    ("displayText", configuration.displayText.map { .string($0) } ?? .null),
-                    ("textColor", color(configuration.textColor)),
-                    ("signatureColor", color(configuration.signatureColor)),
-                ])
+                .object(
+                    [("field", field.map { .string($0) } ?? .null)]
+                        + (capture(configuration).objectMembers ?? []))
             )
         case .savedSignatureSelectionRequired(let saved):
             ("savedSignatureSelectionRequired", .object([("signatures", .array(saved.map(savedSignature)))]))
@@ -46,6 +43,8 @@ extension SessionJSON {
                 ])
             )
         case .documentCompleted: ("documentCompleted", .object([]))
+        case .photoFieldsDeclared(let names):
+            ("photoFieldsDeclared", .object([("fields", .array(names.map { .string($0) }))]))
         case .processDidFail(let error): ("processDidFail", Self.error(error))
         case .signingProcessConfirmed(let field): ("signingProcessConfirmed", .object([("field", .string(field))]))
         case .signingProcessCancelled(let field):

@@ -118,6 +118,35 @@ enum SessionJSON {
         return .object(members)
     }
 
+    /// ``phase(_:)`` with everything a viewer needs to show the step again after a reload: the field
+    /// being signed and the capture settings while capturing, the proposed place while positioning,
+    /// the page and preview while confirming.
+    static func phase(of session: DocumentSession) async -> JSONValue {
+        let workflow = await session.workflow
+        guard case .object(var members) = phase(workflow.phase) else { return phase(workflow.phase) }
+        switch workflow.phase {
+        case .capturingSignature:
+            members.append(("field", workflow.plan?.field.map { .string($0) } ?? .null))
+            members.append(("capture", capture(await session.signatureConfiguration.capture)))
+        case .positioning:
+            if let placement = workflow.proposedPlacement {
+                members += [("page", .int(placement.pageIndex)), ("rect", rect(placement.rect))]
+            }
+        case .confirming, .preparing, .awaitingSignature:
+            members += [("page", .int(await session.signaturePageIndex)), ("url", .string("/api/preview.png"))]
+        default: break
+        }
+        return .object(members)
+    }
+
+    /// The capture pad's settings: `{"displayText", "textColor", "signatureColor"}`.
+    static func capture(_ configuration: SignatureCaptureConfiguration) -> JSONValue {
+        .object([
+            ("displayText", configuration.displayText.map { .string($0) } ?? .null),
+            ("textColor", color(configuration.textColor)), ("signatureColor", color(configuration.signatureColor)),
+        ])
+    }
+
     static func viewer(_ viewer: ViewerConfiguration) -> JSONValue {
         .object([
             ("continuousScrolling", .bool(viewer.continuousScrolling)),

@@ -169,7 +169,8 @@ public actor WebBackend {
 
     /// The first chunk of a new event stream: the current phase.
     func phaseEvent() async -> [UInt8] {
-        let phase = await session?.phase ?? .editing
-        return Array("event: phase\ndata: \(SessionJSON.phase(phase).serialized())\n\n".utf8)
+        var phase = SessionJSON.phase(.editing)
+        if let session { phase = await SessionJSON.phase(of: session) }
+        return Array("event: phase\ndata: \(phase.serialized())\n\n".utf8)
     }
 }

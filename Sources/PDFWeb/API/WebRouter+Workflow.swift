@@ -41,7 +41,7 @@ extension WebRouter {
                 try await Self.call { () async throws(SessionError) in try await session.startSignature() }
             }
         }
-        return .json(SessionJSON.phase(await session.phase))
+        return .json(await SessionJSON.phase(of: session))
     }
 
     func createSignatureField(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
@@ -92,7 +92,7 @@ extension WebRouter {
         case "cancel": await session.cancelNotesMode()
         default: await session.saveAndFinishNotesMode()  // save
         }
-        guard case .object(let phase) = SessionJSON.phase(await session.phase) else { return .json(.null) }
+        guard case .object(let phase) = await SessionJSON.phase(of: session) else { return .json(.null) }
         return .json(.object(phase + answer))
     }
 

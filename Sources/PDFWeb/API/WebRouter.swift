@@ -124,9 +124,11 @@ struct WebRouter: Sendable {
         var members: [(String, JSONValue)] = [("documentID", session.map { .string($0.documentID) } ?? .null)]
         members.append(("pageCount", .int(await session?.pageCount ?? 0)))
         members.append(("phase", .string(SessionJSON.phaseName(await session?.phase ?? .editing))))
-        if let phase = await session?.phase, case .object(let details) = SessionJSON.phase(phase) {
+        if let session, case .object(let details) = await SessionJSON.phase(of: session) {
             members += details.dropFirst()
         }
+        let capture = await session?.signatureConfiguration.capture ?? backend.signatureConfiguration.capture
+        members.append(("capture", SessionJSON.capture(capture)))
         members.append(("viewer", SessionJSON.viewer(backend.viewerConfiguration)))
         members.append(("readOnly", .bool(session?.isReadOnly ?? false)))
         members.append(("photoFields", .array((await session?.photoFieldNames ?? []).map { .string($0) })))
