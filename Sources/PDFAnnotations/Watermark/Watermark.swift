@@ -75,7 +75,7 @@ public struct Watermarker {
         let graphicsState = update.add(
             .dictionary([
                 .type: .name("ExtGState"), .nonStrokingAlpha: .real(PDFReal(appearance.opacity)),
-                .strokingAlpha: .real(PDFReal(appearance.opacity)),
+                .ca: .real(PDFReal(appearance.opacity)),  // /CA: the stroking alpha
             ]))
         for page in pages {
             guard let reference = page.reference, let drawing = contents[reference] else { continue }

@@ -6,7 +6,5 @@ extension PDFName {
     // §8.9.5 image dictionaries
     static let width: PDFName = "Width"
     static let height: PDFName = "Height"
-    static let colorSpace: PDFName = "ColorSpace"
     static let decode: PDFName = "Decode"
-    static let sMask: PDFName = "SMask"
 }

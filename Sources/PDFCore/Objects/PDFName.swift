@@ -226,4 +226,77 @@ extension PDFName {
     public static let byteRange: PDFName = "ByteRange"
     /// `/DocTimeStamp`: the `/Type` of a document timestamp's signature dictionary (§12.8.5).
     public static let docTimeStamp: PDFName = "DocTimeStamp"
+    // Names several modules read and write: forms, annotations, appearances, resources (§7.8.3, §8, §12.5, §12.7)
+    /// `/AP`: an annotation's appearance dictionary: normal, rollover and down appearances (§12.5.5).
+    public static let ap: PDFName = "AP"
+    /// `/AS`: the appearance state chosen among an `/AP` subdictionary's states, e.g. a check box's (§12.5.5).
+    public static let `as`: PDFName = "AS"
+    /// `/BaseFont`: a font's PostScript name (§9.6.2).
+    public static let baseFont: PDFName = "BaseFont"
+    /// `/BBox`: a form XObject's or pattern cell's bounding box in its own space (§8.10.2, §8.7.3.3).
+    public static let bBox: PDFName = "BBox"
+    /// `/BC`: a widget's border colour in `/MK` (§12.5.6.19); a soft mask's backdrop colour (§11.6.5.2).
+    public static let bc: PDFName = "BC"
+    /// `/BG`: a widget's background colour in `/MK` (§12.5.6.19).
+    public static let bg: PDFName = "BG"
+    /// `/BS`: an annotation's border style: width and dash (§12.5.4).
+    public static let bs: PDFName = "BS"
+    /// `/CA`: a widget's normal caption in `/MK` (§12.5.6.19); in a graphics state, the stroking alpha (§11.6.4.4).
+    public static let ca: PDFName = "CA"
+    /// `/ColorSpace`: an image's colour space (§8.9.5), and the colour space resources (§7.8.3).
+    public static let colorSpace: PDFName = "ColorSpace"
+    /// `/DA`: a variable-text field's default appearance: font, size and colour operators (§12.7.4.3).
+    public static let da: PDFName = "DA"
+    /// `/DR`: the interactive form's default resources, the fonts `/DA` names (§12.7.3).
+    public static let dr: PDFName = "DR"
+    /// `/ExtGState`: the graphics state parameter dictionaries of a resource dictionary (§8.4.5).
+    public static let extGState: PDFName = "ExtGState"
+    /// `/Ff`: a field's flags: read-only, required, no export and the flags of each field type (§12.7.4.1).
+    public static let ff: PDFName = "Ff"
+    /// `/Font`: the font resources of a resource dictionary (§7.8.3); in a graphics state, the font and size (§8.4.5).
+    public static let font: PDFName = "Font"
+    /// `/Helv`: the resource name forms give Helvetica by convention in `/DR` and `/DA`.
+    public static let helv: PDFName = "Helv"
+    /// `/I`: a transparency group's isolated flag (§11.6.6); a widget's normal icon in `/MK` (§12.5.6.19).
+    public static let i: PDFName = "I"
+    /// `/M`: a modification date: an annotation's (§12.5.2), a signature's signing time as claimed (§12.8.1).
+    public static let m: PDFName = "M"
+    /// `/Matrix`: the matrix from a form XObject's, pattern's or shading's space to its parent's (§8.10.2).
+    public static let matrix: PDFName = "Matrix"
+    /// `/MaxLen`: the most characters a text field holds (§12.7.5.3).
+    public static let maxLen: PDFName = "MaxLen"
+    /// `/MK`: a widget's appearance characteristics: colours, caption, icon (§12.5.6.19).
+    public static let mk: PDFName = "MK"
+    /// `/NeedAppearances`: the form asks readers to make the fields' appearances (§12.7.3).
+    public static let needAppearances: PDFName = "NeedAppearances"
+    /// `/OC`: the optional content group or membership an object belongs to (§8.11.3).
+    public static let oc: PDFName = "OC"
+    /// `/OCProperties`: the catalog's optional content properties (§8.11.4).
+    public static let ocProperties: PDFName = "OCProperties"
+    /// `/Off`: the appearance state of a check box or radio button that is not selected (§12.7.5.2).
+    public static let off: PDFName = "Off"
+    /// `/Opt`: a choice field's options, or the export values of check boxes and radio buttons (§12.7.5).
+    public static let opt: PDFName = "Opt"
+    /// `/Producer`: the program that wrote the document, in the information dictionary (§14.3.3).
+    public static let producer: PDFName = "Producer"
+    /// `/Q`: a variable-text field's quadding: 0 left, 1 centred, 2 right (§12.7.4.3).
+    public static let q: PDFName = "Q"
+    /// `/Rect`: an annotation's rectangle on the page, in default user space (§12.5.2).
+    public static let rect: PDFName = "Rect"
+    /// `/S`: a subtype: a soft mask's or group's (§11.6.5.2, §8.10.3), a border style's (§12.5.4).
+    public static let s: PDFName = "S"
+    /// `/Shading`: the shading resources (§7.8.3), and a shading pattern's shading (§8.7.4.3).
+    public static let shading: PDFName = "Shading"
+    /// `/SMask`: an image's soft-mask image (§11.6.5.3), or a graphics state's soft mask (§11.6.5.2).
+    public static let sMask: PDFName = "SMask"
+    /// `/T`: a field's partial name (§12.7.4.1).
+    public static let t: PDFName = "T"
+    /// `/Title`: the document's title in the information dictionary (§14.3.3).
+    public static let title: PDFName = "Title"
+    /// `/TU`: a field's alternate name, shown to people and read by screen readers (§12.7.4.1).
+    public static let tu: PDFName = "TU"
+    /// `/XObject`: the external-object resources of a resource dictionary, and their `/Type` (§7.8.3, §8.8).
+    public static let xObject: PDFName = "XObject"
+    /// `/ZaDb`: the resource name forms give ZapfDingbats (check marks) by convention in `/DR`.
+    public static let zaDb: PDFName = "ZaDb"
 }

@@ -4,43 +4,28 @@ import PDFCore
 // so no two modules' constants meet; PDFCore's public ones (`.type`, `.f`, `.p` …) are used as they are.
 extension PDFName {
     // §7.8.3 resource dictionaries and §8.4.5 graphics state parameters
-    static let font: PDFName = "Font"
     static let bm: PDFName = "BM"
-    static let sMask: PDFName = "SMask"
     static let ais: PDFName = "AIS"
     // §8.7 patterns
     static let patternType: PDFName = "PatternType"
     static let paintType: PDFName = "PaintType"
     static let xStep: PDFName = "XStep"
     static let yStep: PDFName = "YStep"
-    static let shading: PDFName = "Shading"
     // §8.9.5 image dictionaries and §7.4.7 JBIG2 parameters
-    static let colorSpace: PDFName = "ColorSpace"
     static let jbig2Globals: PDFName = "JBIG2Globals"
     // §8.10 form XObjects
-    static let bBox: PDFName = "BBox"
-    static let matrix: PDFName = "Matrix"
     static let group: PDFName = "Group"
     // §8.11 optional content (/D is also a graphics state's dash pattern, §8.4.5)
-    static let oc: PDFName = "OC"
-    static let ocProperties: PDFName = "OCProperties"
     static let ocgs: PDFName = "OCGs"
     static let ve: PDFName = "VE"
     static let d: PDFName = "D"
     static let baseState: PDFName = "BaseState"
     // §11.6.5 soft masks
-    static let s: PDFName = "S"
     static let g: PDFName = "G"
-    static let bc: PDFName = "BC"
     static let tr: PDFName = "TR"
     // §11.6.6 transparency group XObjects
     static let cs: PDFName = "CS"
-    static let i: PDFName = "I"
     static let k: PDFName = "K"
-    // §12.5.2 annotation dictionaries
-    static let rect: PDFName = "Rect"
-    static let ap: PDFName = "AP"
-    static let `as`: PDFName = "AS"
     // §12.5.6.5 link annotations and §12.6 actions
     static let dest: PDFName = "Dest"
     static let a: PDFName = "A"

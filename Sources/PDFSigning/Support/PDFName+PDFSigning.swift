@@ -6,35 +6,14 @@ extension PDFName {
     // §7.7.2 catalog entries: extensions (§7.12), mark information (§14.7), optional content (§8.11.4)
     static let extensions: PDFName = "Extensions"
     static let markInfo: PDFName = "MarkInfo"
-    static let ocProperties: PDFName = "OCProperties"
     // §7.8.3 resource dictionaries
-    static let extGState: PDFName = "ExtGState"
-    static let font: PDFName = "Font"
     static let pattern: PDFName = "Pattern"
     static let properties: PDFName = "Properties"
-    static let shading: PDFName = "Shading"
-    static let xObject: PDFName = "XObject"
-    // §8.10 form XObjects
-    static let bBox: PDFName = "BBox"
-    static let matrix: PDFName = "Matrix"
-    // §8.11 optional content
-    static let oc: PDFName = "OC"
-    // §12.5.2 annotation dictionaries
-    static let rect: PDFName = "Rect"
-    static let ap: PDFName = "AP"
-    static let `as`: PDFName = "AS"
-    static let mk: PDFName = "MK"
     // §12.7 interactive forms
-    static let t: PDFName = "T"
-    static let ff: PDFName = "Ff"
-    static let da: PDFName = "DA"
-    static let dr: PDFName = "DR"
-    static let needAppearances: PDFName = "NeedAppearances"
     static let sigFlags: PDFName = "SigFlags"
     static let lock: PDFName = "Lock"
     // §12.8.1 signature dictionaries (Prop_Build after Adobe's signature build dictionary)
     static let subFilter: PDFName = "SubFilter"
-    static let m: PDFName = "M"
     static let location: PDFName = "Location"
     static let reason: PDFName = "Reason"
     static let contactInfo: PDFName = "ContactInfo"
@@ -54,7 +33,6 @@ extension PDFName {
     static let etsiRFC3161: PDFName = "ETSI.RFC3161"
     // §14.3.3 document information
     static let modDate: PDFName = "ModDate"
-    static let producer: PDFName = "Producer"
     // Names Autograph gives what it adds
     static let f1: PDFName = "F1"
     static let f2: PDFName = "F2"
