@@ -158,11 +158,13 @@ public enum TestForms {
 extension TestForms {
     /// A two-page agreement for signing tests: text fields (`required` ones flagged, `photo` a
     /// larger box for a photo) on page 1, the signature fields side by side on page 2, each page
-    /// headed by its label; PDF/A-1b metadata when `pdfA1`.
+    /// headed by its label; PDF/A-1b metadata when `pdfA1`. `invisibleSignatures` are signature fields
+    /// whose widget has no area (`/Rect [0 0 0 0]`), as invisible signatures have.
     public static func agreement(
         width: Double = 595, height: Double = 842, text: [String] = ["name", "comment"], required: Set<String> = [],
         signatures: [String] = ["Signature1"], photo: String? = nil, fieldTop: Double = 700,
-        labels: (String, String) = ("Page one", "Page two"), labelY: Double = 760, pdfA1: Bool = false
+        labels: (String, String) = ("Page one", "Page two"), labelY: Double = 760, pdfA1: Bool = false,
+        invisibleSignatures: [String] = []
     ) -> [UInt8] {
         var builder = PDFBuilder(version: "1.7")
         let first = builder.reserve()
@@ -185,14 +187,15 @@ extension TestForms {
             fields.append(.reference(reference))
             firstAnnotations.append(.reference(reference))
         }
-        for (index, name) in signatures.enumerated() {
+        for (index, name) in (signatures + invisibleSignatures).enumerated() {
             let x = 72 + Double(index) * 240
+            let rect =
+                invisibleSignatures.contains(name)
+                ? PDFRectangle.zero : PDFRectangle(x0: x, y0: 120, x1: x + 220, y1: 190)
             let reference = builder.add(
                 .dictionary([
                     .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
-                    .t: .string(PDFString(text: name)),
-                    .rect: PDFRectangle(x0: x, y0: 120, x1: x + 220, y1: 190).object,
-                    .p: .reference(second), .f: 4,
+                    .t: .string(PDFString(text: name)), .rect: rect.object, .p: .reference(second), .f: 4,
                 ]))
             fields.append(.reference(reference))
             secondAnnotations.append(.reference(reference))

@@ -26,7 +26,7 @@ import Testing
         #expect(
             events == [
                 "documentDidLoad", "fieldChanged", "fieldChanged", "fieldChanged", "fieldChanged",
-                "signatureCaptureRequired", "willPrepareDocument", "onConfirmationRequired",
+                "signatureCaptureRequired", "onConfirmationRequired", "willPrepareDocument",
                 "documentPreparedForSignature", "processDidFinish",
             ])
         let signed = directory + "/signed.pdf"

@@ -31,7 +31,7 @@ import Testing
         #expect(
             await log.names(count: 9) == [
                 "documentDidLoad", "selectSignatureFormField", "signingProcessCancelled", "selectSignatureFormField",
-                "didSelectSignatureFormField", "willPrepareDocument", "onConfirmationRequired",
+                "didSelectSignatureFormField", "onConfirmationRequired", "willPrepareDocument",
                 "documentPreparedForSignature", "processDidFinish",
             ])
     }
@@ -50,7 +50,7 @@ import Testing
         #expect(
             await log.names(count: 9) == [
                 "documentDidLoad", "signatureCaptureRequired", "signingProcessCancelled", "signatureCaptureRequired",
-                "signatureRequiresPositioning", "willPrepareDocument", "onConfirmationRequired",
+                "signatureRequiresPositioning", "onConfirmationRequired", "willPrepareDocument",
                 "documentPreparedForSignature", "processDidFinish",
             ])
     }
@@ -61,7 +61,7 @@ import Testing
         try await refused.confirmSignature()
         #expect(
             await refusedLog.names(count: 5) == [
-                "documentDidLoad", "willPrepareDocument", "onConfirmationRequired", "documentPreparedForSignature",
+                "documentDidLoad", "onConfirmationRequired", "willPrepareDocument", "documentPreparedForSignature",
                 "processDidFinish",
             ])
         var invisible = SignatureConfiguration(signer: try SessionFixtures.signer())

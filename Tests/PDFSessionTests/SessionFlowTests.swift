@@ -44,7 +44,7 @@ import Testing
         try await session.confirmSignature()
         #expect(
             await log.names(count: 6) == [
-                "documentDidLoad", "fieldChanged", "willPrepareDocument", "onConfirmationRequired",
+                "documentDidLoad", "fieldChanged", "onConfirmationRequired", "willPrepareDocument",
                 "documentPreparedForSignature", "processDidFinish",
             ])
         guard case .processDidFinish(let reason, let signed)? = await log.first("processDidFinish") else { return }
@@ -222,7 +222,12 @@ import Testing
             signatureConfiguration: Self.signing(SessionFixtures.signer()))
         let log = EventLog(session)
         try await session.refuseDocument()
-        #expect(await log.first("onConfirmationRequired") != nil)
+        // Every page carries the watermark: the preview lists them all.
+        guard case .onConfirmationRequired(let preview)? = await log.first("onConfirmationRequired") else {
+            Issue.record("no preview")
+            return
+        }
+        #expect(preview.changedPages == [0, 1])
         try await session.confirmSignature()
         guard case .processDidFinish(let reason, let signed)? = await log.first("processDidFinish") else {
             Issue.record("not finished")
@@ -239,6 +244,24 @@ import Testing
                 path,
             ])
         #expect(reasons.output.contains("refused"))
+    }
+
+    @Test func aSignatureThatChangesNoPageHasNoPreview() async throws {
+        let (controller, directory) = try SessionFixtures.controller()
+        let session = try await controller.open(
+            pdf: TestForms.agreement(signatures: [], invisibleSignatures: ["Hidden"]), documentID: "hidden",
+            signatureConfiguration: Self.signing(SessionFixtures.signer()))
+        let log = EventLog(session)
+        try await session.acceptDocument()
+        // WYSIWYS: no preview for a document the signature does not change visually.
+        #expect(
+            await log.names(count: 4) == [
+                "documentDidLoad", "willPrepareDocument", "documentPreparedForSignature", "processDidFinish",
+            ])
+        #expect(await session.phase == .editing)
+        guard case .processDidFinish(_, let signed)? = await log.first("processDidFinish") else { return }
+        let path = try Self.validate(signed, in: directory)
+        #expect(try SignatureOracle.pyhanko(path, trust: SessionFixtures.root).keys.contains("Hidden"))
     }
 
     @Test func signatureFieldsCreatedBySignoCanBeSigned() async throws {

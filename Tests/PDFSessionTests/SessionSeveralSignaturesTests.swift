@@ -58,7 +58,7 @@ final class TakingTurnsDelegate: SessionDelegate, @unchecked Sendable {
             let names = await log.names(count: before + 6).dropFirst(before)
             #expect(
                 Array(names) == [
-                    "signatureCaptureRequired", "willPrepareDocument", "onConfirmationRequired",
+                    "signatureCaptureRequired", "onConfirmationRequired", "willPrepareDocument",
                     "documentPreparedForSignature", "signingProcessConfirmed", "processDidFinish",
                 ], "turn \(turn)")
             let events = await log.events.dropFirst(before)

@@ -94,6 +94,32 @@ final class ScriptedDelegate: SessionDelegate, @unchecked Sendable {
         #expect(Int(flags.output.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 & 1 == 1 } == true)
     }
 
+    @Test("a signo port that only implements computeDigitalSignature signs without setting signing = .delegate")
+    func theDefaultModeAsksADelegateForTheCMS() async throws {
+        let (controller, directory) = try SessionFixtures.controller()
+        let delegate = ScriptedDelegate()
+        delegate.signer = try SessionFixtures.signer()
+        let session = try await controller.open(
+            pdf: SessionFixtures.form(signatures: ["First"]), documentID: "port", delegate: delegate)
+        let log = EventLog(session)
+        try await session.startSignature()
+        try await session.captureSignature(SessionFixtures.scribble())
+        try await session.confirmSignature()
+        guard case .processDidFinish(_, let signed)? = await log.first("processDidFinish") else {
+            Issue.record("not signed: \(await log.names(count: 6))")
+            return
+        }
+        #expect(delegate.asked.contains("computeDigitalSignature 32"))
+        _ = try SessionFlowTests.validate(signed, in: directory)
+        // Without a CMS from the delegate (nil), the deferred mode waits for embedSignature.
+        let waiting = try await controller.open(
+            pdf: SessionFixtures.form(signatures: ["First"]), documentID: "waits", delegate: ScriptedDelegate())
+        try await waiting.startSignature()
+        try await waiting.captureSignature(SessionFixtures.scribble())
+        try await waiting.confirmSignature()
+        #expect(await waiting.phase == .awaitingSignature)
+    }
+
     @Test func declinedDecisionsCancelWithoutChangingTheDocument() async throws {
         let (controller, _) = try SessionFixtures.controller()
         let delegate = ScriptedDelegate()

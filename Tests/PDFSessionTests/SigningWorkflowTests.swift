@@ -33,10 +33,13 @@ import Testing
         let actions = try workflow.handle(.accept(Self.facts(fields: ["Sig"])))
         #expect(workflow.phase == .preparing)
         #expect(workflow.plan?.field == "Sig")
-        #expect(actions.first == .emit(.willPrepareDocument))
+        // A preview comes first; willPrepareDocument follows its confirmation, as WYSIWYS orders them.
+        #expect(actions.first == .prepare(Workflow.Plan(purpose: .accept, field: "Sig", invisible: false)))
         #expect(try workflow.handle(.prepared(digest: [1])) == [.persist, .showPreview])
         #expect(workflow.phase == .confirming)
-        #expect(try workflow.handle(.confirm) == [.persist, .requestSignature(reason: "accepted")])
+        #expect(
+            try workflow.handle(.confirm)
+                == [.emit(.willPrepareDocument), .persist, .requestSignature(reason: "accepted")])
         #expect(
             try workflow.handle(.signed) == [.persist, .emit(.processDidFinish(reason: "accepted"))])
         // Signed: editing again, so the next field or signer can sign; the host completes it.
@@ -129,6 +132,15 @@ import Testing
         #expect(try workflow.handle(.prepared(digest: [1])) == [.persist, .requestSignature(reason: "accepted")])
     }
 
+    @Test func aVisibleSignatureThatChangesNoPageNeedsNoPreview() throws {
+        var workflow = Workflow()
+        _ = try workflow.handle(.accept(Self.facts(fields: ["A"])))
+        #expect(
+            try workflow.handle(.prepared(digest: [1], changesAppearance: false))
+                == [.emit(.willPrepareDocument), .persist, .requestSignature(reason: "accepted")])
+        #expect(workflow.phase == .awaitingSignature)
+    }
+
     @Test func cancellingAtEachDecisionGoesBackToEditing() throws {
         let starts: [(Workflow.AcceptFacts, Workflow.Phase)] = [
             (Self.facts(fields: ["A", "B"]), .selectingField(candidates: ["A", "B"])),
@@ -162,7 +174,9 @@ import Testing
         #expect(workflow.plan?.invisible == true)
         // The watermark changes what pages show: the preview is required.
         #expect(try workflow.handle(.prepared(digest: [1])) == [.persist, .showPreview])
-        #expect(try workflow.handle(.confirm) == [.persist, .requestSignature(reason: "refused")])
+        #expect(
+            try workflow.handle(.confirm)
+                == [.emit(.willPrepareDocument), .persist, .requestSignature(reason: "refused")])
     }
 
     @Test func signoCapturesAsksConfirmationAndReportsTheField() throws {

@@ -114,7 +114,7 @@ import Testing
         #expect(lines.dropFirst().first == #"data: {"phase":"editing"}"#)
         let events = lines.filter { $0.hasPrefix("event: ") }.map { String($0.dropFirst(7)) }
         let expected = [
-            "documentDidLoad", "fieldChanged", "willPrepareDocument", "onConfirmationRequired", "processDidFinish",
+            "documentDidLoad", "fieldChanged", "onConfirmationRequired", "willPrepareDocument", "processDidFinish",
         ]
         #expect(expected.allSatisfy(events.contains), "\(events)")
         #expect(

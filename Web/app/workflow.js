@@ -87,14 +87,24 @@ export class Workflow {
       onConfirmationRequired: async (data) => {
         this.setPhase('confirming');
         announce('');
+        const page = data?.page ?? 0;
         const image = h('img', {
           className: 'preview-image', id: 'preview-image',
-          alt: `Preview of page ${(data?.page ?? 0) + 1} as it will be signed`,
+          alt: `Preview of page ${page + 1} as it will be signed`,
           src: url(data?.url || '/api/preview.png', { t: Date.now() }),
         });
+        // A refusal watermarks every page: each is shown, drawn from the prepared bytes (the document
+        // the session holds while it waits for the confirmation).
+        const others = (data?.pages || []).filter((index) => index !== page).map((index) => h('img', {
+          className: 'preview-image', loading: 'lazy', 'data-page': index,
+          alt: `Preview of page ${index + 1} as it will be signed`,
+          src: url(`/api/pages/${index}/tile`, { scale: 1.5, t: Date.now() }),
+        }));
+        const text = others.length ? `These are the ${others.length + 1} pages exactly as they will be signed.`
+          : 'This is the page exactly as it will be signed.';
         const choice = await modal({
           title: 'Check what you sign', id: 'preview-dialog', className: 'preview',
-          body: [image, h('p', { textContent: 'This is the page exactly as it will be signed.' })],
+          body: [h('div', { className: 'preview-pages' }, image, others), h('p', { textContent: text })],
           actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Sign', value: 'confirm', primary: true }],
         });
         await this.call(choice === 'confirm' ? '/api/confirm' : '/api/cancel');

@@ -45,7 +45,9 @@ public struct SignatureConfiguration: Sendable {
 /// Who turns the document digest into a CMS.
 public enum SigningMode: Sendable {
     /// WYSIWYS: `documentPreparedForSignature(digest, reason)` is emitted and the app calls
-    /// `embedSignature(cms)` — now, or later from any process with the document id.
+    /// `embedSignature(cms)` — now, or later from any process with the document id. A delegate
+    /// whose `computeDigitalSignature(digest:algorithm:)` returns a CMS is asked first, as a signo
+    /// port expects; when it returns nil (the default) the session waits for `embedSignature`.
     case deferred
     /// signo: the delegate's `computeDigitalSignature(digest:)` returns the CMS (nil cancels).
     case delegate

@@ -31,7 +31,8 @@ public enum SessionEvent: Sendable {
     /// The preview of the exact bytes to be signed (WYSIWYS `onConfirmationRequired`): the app
     /// calls `confirmSignature()` or `cancelConfirmation()`.
     case onConfirmationRequired(ConfirmationPreview)
-    /// Preparing starts (WYSIWYS `willPrepareDocument`).
+    /// Preparing starts (WYSIWYS `willPrepareDocument`): after the preview is confirmed when there
+    /// is one, as the seed orders them, so a spinner shown on it never covers the preview.
     case willPrepareDocument
     /// The digest to sign (WYSIWYS `documentPreparedForSignature:withReason:`).
     case documentPreparedForSignature(digest: [UInt8], reason: String)
@@ -139,4 +140,7 @@ public struct ConfirmationPreview: Sendable {
     public var digest: [UInt8]
     /// The prepared file (placeholder in place of the CMS), to show every page if the app wants.
     public var preparedDocument: [UInt8]
+    /// Every page the prepared revision changes, from 0: all of them for a refusal (each carries the
+    /// watermark), else the signature's page. Show each from ``preparedDocument``.
+    public var changedPages: [Int]
 }

@@ -84,6 +84,23 @@ extension DocumentSession {
         return appearance
     }
 
+    /// Whether signing `plan` changes what a page shows (WYSIWYS shows no preview otherwise): a
+    /// refusal's watermark, a new visible field, or an existing field with a widget that has an area
+    /// on a page and is not hidden. Read before preparing, from the document as it is.
+    func changesWhatIsShown(_ plan: SigningWorkflow.Plan) -> Bool {
+        if plan.purpose == .refuse { return true }
+        if plan.invisible { return false }
+        guard let name = plan.field else { return plan.placement != nil }
+        guard let field = form?.field(named: name) else { return true }
+        return field.widgets.contains { $0.pageIndex != nil && $0.isVisible && !$0.rect.isEmpty }
+    }
+
+    /// The pages the prepared revision changes, from 0: every page for a refusal (each is
+    /// watermarked), else the signature's page.
+    public var changedPageIndices: [Int] {
+        snapshot.workflow.plan?.purpose == .refuse ? Array(0..<pageCount) : [signaturePageIndex]
+    }
+
     /// The page the planned signature goes on (from 0): its new field's, or its existing field's
     /// first widget's; 0 for an invisible signature.
     public var signaturePageIndex: Int {
@@ -103,7 +120,8 @@ extension DocumentSession {
         options.dpi = Self.previewDPI
         let image = renderer.render(pageAt: pageIndex, options: options).image
         return ConfirmationPreview(
-            pageIndex: pageIndex, png: image.pngData(), digest: prepared.digest, preparedDocument: bytes)
+            pageIndex: pageIndex, png: image.pngData(), digest: prepared.digest, preparedDocument: bytes,
+            changedPages: changedPageIndices)
     }
 
     /// Emits the digest and obtains the CMS the way the configuration says.
@@ -115,7 +133,12 @@ extension DocumentSession {
         let cms: [UInt8]
         switch signatureConfiguration.signing {
         case .deferred:
-            return nil
+            // A signo port implements computeDigitalSignature and sets nothing else: it is asked.
+            guard let delegate,
+                let result = await delegate.computeDigitalSignature(
+                    digest: prepared.digest, algorithm: prepared.digestAlgorithm)
+            else { return nil }
+            cms = result
         case .delegate:
             guard let delegate,
                 let result = await delegate.computeDigitalSignature(

@@ -150,7 +150,8 @@ extension DocumentSession {
             }
         case .prepare(let plan):
             do {
-                return .prepared(digest: try prepare(plan))
+                let visible = changesWhatIsShown(plan)
+                return .prepared(digest: try prepare(plan), changesAppearance: visible)
             } catch {
                 return .failed(error)
             }

@@ -117,8 +117,10 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case positioned(Plan.Placement)
         /// The person cancelled whatever the session waits for.
         case cancel
-        /// The prepared revision exists; `digest` is what will be signed.
-        case prepared(digest: [UInt8])
+        /// The prepared revision exists; `digest` is what will be signed. `changesAppearance` is false
+        /// when no page shows anything new (WYSIWYS: no preview then), e.g. an existing signature field
+        /// whose widget has no area.
+        case prepared(digest: [UInt8], changesAppearance: Bool = true)
         /// The person confirmed the preview (`confirmSignature()`).
         case confirm
         /// The CMS is embedded: the document is signed.
@@ -288,15 +290,18 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
             (.positioning, .cancel), (.confirming, .cancel):
             return cancel()
 
-        case (.preparing, .prepared):
-            if plan?.changesAppearance == true {
+        case (.preparing, .prepared(_, let visible)):
+            if visible, plan?.changesAppearance == true {
                 phase = .confirming
                 return [.persist, .showPreview]
             }
-            return requestSignature()
+            // No preview after all (nothing shows the signature): preparing is announced now.
+            return (plan?.changesAppearance == true ? [.emit(.willPrepareDocument)] : []) + requestSignature()
 
         case (.confirming, .confirm):
-            return requestSignature()
+            // WYSIWYS order: the preview is confirmed, then the document is "prepared" (a spinner a
+            // host shows on willPrepareDocument never covers the preview).
+            return [.emit(.willPrepareDocument)] + requestSignature()
 
         case (.awaitingSignature, .signed):
             let reason = reason
@@ -392,7 +397,8 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
     private mutating func prepare() -> [Action] {
         guard let plan else { return [] }
         phase = .preparing
-        return [.emit(.willPrepareDocument), .prepare(plan)]
+        // With a preview, willPrepareDocument comes after its confirmation (see `.confirm`).
+        return (plan.changesAppearance ? [] : [.emit(.willPrepareDocument)]) + [.prepare(plan)]
     }
 
     private mutating func requestSignature() -> [Action] {

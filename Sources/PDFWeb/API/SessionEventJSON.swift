@@ -29,6 +29,7 @@ extension SessionJSON {
                 "onConfirmationRequired",
                 .object([
                     ("page", .int(preview.pageIndex)), ("url", .string("/api/preview.png")),
+                    ("pages", .array(preview.changedPages.map { .int($0) })),
                     ("digest", .string(hex(preview.digest))),
                 ])
             )

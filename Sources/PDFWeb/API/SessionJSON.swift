@@ -133,7 +133,10 @@ enum SessionJSON {
                 members += [("page", .int(placement.pageIndex)), ("rect", rect(placement.rect))]
             }
         case .confirming, .preparing, .awaitingSignature:
-            members += [("page", .int(await session.signaturePageIndex)), ("url", .string("/api/preview.png"))]
+            members += [
+                ("page", .int(await session.signaturePageIndex)), ("url", .string("/api/preview.png")),
+                ("pages", .array(await session.changedPageIndices.map { .int($0) })),
+            ]
         default: break
         }
         return .object(members)
