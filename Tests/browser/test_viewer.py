@@ -746,6 +746,83 @@ class ViewerTests(H.BrowserTestCase):
         self.assertEqual(self.phase(), "editing")
         d.find_elements(By.CSS_SELECTOR, 'dialog[open] [data-action="ok"]')[0].click()
 
+    def axe(self, label):
+        """axe-core's violations (every impact) on the page as it is now; fails listing them."""
+        from axe_selenium_python import Axe
+        axe = Axe(self.driver)
+        axe.inject()
+        results = axe.run()
+        violations = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:4]}"
+                      for v in results["violations"]]
+        (H.ARTIFACTS / f"axe-{label}.txt").write_text("\n".join(violations))
+        if violations:
+            import json
+            (H.ARTIFACTS / f"axe-{label}.json").write_text(json.dumps(results["violations"], indent=1))
+        self.assertEqual(violations, [], f"{label}: axe-core violations")
+
+    def test_16_accessible_in_every_phase(self):
+        """axe-core on the viewer in each phase: the page, the field choice, the capture pad, the
+        saved signatures, positioning, the preview, the signed dialog, notes, search, a refusal."""
+        d = self.driver
+        for saved in H.api_ok("GET", "/api/signatures"):
+            H.api_ok("DELETE", f"/api/signatures/{saved['id']}")
+        H.open_document(with_signature_fields(DEMO["pdf"], ["Second"]), "axe-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        self.axe("page")
+        H.api_ok("PUT", "/api/fields/Name", {"value": "Ada"})
+        H.api_ok("PUT", "/api/fields/Agree", {"value": True})
+        H.by_css(d, "#tb-accept").click()
+        H.wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".field.candidate")) == 2, message="candidates")
+        self.axe("field-choice")
+        H.by_css(d, '.field.candidate button[data-field="Second"]').click()
+        H.wait(d, lambda d: H.visible(d, "#capture-dialog"), message="capture dialog")
+        self.axe("capture")
+        self.sign_through_dialogs("16")
+        H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=60, message="preview dialog")
+        H.wait(d, "document.querySelector('#preview-image').naturalWidth > 0", message="preview image")
+        self.axe("preview")
+        H.by_css(d, '#preview-dialog [data-action="confirm"]').click()
+        H.wait(d, lambda d: H.visible(d, "#signed-dialog"), timeout=90, message="signed dialog")
+        self.axe("signed")
+        H.by_css(d, '#signed-dialog [data-action="continue"]').click()
+        H.wait(d, lambda d: not H.visible(d, "#signed-dialog"), message="signed dialog closed")
+        H.by_css(d, "#tb-signatures").click()
+        H.wait(d, lambda d: H.visible(d, "#signatures-dialog"), message="saved signatures")
+        self.axe("saved-signatures")
+        H.by_css(d, '#signatures-dialog [data-action="close"]').click()
+        H.by_css(d, "#tb-search").click()
+        H.wait(d, lambda d: H.visible(d, "#searchbar"), message="search bar")
+        self.axe("search")
+        d.find_element(By.CSS_SELECTOR, "#searchbar input[type=search]").send_keys("agree\n")
+        time.sleep(1)
+        self.axe("search-results")
+        H.by_css(d, "#tb-notes").click()
+        H.wait(d, lambda d: H.visible(d, "#notesbar"), message="notes bar")
+        self.axe("notes")
+        H.by_css(d, "#notes-cancel").click()
+        H.wait(d, lambda d: not H.visible(d, "#notesbar"), message="notes closed")
+        # Positioning a new signature on a document without a signature field, then a refusal.
+        H.open_document(H.fieldless_pdf(), "axe-place-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        H.by_css(d, "#tb-accept").click()
+        H.wait(d, lambda d: H.visible(d, "#edit-box") or H.visible(d, "#choose-signature-dialog"),
+               message="positioning or the saved-signature choice")
+        if H.visible(d, "#choose-signature-dialog"):
+            self.axe("saved-signature-choice")
+            d.find_elements(By.CSS_SELECTOR, "#choose-signature-dialog .signature-choice")[0].click()
+            H.wait(d, lambda d: H.visible(d, "#edit-box"), message="positioning box")
+        self.axe("positioning")
+        H.by_css(d, "#box-cancel").click()
+        H.wait(d, lambda d: self.phase() == "editing", message="editing")
+        H.by_css(d, "#tb-refuse").click()
+        H.wait(d, lambda d: H.visible(d, "#refuse-dialog"), message="refuse dialog")
+        self.axe("refusal")
+        H.by_css(d, '#refuse-dialog [data-action="refuse"]').click()
+        H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=90, message="refusal preview")
+        H.by_css(d, '#preview-dialog [data-action="confirm"]').click()
+        H.wait(d, lambda d: H.visible(d, "#finished-dialog"), timeout=90, message="finished dialog")
+        self.axe("finished")
+
     def test_13_signature_panel(self):
         """A document signed, then changed on page 1 by an unsigned update: the panel says it was
         changed after signing, shows the signed version (tiles of that revision) and outlines the

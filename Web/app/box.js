@@ -29,7 +29,8 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
       h('span', { textContent: label }),
       h('button', { type: 'button', id: 'box-cancel', textContent: 'Cancel', onclick: () => done(null) }),
       h('button', { type: 'button', id: 'box-confirm', className: 'primary', textContent: confirmLabel, onclick: confirm }));
-    document.body.append(bar);
+    // Beside the dialogs, in a landmark (axe-core's region rule).
+    (document.getElementById('dialogs') || document.body).append(bar);
     pages.anchor(box, index, rect);
     pages.goTo(index, rect);
 

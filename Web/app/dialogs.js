@@ -23,7 +23,7 @@ let counter = 0;
 export function modal({ title, body = [], actions = [], cancelValue = 'cancel', className = '', id, setup }) {
   return new Promise((resolve) => {
     const titleID = 'dialog-title-' + ++counter;
-    const dialog = h('dialog', { className: 'modal ' + className, 'aria-labelledby': titleID, id });
+    const dialog = h('dialog', { className: 'modal ' + className, 'aria-modal': 'true', 'aria-labelledby': titleID, id });
     let done = false;
     const close = (value) => {
       if (done) return;
@@ -45,7 +45,8 @@ export function modal({ title, body = [], actions = [], cancelValue = 'cancel', 
       event.preventDefault();
       close(cancelValue);
     });
-    document.body.append(dialog);
+    // In the page's dialogs region, so that no content is outside a landmark (axe-core's region rule).
+    (document.getElementById('dialogs') || document.body).append(dialog);
     dialog.showModal();
     setup?.(dialog, close);
   });
