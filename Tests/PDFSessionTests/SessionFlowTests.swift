@@ -215,6 +215,28 @@ import Testing
         #expect(try controller.savedSignatures().count == 1)
     }
 
+    @Test func aTypedNameSignsInsteadOfADrawing() async throws {
+        let (controller, directory) = try SessionFixtures.controller()
+        var configuration = Self.signing(try SessionFixtures.signer())
+        configuration.appearance.handwrittenSignatureEnabled = true
+        let session = try await controller.open(
+            pdf: SessionFixtures.form(), documentID: "typed", signatureConfiguration: configuration)
+        let log = EventLog(session)
+        try await session.acceptDocument()
+        #expect(await session.phase == .capturingSignature)
+        let empty = await #expect(throws: SessionError.self) { try await session.typeSignature("   ") }
+        #expect(empty?.code == .invalidArgument)
+        try await session.typeSignature("  Grace Hopper ")
+        #expect(await session.phase == .confirming)
+        try await session.confirmSignature()
+        guard case .processDidFinish(_, let signed)? = await log.first("processDidFinish") else { return }
+        let path = try Self.validate(signed, in: directory)
+        // The name is drawn in the signature's appearance (MuPDF reads it on page 2), and nothing was
+        // saved among the person's handwritten signatures.
+        #expect(try Oracle.mutoolText(path, page: 2).contains("Grace Hopper"))
+        #expect(try controller.savedSignatures().isEmpty)
+    }
+
     @Test func refusingWatermarksEveryPageAndSignsInvisibly() async throws {
         let (controller, directory) = try SessionFixtures.controller()
         let session = try await controller.open(

@@ -823,6 +823,32 @@ class ViewerTests(H.BrowserTestCase):
         H.wait(d, lambda d: H.visible(d, "#finished-dialog"), timeout=90, message="finished dialog")
         self.axe("finished")
 
+    def test_17_typed_signature_by_keyboard(self):
+        """The capture pad's keyboard alternative: the name typed, the dialog confirmed with the
+        keyboard alone; the signed page shows the name (pdftotext)."""
+        d = self.driver
+        for saved in H.api_ok("GET", "/api/signatures"):
+            H.api_ok("DELETE", f"/api/signatures/{saved['id']}")
+        reopen_demo(d)
+        H.api_ok("PUT", "/api/fields/Name", {"value": "Ada"})
+        H.api_ok("PUT", "/api/fields/Agree", {"value": True})
+        H.by_css(d, "#tb-accept").click()
+        H.wait(d, lambda d: H.visible(d, "#capture-dialog"), message="capture dialog")
+        field = H.by_css(d, "#capture-name")
+        field.click()
+        field.send_keys("Ada Typed Lovelace")
+        H.shot(d, "17-1-typed")
+        # Tab to Confirm (Clear, Cancel, Confirm follow the field) and press it with the keyboard.
+        for _ in range(6):
+            d.switch_to.active_element.send_keys(Keys.TAB)
+            if d.switch_to.active_element.get_attribute("data-action") == "confirm":
+                break
+        self.assertEqual(d.switch_to.active_element.get_attribute("data-action"), "confirm")
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+        signed = self.confirm_preview_and_finish("17")
+        path = self.assert_valid_signature(signed, "17-typed.pdf")
+        self.assertIn("Ada Typed Lovelace", H.pdftotext(path))
+
     def test_13_signature_panel(self):
         """A document signed, then changed on page 1 by an unsigned update: the panel says it was
         changed after signing, shows the signed version (tiles of that revision) and outlines the

@@ -20,10 +20,11 @@ function cmyk([c, m, y, k]) {
 
 /**
  * Opens the capture dialog; resolves with the strokes `[[{x, y, t, p}]]` (pad pixels, y down,
- * seconds, pressure 0…1) or null when cancelled. `error` (the server's refusal of the last drawing,
- * e.g. −132 too short) is shown in the dialog and announced.
+ * seconds, pressure 0…1), with `{name}` when the person typed their name instead (the keyboard and
+ * screen-reader way to sign; not offered with `typing: false`), or null when cancelled. `error` (the
+ * server's refusal of the last drawing, e.g. −132 too short) is shown in the dialog and announced.
  */
-export function captureSignature(configuration = {}, { title = 'Sign here', error = null } = {}) {
+export function captureSignature(configuration = {}, { title = 'Sign here', error = null, typing = true } = {}) {
   const ink = cssColor(configuration.signatureColor, '#0d1a73');
   const textColor = cssColor(configuration.textColor, '#000');
   const canvas = h('canvas', {
@@ -40,6 +41,12 @@ export function captureSignature(configuration = {}, { title = 'Sign here', erro
     h('div', { className: 'capture-frame' }, canvas, h('div', { className: 'capture-line', 'aria-hidden': 'true' })),
     h('p', { className: 'hint', textContent: 'Draw inside the box, then confirm.' }),
   ];
+  const typed = typing ? h('input', {
+    type: 'text', id: 'capture-name', className: 'capture-name', autocomplete: 'name', maxlength: '200',
+    'aria-label': 'Or type your name to sign with it', placeholder: 'Or type your name',
+  }) : null;
+  if (typed) body.push(h('label', { className: 'capture-name-label' }, typed));
+  const name = () => (typed ? typed.value.trim() : '');
   let context;
   const redraw = () => {
     const ratio = window.devicePixelRatio || 1;
@@ -65,7 +72,14 @@ export function captureSignature(configuration = {}, { title = 'Sign here', erro
     actions: [
       { label: 'Clear', value: 'clear', onClick: () => { strokes.length = 0; redraw(); } },
       { label: 'Cancel', value: null },
-      { ...confirmButton, onClick: (close) => { if (strokes.length) close(strokes); else canvas.focus(); } },
+      {
+        ...confirmButton,
+        onClick: (close) => {
+          if (strokes.length) close(strokes);
+          else if (name()) close({ name: name() });
+          else canvas.focus();
+        },
+      },
     ],
     setup: (dialog) => {
       const ratio = window.devicePixelRatio || 1;
@@ -88,8 +102,9 @@ export function captureSignature(configuration = {}, { title = 'Sign here', erro
       });
       const end = () => {
         current = null;
-        dialog.querySelector('[data-action="confirm"]').disabled = !strokes.length;
+        dialog.querySelector('[data-action="confirm"]').disabled = !strokes.length && !name();
       };
+      typed?.addEventListener('input', end);
       canvas.addEventListener('pointerup', end);
       canvas.addEventListener('pointercancel', end);
       dialog.querySelector('[data-action="confirm"]').disabled = true;

@@ -166,13 +166,14 @@ export class Workflow {
     const title = data?.field ? `Sign “${data.field}”` : 'Sign here';
     let error = null;
     for (;;) {
-      const strokes = await captureSignature(configuration, { title, error });
-      if (!strokes) {
+      const result = await captureSignature(configuration, { title, error });
+      if (!result) {
         await this.call('/api/cancel');
         return;
       }
       try {
-        this.setPhase((await post('/api/capture', { strokes }))?.phase);
+        const body = Array.isArray(result) ? { strokes: result } : { name: result.name };
+        this.setPhase((await post('/api/capture', body))?.phase);
         return;
       } catch (failure) {
         const phase = await get('/api/state').then((state) => state.phase, () => null);
@@ -291,7 +292,7 @@ export class Workflow {
       actions: [
         {
           label: 'Add a signature', value: 'add', onClick: async () => {
-            const strokes = await captureSignature(this.app.state.capture || {}, { title: 'Add a signature' });
+            const strokes = await captureSignature(this.app.state.capture || {}, { title: 'Add a signature', typing: false });
             if (strokes) {
               try { await post('/api/signatures', { strokes }); } catch (error) { this.showError(error); }
             }

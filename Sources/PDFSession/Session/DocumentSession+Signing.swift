@@ -71,6 +71,10 @@ extension DocumentSession {
         if let strokes = plan.handwriting {
             appearance = SignatureAppearance(mark: .handwriting(strokes, yAxisDown: true))
             appearance.markColor = capture.signatureColor
+        } else if let typed = plan.typedName {
+            appearance = SignatureAppearance(mark: .name(typed))
+            appearance.markFont = visual.signerNameFont
+            appearance.markColor = capture.signatureColor
         } else {
             appearance = SignatureAppearance(mark: .name(visual.signerName ?? signerName ?? username))
             appearance.markFont = visual.signerNameFont

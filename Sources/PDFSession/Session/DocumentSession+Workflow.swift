@@ -47,6 +47,17 @@ extension DocumentSession {
         try await run(.signatureCaptured(strokes))
     }
 
+    /// The person typed their name instead of drawing (the keyboard and screen-reader alternative to
+    /// the capture pad): the signature shows the name as text. Leading and trailing spaces are
+    /// dropped; an empty name, or one over 200 characters, is refused (`invalidArgument`).
+    public func typeSignature(_ name: String) async throws(SessionError) {
+        let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard !trimmed.isEmpty, trimmed.count <= 200 else {
+            throw SessionError(.invalidArgument, "a typed signature is a name of 1 to 200 characters")
+        }
+        try await run(.nameTyped(trimmed))
+    }
+
     /// The person picked one of their saved signatures.
     public func chooseSavedSignature(id: Int) async throws(SessionError) {
         guard let saved = try savedSignatures().first(where: { $0.id == id }) else {

@@ -49,6 +49,9 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         public var field: String?
         /// The handwriting drawn or chosen; nil for a name signature (or none yet).
         public var handwriting: [InkStroke]?
+        /// The name the person typed instead of drawing (the keyboard and screen-reader way to sign,
+        /// as WYSIWYS's signer-name appearance allows); drawn as text in the signature's appearance.
+        public var typedName: String?
         /// The page (from 0) and rectangle of a new visible field.
         public var placement: Placement?
         /// True for a signature without appearance (a refusal, or `invisibleSignature`).
@@ -109,6 +112,8 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case selectField(String)
         /// The person drew this signature.
         case signatureCaptured([InkStroke])
+        /// The person typed their name instead of drawing.
+        case nameTyped(String)
         /// The saved signature chosen (its strokes, looked up by the session).
         case savedSignatureChosen(id: Int, strokes: [InkStroke])
         /// signo `willConfirmSigning` answered.
@@ -268,6 +273,13 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
             if case .signo(let field) = plan?.purpose { return [.askCaptureConfirmation(field: field)] }
             return [.saveHandwriting(strokes)] + afterHandwriting()
 
+        case (.capturingSignature, .nameTyped(let name)):
+            plan?.handwriting = nil
+            plan?.typedName = name
+            // A typed name is not handwriting: nothing is saved among the person's signatures.
+            if case .signo(let field) = plan?.purpose { return [.askCaptureConfirmation(field: field)] }
+            return afterHandwriting()
+
         case (.capturingSignature, .captureConfirmed(let yes)):
             guard case .signo = plan?.purpose else { throw Self.unexpected(input, phase) }
             return yes ? prepare() : cancel()
@@ -425,6 +437,7 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case .startSigno: "starting a signature"
         case .selectField: "selecting a signature field"
         case .signatureCaptured: "capturing a signature"
+        case .nameTyped: "typing the signer's name"
         case .savedSignatureChosen: "choosing a saved signature"
         case .captureConfirmed: "confirming the capture"
         case .positioned: "positioning the signature"

@@ -18,8 +18,13 @@ extension WebRouter {
             guard let name = body["name"]?.stringValue else { throw WebError.badRequest("\"name\" is missing") }
             try await Self.call { () async throws(SessionError) in try await session.selectSignatureField(name) }
         case "capture":
-            let strokes = try CheckedInput.strokes(body, within: [InkStroke].captureArea)
-            try await Self.call { () async throws(SessionError) in try await session.captureSignature(strokes) }
+            // A typed name instead of a drawing (the keyboard and screen-reader way to sign).
+            if let name = body["name"]?.stringValue {
+                try await Self.call { () async throws(SessionError) in try await session.typeSignature(name) }
+            } else {
+                let strokes = try CheckedInput.strokes(body, within: [InkStroke].captureArea)
+                try await Self.call { () async throws(SessionError) in try await session.captureSignature(strokes) }
+            }
         case "choose-signature":
             let id = try CheckedInput.requiredInteger(body, "id", in: 0...Int.max)
             try await Self.call { () async throws(SessionError) in try await session.chooseSavedSignature(id: id) }
