@@ -164,3 +164,43 @@ import Testing
         #expect(try await server.post("/api/cancel").json["phase"]?.stringValue == "editing")
     }
 }
+
+/// Hostile typed signatures over HTTP: refused with 400, never a crash or a long layout; the session
+/// still waits for a signature.
+@Suite struct WebTypedSignatureTests {
+    @Test("empty, control characters, piled combining marks, 10 000 characters, a non-string: 400, still capturing")
+    func hostileNamesAreRefused() async throws {
+        let server = try await TestServer(document: WebFixtures.form(signatures: []))
+        defer { Task { await server.stop() } }
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
+        #expect(try await server.post("/api/accept").json["phase"]?.stringValue == "capturingSignature")
+        let zalgo = String(repeating: "a" + String(repeating: "\u{0301}", count: 60), count: 10)
+        let bodies = [
+            #"{"name": "   "}"#, #"{"name": "Ada\u0000Eve"}"#, #"{"name": "bell\u0007"}"#,
+            "{\"name\": \"\(zalgo)\"}", "{\"name\": \"\(String(repeating: "x", count: 10_000))\"}", #"{"name": 5}"#,
+        ]
+        for body in bodies {
+            let reply = try await server.post("/api/capture", body)
+            #expect(reply.status == 400, "\(body.prefix(40)): \(reply.status) \(reply.text.prefix(200))")
+            #expect(try await server.request("/api/state").json["phase"]?.stringValue == "capturingSignature")
+        }
+        // Scripts no one installed font covers together: refused at once, still capturing.
+        let mixed = try await server.post("/api/capture", #"{"name": "אדה 李 🖋 Ōno"}"#)
+        #expect(mixed.status == 400 || mixed.json["phase"]?.stringValue == "positioning", "\(mixed.text.prefix(200))")
+        #expect(try await server.request("/api/state").json["phase"]?.stringValue != "editing")
+        if mixed.status == 400 { _ = try await server.post("/api/cancel") }
+        // Outside the standard fonts' repertoire (Latin Extended, Greek): a system font draws it.
+        if mixed.status == 400 { #expect(try await server.post("/api/accept").status == 200) }
+        let placed = try await server.post("/api/capture", #"{"name": "Ōno Ἀθηνᾶ"}"#)
+        #expect(placed.json["phase"]?.stringValue == "positioning", "\(placed.status) \(placed.text.prefix(200))")
+        let numbers = try await server.request("/api/state").json["rect"]?.arrayValue?.compactMap(\.doubleValue) ?? []
+        let position = "{\"page\": 0, \"rect\": [\(numbers.map { String($0) }.joined(separator: ", "))]}"
+        let positioned = try await server.post("/api/position", position)
+        #expect(
+            positioned.json["phase"]?.stringValue == "confirming", "\(positioned.status) \(positioned.text.prefix(300))"
+        )
+        #expect(try await server.post("/api/confirm").json["phase"]?.stringValue == "editing")
+        let path = try WebFixtures.write(try await server.request("/api/download").body, server.directory, "typed.pdf")
+        #expect(try SignatureOracle.pyhanko(path, trust: WebFixtures.root).values.allSatisfy { $0.hasPrefix("INTACT") })
+    }
+}

@@ -95,13 +95,17 @@ export class Workflow {
         });
         // A refusal watermarks every page: each is shown, drawn from the prepared bytes (the document
         // the session holds while it waits for the confirmation).
-        const others = (data?.pages || []).filter((index) => index !== page).map((index) => h('img', {
+        // At most 20 more (a refusal of a long document changes every page); the rest are named.
+        const listed = (data?.pages || []).filter((index) => index !== page);
+        const others = listed.slice(0, 20).map((index) => h('img', {
           className: 'preview-image', loading: 'lazy', 'data-page': index,
           alt: `Preview of page ${index + 1} as it will be signed`,
           src: url(`/api/pages/${index}/tile`, { scale: 1.5, t: Date.now() }),
         }));
-        const text = others.length ? `These are the ${others.length + 1} pages exactly as they will be signed.`
-          : 'This is the page exactly as it will be signed.';
+        const total = data?.changedPageCount ?? listed.length + 1;
+        const text = !others.length ? 'This is the page exactly as it will be signed.'
+          : total > others.length + 1 ? `These are ${others.length + 1} of the ${total} pages the signature changes, exactly as they will be signed.`
+            : `These are the ${others.length + 1} pages exactly as they will be signed.`;
         const choice = await modal({
           title: 'Check what you sign', id: 'preview-dialog', className: 'preview',
           body: [h('div', { className: 'preview-pages' }, image, others), h('p', { textContent: text })],

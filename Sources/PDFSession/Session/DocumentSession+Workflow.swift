@@ -49,11 +49,20 @@ extension DocumentSession {
 
     /// The person typed their name instead of drawing (the keyboard and screen-reader alternative to
     /// the capture pad): the signature shows the name as text. Leading and trailing spaces are
-    /// dropped; an empty name, or one over 200 characters, is refused (`invalidArgument`).
+    /// dropped; an empty name, one over 200 characters (or 400 Unicode scalars: combining marks piled
+    /// on a letter cost layout time), or one with control characters is refused (`invalidArgument`).
     public func typeSignature(_ name: String) async throws(SessionError) {
         let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        guard !trimmed.isEmpty, trimmed.count <= 200 else {
+        guard !trimmed.isEmpty, trimmed.count <= 200, trimmed.unicodeScalars.count <= 400 else {
             throw SessionError(.invalidArgument, "a typed signature is a name of 1 to 200 characters")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw SessionError(.invalidArgument, "a typed signature cannot hold control characters")
+        }
+        // Refused while the person can still type something else, not later when preparing.
+        guard signatureConfiguration.appearance.signerNameFont.canDraw(trimmed) else {
+            throw SessionError(
+                .invalidArgument, "no font here can draw \"\(trimmed.prefix(40))\"; type it in one script")
         }
         try await run(.nameTyped(trimmed))
     }

@@ -13,6 +13,10 @@ extension SecureStore {
     }
 
     func addHandwrittenSignature(_ strokes: [InkStroke], created: PDFDate) throws(SessionError) -> SavedSignature {
+        // Bounded where every caller (the session, the controller) passes: points inside the pad.
+        if let problem = strokes.problem(within: [InkStroke].captureArea) {
+            throw SessionError(.invalidArgument, problem)
+        }
         guard strokes.pointCount > 1 else {
             throw SessionError(.invalidArgument, "a signature needs at least two points", signoCode: -132)
         }

@@ -171,10 +171,7 @@ public final class SessionController: Sendable {
     /// - Throws: `.invalidArgument` for points outside `[InkStroke].captureArea` or too many of them.
     @discardableResult
     public func addSavedSignature(_ strokes: [InkStroke]) throws(SessionError) -> SavedSignature {
-        if let problem = strokes.problem(within: [InkStroke].captureArea) {
-            throw SessionError(.invalidArgument, problem)
-        }
-        return try store.addHandwrittenSignature(strokes, created: clock())
+        try store.addHandwrittenSignature(strokes, created: clock())
     }
 
     /// Deletes the saved signature `id`; no error when there is none.

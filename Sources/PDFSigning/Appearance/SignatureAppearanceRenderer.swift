@@ -182,7 +182,7 @@ struct SignatureAppearanceRenderer {
                 throw SigningError(.invalidArgument, "the font \(path) cannot be used: \(error.message)")
             }
         case .standard(let name):
-            let standard = StandardFont(baseFont: name) ?? StandardFont(.helvetica)
+            let standard = SignatureAppearance.FontChoice.standardFont(name)
             if standard.canEncode(text) { return standard }
             guard let file = SystemFonts.font(covering: text) else {
                 throw SigningError(.invalidArgument, "no font on this system can draw \"\(text.prefix(40))\"")
@@ -195,6 +195,8 @@ struct SignatureAppearanceRenderer {
         }
     }
 
+    // (FontChoice.canDraw below asks the same two questions before anything is prepared.)
+
     private func fontReference(_ font: any PDFFont, add: (PDFObject) -> PDFReference) throws(SigningError)
         -> PDFReference
     {
@@ -202,6 +204,23 @@ struct SignatureAppearanceRenderer {
             return add(.dictionary(try font.fontDictionary(adding: add)))
         } catch {
             throw SigningError(.invalidArgument, "a font could not be embedded: \(error.message)")
+        }
+    }
+}
+
+extension SignatureAppearance.FontChoice {
+    /// The standard font a `.standard` choice names; Helvetica for an unknown name.
+    static func standardFont(_ name: String) -> StandardFont {
+        StandardFont(baseFont: name) ?? StandardFont(.helvetica)
+    }
+
+    /// Whether the renderer can draw `text` with this choice: a standard font that encodes it, or an
+    /// installed font that covers all of it (the renderer's fallback). A font file is checked when it is
+    /// embedded, so it answers true.
+    public func canDraw(_ text: String) -> Bool {
+        switch self {
+        case .file: true
+        case .standard(let name): Self.standardFont(name).canEncode(text) || SystemFonts.font(covering: text) != nil
         }
     }
 }

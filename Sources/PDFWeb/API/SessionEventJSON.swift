@@ -27,11 +27,9 @@ extension SessionJSON {
         case .onConfirmationRequired(let preview):
             (
                 "onConfirmationRequired",
-                .object([
-                    ("page", .int(preview.pageIndex)), ("url", .string("/api/preview.png")),
-                    ("pages", .array(preview.changedPages.map { .int($0) })),
-                    ("digest", .string(hex(preview.digest))),
-                ])
+                .object(
+                    [("page", .int(preview.pageIndex)), ("url", .string("/api/preview.png"))]
+                        + changedPages(preview.changedPages) + [("digest", .string(hex(preview.digest)))])
             )
         case .willPrepareDocument: ("willPrepareDocument", .object([]))
         case .documentPreparedForSignature(let digest, let reason):

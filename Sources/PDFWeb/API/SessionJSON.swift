@@ -133,13 +133,20 @@ enum SessionJSON {
                 members += [("page", .int(placement.pageIndex)), ("rect", rect(placement.rect))]
             }
         case .confirming, .preparing, .awaitingSignature:
-            members += [
-                ("page", .int(await session.signaturePageIndex)), ("url", .string("/api/preview.png")),
-                ("pages", .array(await session.changedPageIndices.map { .int($0) })),
-            ]
+            members += [("page", .int(await session.signaturePageIndex)), ("url", .string("/api/preview.png"))]
+            members += changedPages(await session.changedPageIndices)
         default: break
         }
         return .object(members)
+    }
+
+    /// The most pages a preview lists: a refusal changes every page, and a document of 100 000
+    /// pages must not make every event and state answer that long.
+    static let listedPreviewPages = 100
+
+    /// `"pages"` (the first ``listedPreviewPages`` changed pages) and `"changedPageCount"` (all of them).
+    static func changedPages(_ pages: [Int]) -> [(String, JSONValue)] {
+        [("pages", .array(pages.prefix(listedPreviewPages).map { .int($0) })), ("changedPageCount", .int(pages.count))]
     }
 
     /// The capture pad's settings: `{"displayText", "textColor", "signatureColor"}`.
