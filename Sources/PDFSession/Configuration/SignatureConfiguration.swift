@@ -1,6 +1,6 @@
 public import PDFAnnotations
 public import PDFAuthoring
-import PDFCore
+public import PDFCore
 public import PDFSigning
 
 /// How a document is signed (WYSIWYS `WYSSignatureConfiguration`): the visible signature, the
@@ -116,6 +116,9 @@ public struct SignatureCaptureConfiguration: Sendable, Codable, Equatable {
     public var textColor: PDFColor = .black
     /// The colour of the handwriting; dark blue by default.
     public var signatureColor: PDFColor = .rgb(0.05, 0.1, 0.45)
+    /// Where the capture dialog opens, in the viewer's points from its top-left corner (signo
+    /// `position`); nil: centred.
+    public var position: PDFRectangle?
 
     /// No display text, black text, dark blue ink.
     public init() {}

@@ -23,8 +23,11 @@ public struct ViewerConfiguration: Sendable, Codable, Equatable {
     public var showsPageNumber = true
     /// signo `enableAutoRotation`: false locks the orientation the viewer was in.
     public var allowsRotation = true
-    /// signo `enableTouchEvents`.
+    /// signo `enableTouchEvents`: false ignores touch, pen and mouse on the document — no scrolling,
+    /// zooming or field focus — until it is turned on again.
     public var acceptsInput = true
+    /// The colour a search result is highlighted with (signo `scrollToSearchResult:withHighlightColor:`).
+    public var searchHighlightColor: PDFColor = .rgb(1, 0.85, 0)
 
     /// The seeds' defaults: horizontal, page by page, single pages, gray background, toolbar and page number shown.
     public init() {}

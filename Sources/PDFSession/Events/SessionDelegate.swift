@@ -1,3 +1,4 @@
+public import PDFCore
 public import PDFSigning
 
 /// The decisions an app returns during a session (signo `STSignoInfoDelegate`'s methods with a
@@ -17,6 +18,17 @@ public protocol SessionDelegate: AnyObject, Sendable {
     func computeDigitalSignature(digest: [UInt8], algorithm: DigestAlgorithm) async -> [UInt8]?
     /// The save button was pressed and the document saved (signo `documentSaved`): true greys the button out.
     func documentSaved() async -> Bool
+    /// The "signature fields" button was pressed (signo `signatureInfoPressed`): true lets the viewer
+    /// show its own list of signature fields; false means the app handles it.
+    func signatureInfoPressed() async -> Bool
+    /// The back button was pressed (signo `backButtonPressed`): the app usually closes the viewer.
+    func backButtonPressed() async
+    /// A viewer rectangle was confirmed (signo `viewerRectConfirmed:inPage:viewerRectId:`): `rect`
+    /// in the page's PDF user space and `page` counting from 1, or a zero `rect` and page −1 when the
+    /// rectangle lies on no page. True hides the rectangle; false keeps it shown.
+    func viewerRectConfirmed(rect: PDFRectangle, page: Int, id: Int) async -> Bool
+    /// A viewer rectangle was cancelled (signo `viewerRectCancelled:`).
+    func viewerRectCancelled(id: Int) async
 }
 
 extension SessionDelegate {
@@ -30,4 +42,12 @@ extension SessionDelegate {
     public func computeDigitalSignature(digest: [UInt8], algorithm: DigestAlgorithm) async -> [UInt8]? { nil }
     /// Greys the save button out.
     public func documentSaved() async -> Bool { true }
+    /// Lets the viewer show its own list of signature fields.
+    public func signatureInfoPressed() async -> Bool { true }
+    /// Does nothing.
+    public func backButtonPressed() async {}
+    /// Hides the rectangle.
+    public func viewerRectConfirmed(rect: PDFRectangle, page: Int, id: Int) async -> Bool { true }
+    /// Does nothing.
+    public func viewerRectCancelled(id: Int) async {}
 }

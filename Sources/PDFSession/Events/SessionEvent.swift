@@ -66,6 +66,10 @@ public enum SessionEvent: Sendable {
     case notesModeDidFinish(saved: Bool)
     /// The notes could not be saved; notes mode stays on. `code` is the signo code.
     case notesModeDidFinishWithFailure(code: Int)
+    /// The configuration changed while the session runs (signo `enableTouchEvents:`,
+    /// `enableAutoRotation`, a capture configuration set in `willStartSigning`): the viewer redraws
+    /// what it shows from these.
+    case configurationChanged(viewer: ViewerConfiguration, capture: SignatureCaptureConfiguration)
 }
 
 /// A form field as the app sees it (signo `STFormFieldInfoDTO` / `STSignatureFieldInfoDTO`).

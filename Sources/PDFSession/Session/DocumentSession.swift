@@ -16,14 +16,16 @@ public actor DocumentSession {
     public nonisolated let isReadOnly: Bool
     /// What happens in the session, in order; the first event is `documentDidLoad`.
     public nonisolated let events: AsyncStream<SessionEvent>
-    /// How the document is shown; kept for the viewer, it changes nothing in the document.
-    public nonisolated let viewerConfiguration: ViewerConfiguration
+    /// How the document is shown; kept for the viewer, it changes nothing in the document
+    /// (``configure(viewer:)`` changes it while the session runs).
+    public internal(set) var viewerConfiguration: ViewerConfiguration
     nonisolated let loadedPageCount: Int
     let continuation: AsyncStream<SessionEvent>.Continuation
     let store: SecureStore
     let username: String
     let clock: @Sendable () -> PDFDate
-    /// How the document is signed, as given when the session was opened.
+    /// How the document is signed: as given when the session was opened, with the changes
+    /// ``configure(capture:)`` and ``configure(appearance:)`` made since.
     public internal(set) var signatureConfiguration: SignatureConfiguration
     weak var delegate: (any SessionDelegate)?
 

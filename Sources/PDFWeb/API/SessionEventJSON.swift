@@ -68,6 +68,8 @@ extension SessionJSON {
         case .notesModeDidFinish(let saved): ("notesModeDidFinish", .object([("saved", .bool(saved))]))
         case .notesModeDidFinishWithFailure(let code):
             ("notesModeDidFinishWithFailure", .object([("signoCode", .int(code))]))
+        case .configurationChanged(let viewer, let capture):
+            ("configurationChanged", .object([("viewer", Self.viewer(viewer)), ("capture", Self.capture(capture))]))
         }
     }
 }

@@ -149,11 +149,15 @@ enum SessionJSON {
         [("pages", .array(pages.prefix(listedPreviewPages).map { .int($0) })), ("changedPageCount", .int(pages.count))]
     }
 
-    /// The capture pad's settings: `{"displayText", "textColor", "signatureColor"}`.
+    /// The capture pad's settings: `{"displayText", "textColor", "signatureColor", "position"}`.
     static func capture(_ configuration: SignatureCaptureConfiguration) -> JSONValue {
-        .object([
+        let position = configuration.position.map { box -> JSONValue in
+            .array([.double(box.x0), .double(box.y0), .double(box.width), .double(box.height)])
+        }
+        return .object([
             ("displayText", configuration.displayText.map { .string($0) } ?? .null),
             ("textColor", color(configuration.textColor)), ("signatureColor", color(configuration.signatureColor)),
+            ("position", position ?? .null),
         ])
     }
 
@@ -165,6 +169,7 @@ enum SessionJSON {
             ("backgroundColor", color(viewer.backgroundColor)), ("showsToolbar", .bool(viewer.showsToolbar)),
             ("toolbarHeight", .double(viewer.toolbarHeight)), ("showsPageNumber", .bool(viewer.showsPageNumber)),
             ("allowsRotation", .bool(viewer.allowsRotation)), ("acceptsInput", .bool(viewer.acceptsInput)),
+            ("searchHighlightColor", color(viewer.searchHighlightColor)),
         ])
     }
 

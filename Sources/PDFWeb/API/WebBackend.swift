@@ -1,4 +1,4 @@
-import AutographJSON
+public import AutographJSON
 import PDFCore
 import PDFRendering
 public import PDFSession
@@ -10,11 +10,15 @@ public actor WebBackend {
     /// The session controller: the store, the signing identity, the documents' sessions.
     public nonisolated let controller: SessionController
     /// How documents opened here are signed (appearance, handwriting, signer); `GET /api/state` tells the viewer
-    /// whether handwriting is on.
-    public nonisolated let signatureConfiguration: SignatureConfiguration
+    /// whether handwriting is on. ``configure(_:)`` changes it for the open document and the next.
+    public private(set) var signatureConfiguration: SignatureConfiguration
     /// How documents opened here are shown, sent to the browser in `GET /api/state`.
-    public nonisolated let viewerConfiguration: ViewerConfiguration
-    nonisolated let hub = EventHub()
+    public private(set) var viewerConfiguration: ViewerConfiguration
+    /// Who answers the session's decisions (see ``HostLink``).
+    public nonisolated let decisions: HostDecisions
+    /// The embedding page's channel, when the host is the page that embeds the viewer.
+    nonisolated let browserDecisions: BrowserDecisions?
+    nonisolated let hub: EventHub
     /// Distinguishes this run's ETags from those of an earlier run with the same revision numbers.
     nonisolated let runID: String
 
@@ -31,14 +35,39 @@ public actor WebBackend {
     /// The last confirmation preview (PNG) and the document it was made for.
     private var preview: (png: [UInt8], document: Swift.ObjectIdentifier)?
 
-    /// A backend over `controller`, with no document open yet.
+    /// Who the host is that answers the session's decisions (signo's delegate methods).
+    public enum HostLink: Sendable {
+        /// Nobody: every decision takes the seeds' default.
+        case none
+        /// The page that embeds the viewer (`autograph-embed.js`), through the viewer's event
+        /// stream; an unanswered question takes the default after `timeout`.
+        case embeddingPage(timeout: Duration)
+        /// Another channel: the host's backend (``HTTPDecisions``) or an app's own.
+        case channel(any DecisionChannel)
+    }
+
+    /// A backend over `controller`, with no document open yet; `host` answers its decisions.
     public init(
         controller: SessionController, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
-        viewerConfiguration: ViewerConfiguration = ViewerConfiguration()
+        viewerConfiguration: ViewerConfiguration = ViewerConfiguration(), host: HostLink = .none
     ) {
         self.controller = controller
         self.signatureConfiguration = signatureConfiguration
         self.viewerConfiguration = viewerConfiguration
+        let hub = EventHub()
+        self.hub = hub
+        switch host {
+        case .none:
+            browserDecisions = nil
+            decisions = HostDecisions(channel: NoDecisions())
+        case .embeddingPage(let timeout):
+            let browser = BrowserDecisions(hub: hub, timeout: timeout)
+            browserDecisions = browser
+            decisions = HostDecisions(channel: browser)
+        case .channel(let channel):
+            browserDecisions = nil
+            decisions = HostDecisions(channel: channel)
+        }
         var generator = SystemRandomNumberGenerator()
         runID = String(generator.next() as UInt64, radix: 36)
     }
@@ -53,7 +82,7 @@ public actor WebBackend {
         let id = documentID ?? "web-" + String(generator.next() as UInt64, radix: 36)
         let opened = try await controller.open(
             pdf: pdf, documentID: id, password: password, viewerConfiguration: viewerConfiguration,
-            signatureConfiguration: signatureConfiguration)
+            signatureConfiguration: signatureConfiguration, delegate: decisions)
         await adopt(opened)
         return opened
     }
@@ -67,7 +96,7 @@ public actor WebBackend {
     public func resume(documentID: String) async throws(SessionError) -> DocumentSession {
         let reopened = try await controller.reopen(
             documentID: documentID, viewerConfiguration: viewerConfiguration,
-            signatureConfiguration: signatureConfiguration)
+            signatureConfiguration: signatureConfiguration, delegate: decisions)
         await adopt(reopened)
         return reopened
     }
@@ -78,6 +107,9 @@ public actor WebBackend {
         pump?.cancel()
         session = opened
         preview = nil
+        decisions.attach(documentID: opened.documentID) { [weak self] changes in
+            try? await self?.configure(changes)
+        }
         pump = Task { [weak self] in
             for await event in opened.events {
                 await self?.received(event, from: opened)
@@ -167,10 +199,30 @@ public actor WebBackend {
         throw WebError.notFound("no confirmation preview is waiting")
     }
 
-    /// The first chunk of a new event stream: the current phase.
+    /// The first chunk of a new event stream: the current phase, then the host's decisions waiting.
     func phaseEvent() async -> [UInt8] {
         var phase = SessionJSON.phase(.editing)
         if let session { phase = await SessionJSON.phase(of: session) }
-        return Array("event: phase\ndata: \(phase.serialized())\n\n".utf8)
+        return Array("event: phase\ndata: \(phase.serialized())\n\n".utf8) + (browserDecisions?.waitingEvents ?? [])
+    }
+
+    /// Applies configuration changes (``ConfigurationJSON``) to the open document and to those
+    /// opened after it; the session emits `configurationChanged`.
+    /// - Throws: `WebError` 400 for an unknown member or a value out of range; nothing changes then.
+    public func configure(_ changes: JSONValue) async throws(WebError) {
+        var viewer = viewerConfiguration
+        var signature = signatureConfiguration
+        if let session {
+            viewer = await session.viewerConfiguration
+            signature = await session.signatureConfiguration
+        }
+        try ConfigurationJSON.apply(changes, viewer: &viewer, signature: &signature)
+        viewerConfiguration = viewer
+        signatureConfiguration.capture = signature.capture
+        signatureConfiguration.appearance = signature.appearance
+        guard let session else { return }
+        await session.configure(viewer: viewer)
+        await session.configure(capture: signature.capture)
+        await session.configure(appearance: signature.appearance)
     }
 }

@@ -66,6 +66,11 @@ struct WebRouter: Sendable {
         case ("POST", 1, "signatures"): return try addSavedSignature(request)
         case ("DELETE", 2, "signatures"): return try deleteSavedSignature(second)
         case ("GET", 1, "events"): return await events()
+        case ("GET", 1, "configuration"): return .json(await configurationNow())
+        case ("POST", 1, "configuration"): return try await changeConfiguration(request)
+        case ("POST", 2, "decisions"): return try answerDecision(second, request)
+        case ("POST", 2, "buttons"): return try await pressButton(second)
+        case ("POST", 2, "viewer-rects"): return try await viewerRect(second, request)
         case ("POST", 1, "links"):
             // Only a holder of the API token hands out sign-in links (a browser's cookie cannot).
             guard request.carriesAPIToken else {
@@ -103,6 +108,10 @@ struct WebRouter: Sendable {
         case (2, "notes") where noteSteps.contains(parts[1]): return ["POST"]
         case (2, "photo") where named: return ["POST"]
         case (1, "signatures"): return ["GET", "HEAD", "POST"]
+        case (1, "configuration"): return ["GET", "HEAD", "POST"]
+        case (2, "decisions") where named: return ["POST"]
+        case (2, "buttons") where ["signature-info", "back"].contains(parts[1]): return ["POST"]
+        case (2, "viewer-rects") where named: return ["POST"]
         case (2, "signatures") where named: return ["DELETE"]
         default: return []
         }
@@ -127,13 +136,17 @@ struct WebRouter: Sendable {
         if let session, case .object(let details) = await SessionJSON.phase(of: session) {
             members += details.dropFirst()
         }
-        let capture = await session?.signatureConfiguration.capture ?? backend.signatureConfiguration.capture
-        members.append(("capture", SessionJSON.capture(capture)))
-        members.append(("viewer", SessionJSON.viewer(backend.viewerConfiguration)))
+        var signature = await backend.signatureConfiguration
+        if let session { signature = await session.signatureConfiguration }
+        members.append(("capture", SessionJSON.capture(signature.capture)))
+        var viewer = await backend.viewerConfiguration
+        if let session { viewer = await session.viewerConfiguration }
+        members.append(("viewer", SessionJSON.viewer(viewer)))
+        members.append(("embedOrigin", configuration.embedOrigin.map { .string($0) } ?? .null))
         members.append(("readOnly", .bool(session?.isReadOnly ?? false)))
         members.append(("photoFields", .array((await session?.photoFieldNames ?? []).map { .string($0) })))
         members.append(
-            ("handwriting", .bool(backend.signatureConfiguration.appearance.handwrittenSignatureEnabled)))
+            ("handwriting", .bool(signature.appearance.handwrittenSignatureEnabled)))
         members.append(("currentPage", .int(await session?.currentPageIndex ?? 0)))
         return .object(members)
     }

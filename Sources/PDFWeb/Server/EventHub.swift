@@ -80,7 +80,11 @@ final class EventHub: Sendable {
 
     /// Sends one event (`event: NAME` / `data: JSON`) to every subscriber.
     func publish(event name: String, data: JSONValue) {
-        let chunk = Array("event: \(name)\ndata: \(data.serialized())\n\n".utf8)
+        publish(chunk: Array("event: \(name)\ndata: \(data.serialized())\n\n".utf8))
+    }
+
+    /// Sends a chunk written already (one or more events) to every subscriber.
+    func publish(chunk: [UInt8]) {
         for subscriber in subscribers.withLock({ Array($0.values) }) { subscriber.send(chunk) }
     }
 

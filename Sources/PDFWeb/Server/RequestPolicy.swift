@@ -28,6 +28,8 @@ struct RequestPolicy: Sendable {
     let cookieName: String
     /// The cookie's value: a secret of its own, so the cookie never reveals the bearer token.
     let cookieSecret: String
+    /// The one origin allowed to show the viewer in a frame (`--embed-origin`), or nil.
+    let embedOrigin: String?
 
     enum Credential: Equatable {
         case bearer, cookie
@@ -35,6 +37,8 @@ struct RequestPolicy: Sendable {
         case link
         /// A used (or unknown) link from a browser that holds the cookie: redirect only.
         case spentLink
+        /// No credential, for the one public file (``RequestPolicy/embedScript``).
+        case publicFile
     }
 
     /// Headers that must come once: a second one would let a proxy and this server disagree.
@@ -53,6 +57,11 @@ struct RequestPolicy: Sendable {
         }
         guard let host = request.headers["host"]?.lowercased(), hosts.contains(host) else {
             return .failure(.forbidden("the Host header does not name this server"))
+        }
+        if request.isRead, request.path == Self.embedScript {
+            // The embedding module is a public file (it holds no secret and reads nothing): the
+            // host's page loads it, from any origin, without this server's credential.
+            return .success(.publicFile)
         }
         let origin = request.headers["origin"]
         if let origin, !hosts.contains(where: { "http://" + $0 == origin.lowercased() }) {
@@ -100,10 +109,17 @@ struct RequestPolicy: Sendable {
 
     /// A person opening the viewer from elsewhere (a link in a mail, another site): a top-level
     /// navigation to the page, which reads nothing and changes nothing by itself.
+    /// With an embedding origin, the same navigation into a frame of the host's page: the page's
+    /// `frame-ancestors` then lets that origin alone show it.
     private func isNavigationToViewer(_ request: HTTPRequest) -> Bool {
-        request.isRead && (request.path == "/" || request.path == "/index.html")
-            && request.headers["sec-fetch-mode"] == "navigate" && request.headers["sec-fetch-dest"] == "document"
+        let destination = request.headers["sec-fetch-dest"]
+        return request.isRead && (request.path == "/" || request.path == "/index.html")
+            && request.headers["sec-fetch-mode"] == "navigate"
+            && (destination == "document" || (embedOrigin != nil && destination == "iframe"))
     }
+
+    /// The path of the embedding module, the one file served without a credential.
+    static let embedScript = "/embed/autograph-embed.js"
 
     /// The `Set-Cookie` value the link's redirect sends.
     var cookie: String { "\(cookieName)=\(cookieSecret); HttpOnly; SameSite=Strict; Path=/" }
@@ -122,23 +138,77 @@ struct RequestPolicy: Sendable {
 /// The headers every answer carries: no framing, no sniffing, no referrer, nothing cached, and a
 /// content security policy that lets the viewer load only its own files.
 enum SecurityHeaders {
-    /// `Content-Security-Policy` with the hashes of the inline scripts a page may run.
-    static func contentSecurityPolicy(scriptHashes: [String] = []) -> String {
+    /// `Content-Security-Policy` with the hashes of the inline scripts a page may run; `frameAncestor`
+    /// is the one origin that may show the page in a frame (none: no frame anywhere).
+    static func contentSecurityPolicy(scriptHashes: [String] = [], frameAncestor: String? = nil) -> String {
         let scripts = (["'self'"] + scriptHashes.map { "'sha256-\($0)'" }).joined(separator: " ")
         return "default-src 'self'; script-src \(scripts); style-src 'self'; img-src 'self' blob: data:; "
-            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors "
+            + (frameAncestor ?? "'none'")
     }
 
-    static func apply(to response: inout HTTPResponse) {
+    /// Adds the headers the response does not set itself. A framable response (the viewer's page,
+    /// with an embedding origin) sets its own `frame-ancestors` and gets no `X-Frame-Options`.
+    static func apply(to response: inout HTTPResponse, framable: Bool = false) {
         func add(_ name: String, _ value: String) {
             if response.header(name) == nil { response.headers.append((name, value)) }
         }
         add("Content-Security-Policy", contentSecurityPolicy())
-        add("X-Frame-Options", "DENY")
+        if !framable { add("X-Frame-Options", "DENY") }
         add("X-Content-Type-Options", "nosniff")
         add("Referrer-Policy", "no-referrer")
         add("Cross-Origin-Opener-Policy", "same-origin")
-        add("Cross-Origin-Resource-Policy", "same-origin")
+        add("Cross-Origin-Resource-Policy", "same-origin")  // the embedding module sets cross-origin
         add("Cache-Control", "no-store")
+    }
+}
+
+/// The origin given to `--embed-origin`: `http` or `https`, a host name or address, and a port.
+public enum EmbedOrigin {
+    /// `text` written canonically (lower case, no default port, no trailing slash), or nil when it
+    /// is not an origin: a path, a query, credentials, a wildcard or another scheme.
+    public static func parse(_ text: String) -> String? {
+        var rest = Substring(text.lowercased())
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        let scheme: String
+        if rest.hasPrefix("https://") {
+            scheme = "https"
+        } else if rest.hasPrefix("http://") {
+            scheme = "http"
+        } else {
+            return nil
+        }
+        rest = rest.dropFirst(scheme.count + 3)
+        var host = rest
+        var port: Int?
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            host = rest[...close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let number = Int(after.dropFirst()) else { return nil }
+                port = number
+            }
+            guard host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                return nil
+            }
+        } else {
+            let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { return nil }
+            host = parts[0]
+            if parts.count == 2 {
+                guard let number = Int(parts[1]), !parts[1].hasPrefix("+") else { return nil }
+                port = number
+            }
+            let allowed = host.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "." }
+            guard allowed, !host.hasPrefix("."), !host.hasSuffix("."), !host.contains("..") else { return nil }
+        }
+        guard host.count >= 1, host.count <= 253 else { return nil }
+        if let port {
+            guard (1...65535).contains(port) else { return nil }
+            if (scheme == "http" && port == 80) || (scheme == "https" && port == 443) { return "\(scheme)://\(host)" }
+            return "\(scheme)://\(host):\(port)"
+        }
+        return "\(scheme)://\(host)"
     }
 }

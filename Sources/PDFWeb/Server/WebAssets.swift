@@ -9,6 +9,8 @@ import PDFCore
 /// front-end development (`--web-root`), looked up by normalised relative path, never outside it.
 struct WebAssets: Sendable {
     let root: String?
+    /// The origin allowed to frame the viewer's page (`WebServer.Configuration.embedOrigin`).
+    var frameAncestor: String? = nil
 
     func response(for path: String) throws(WebError) -> HTTPResponse {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -31,7 +33,11 @@ struct WebAssets: Sendable {
             // The page's inline scripts (the boot script starts the first requests before the
             // modules load) run by their hashes; no other inline script can.
             let hashes = root == nil ? Self.embeddedIndexHashes : Self.inlineScriptHashes(asset.bytes)
-            headers.append(("Content-Security-Policy", SecurityHeaders.contentSecurityPolicy(scriptHashes: hashes)))
+            headers.append(
+                (
+                    "Content-Security-Policy",
+                    SecurityHeaders.contentSecurityPolicy(scriptHashes: hashes, frameAncestor: frameAncestor)
+                ))
         }
         return HTTPResponse(contentType: asset.contentType, bytes: asset.bytes, headers: headers)
     }

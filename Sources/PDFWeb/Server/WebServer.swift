@@ -45,6 +45,11 @@ public final class WebServer: Sendable {
         public var token: String?
         /// The roots the signature panel (`GET /api/validation`) trusts signers' certificates to.
         public var trustRoots: [Certificate] = []
+        /// The one origin (`https://app.example.com`, as ``EmbedOrigin/parse(_:)`` writes it) whose
+        /// pages may show the viewer in a frame and drive it (`Web/embed/autograph-embed.js`); nil:
+        /// no page may frame it. The viewer posts its messages to this origin only, and takes
+        /// messages from it only.
+        public var embedOrigin: String?
 
         /// The defaults listed with each property.
         public init() {}
@@ -70,10 +75,11 @@ public final class WebServer: Sendable {
         let links = SignInLinks()
         let policy = RequestPolicy(
             token: token, links: links, cookieName: "autograph-" + Self.randomHex(6),
-            cookieSecret: Self.randomHex(32))
+            cookieSecret: Self.randomHex(32), embedOrigin: configuration.embedOrigin)
         self.policy = policy
         let router = WebRouter(
-            backend: backend, assets: WebAssets(root: configuration.webRoot), configuration: configuration,
+            backend: backend, assets: WebAssets(root: configuration.webRoot, frameAncestor: configuration.embedOrigin),
+            configuration: configuration,
             links: links)
         self.router = router
         let hosts = allowedHosts
@@ -142,6 +148,15 @@ public final class WebServer: Sendable {
             response = HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", policy.cookie)])
         case .success(.spentLink):
             response = HTTPResponse(status: 303, headers: [("Location", "/")])
+        case .success(.publicFile):
+            do {
+                response = try router.assets.response(for: String(RequestPolicy.embedScript.dropFirst()))
+            } catch {
+                response = .error(error)
+            }
+            response.headers += [
+                ("Cross-Origin-Resource-Policy", "cross-origin"), ("Access-Control-Allow-Origin", "*"),
+            ]
         case .success(let credential):
             var request = request
             request.carriesAPIToken = credential == .bearer
@@ -151,7 +166,8 @@ public final class WebServer: Sendable {
                 response = .error(error)
             }
         }
-        SecurityHeaders.apply(to: &response)
+        let page = request.path == "/" || request.path == "/index.html"
+        SecurityHeaders.apply(to: &response, framable: policy.embedOrigin != nil && page)
         return response
     }
 }

@@ -1,0 +1,64 @@
+public import PDFCore
+
+/// What the host changes and is told while the session runs: the configuration (signo's
+/// `enableTouchEvents:`, `enableAutoRotation`, a `signatureCaptureConfig` set inside
+/// `willStartSigning`) and the viewer's buttons that ask the app (signature fields, back, viewer
+/// rectangles).
+extension DocumentSession {
+    /// Changes how the document is shown (touch input, rotation, toolbar, page number, colours);
+    /// emits `configurationChanged` so the viewer redraws.
+    public func configure(viewer: ViewerConfiguration) {
+        guard viewer != viewerConfiguration else { return }
+        viewerConfiguration = viewer
+        emit(.configurationChanged(viewer: viewer, capture: signatureConfiguration.capture))
+    }
+
+    /// Changes the capture dialog's configuration (display text, colours). Called inside
+    /// `willStartSigning`, it applies to the capture that decision starts, as in signo; the
+    /// signature being confirmed or signed keeps the appearance it was prepared with.
+    public func configure(capture: SignatureCaptureConfiguration) {
+        guard capture != signatureConfiguration.capture else { return }
+        signatureConfiguration.capture = capture
+        emit(.configurationChanged(viewer: viewerConfiguration, capture: capture))
+    }
+
+    /// Changes the visible signature (handwriting, the signer's name, fonts, the date pattern, the
+    /// description) for the signatures prepared from now on.
+    public func configure(appearance: VisualSignatureConfiguration) {
+        guard appearance != signatureConfiguration.appearance else { return }
+        signatureConfiguration.appearance = appearance
+        emit(.configurationChanged(viewer: viewerConfiguration, capture: signatureConfiguration.capture))
+    }
+
+    /// The "signature fields" button (signo `signatureInfoPressed`): true when the viewer shows
+    /// its own list, false when the app handles it (the delegate's answer; true without one).
+    public func signatureInfoPressed() async -> Bool {
+        await delegate?.signatureInfoPressed() ?? true
+    }
+
+    /// The back button (signo `backButtonPressed`): tells the delegate, which usually closes the viewer.
+    public func backButtonPressed() async {
+        await delegate?.backButtonPressed()
+    }
+
+    /// A viewer rectangle confirmed on `page` (counting from 1, as signo's `inPage:`; −1 with a
+    /// zero `rect` when it lies on no page), `rect` in that page's PDF user space. Returns the
+    /// delegate's answer: true hides the rectangle (true without a delegate).
+    /// - Throws: `.invalidArgument` for a page the document does not have or a rectangle that is
+    ///   not finite.
+    public func viewerRectConfirmed(rect: PDFRectangle, page: Int, id: Int) async throws(SessionError) -> Bool {
+        let offPage = page == -1 && rect == PDFRectangle.zero
+        if !offPage, let problem = PageIndexCheck.problem(page - 1, pageCount: pageCount) {
+            throw SessionError(.invalidArgument, "page \(page) (counting from 1): " + problem)
+        }
+        guard [rect.x0, rect.y0, rect.x1, rect.y1].allSatisfy(\.isFinite) else {
+            throw SessionError(.invalidArgument, "the rectangle's coordinates must be finite numbers")
+        }
+        return await delegate?.viewerRectConfirmed(rect: rect, page: page, id: id) ?? true
+    }
+
+    /// A viewer rectangle cancelled (signo `viewerRectCancelled:`): tells the delegate.
+    public func viewerRectCancelled(id: Int) async {
+        await delegate?.viewerRectCancelled(id: id)
+    }
+}

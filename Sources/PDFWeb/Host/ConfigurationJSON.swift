@@ -1,0 +1,178 @@
+public import AutographJSON
+import PDFAuthoring
+import PDFCore
+public import PDFSession
+
+/// The configuration as JSON: what `POST /api/configuration`, a host's answer (`configuration`)
+/// and `autograph serve --config FILE` change. Every member is optional; an unknown member, a value
+/// of the wrong type or out of range is refused with the member's path, and nothing changes.
+///
+/// ```json
+/// {"viewer": {"acceptsInput": false, "backgroundColor": "#202020"},
+///  "capture": {"displayText": "I agree", "position": [30, 30, 200, 40]},
+///  "appearance": {"signerName": "Ada Lovelace"}}
+/// ```
+public enum ConfigurationJSON {
+    /// The longest text a member takes (a display text, a signer's name, a description).
+    static let maxText = 500
+
+    /// Applies `changes` to `viewer` and `signature` (its capture and appearance).
+    /// - Throws: `WebError` 400 naming the member at fault; `viewer` and `signature` are then unchanged.
+    public static func apply(
+        _ changes: JSONValue, viewer: inout ViewerConfiguration, signature: inout SignatureConfiguration
+    ) throws(WebError) {
+        var newViewer = viewer
+        var newSignature = signature
+        for (key, value) in try members(changes, "the configuration") {
+            switch key {
+            case "viewer": try apply(value, to: &newViewer)
+            case "capture": try apply(value, to: &newSignature.capture)
+            case "appearance": try apply(value, to: &newSignature.appearance)
+            default: throw unknown(key, "the configuration", ["viewer", "capture", "appearance"])
+            }
+        }
+        viewer = newViewer
+        signature = newSignature
+    }
+
+    /// The configuration as `GET /api/configuration` answers it (the same members `apply` takes).
+    public static func json(viewer: ViewerConfiguration, signature: SignatureConfiguration) -> JSONValue {
+        let appearance = signature.appearance
+        return .object([
+            ("viewer", SessionJSON.viewer(viewer)), ("capture", SessionJSON.capture(signature.capture)),
+            (
+                "appearance",
+                .object([
+                    ("handwrittenSignatureEnabled", .bool(appearance.handwrittenSignatureEnabled)),
+                    ("signerName", appearance.signerName.map { .string($0) } ?? .null),
+                    ("dateTimePattern", .string(appearance.dateTimePattern.pattern)),
+                    ("signatureDescription", appearance.signatureDescription.map { .string($0) } ?? .null),
+                    ("invisibleSignature", .bool(appearance.invisibleSignature)),
+                    ("proposedWidth", .double(appearance.proposedWidth)),
+                    ("proposedHeight", .double(appearance.proposedHeight)),
+                ])
+            ),
+        ])
+    }
+
+    static let viewerKeys = [
+        "continuousScrolling", "verticalScrolling", "twoPageSpreads", "firstPageAlone", "backgroundColor",
+        "showsToolbar", "toolbarHeight", "showsPageNumber", "allowsRotation", "acceptsInput", "searchHighlightColor",
+    ]
+
+    static func apply(_ json: JSONValue, to viewer: inout ViewerConfiguration) throws(WebError) {
+        for (key, value) in try members(json, "viewer") {
+            let path = "viewer." + key
+            switch key {
+            case "continuousScrolling": viewer.continuousScrolling = try bool(value, path)
+            case "verticalScrolling": viewer.verticalScrolling = try bool(value, path)
+            case "twoPageSpreads": viewer.twoPageSpreads = try bool(value, path)
+            case "firstPageAlone": viewer.firstPageAlone = try bool(value, path)
+            case "backgroundColor": viewer.backgroundColor = try color(value, path)
+            case "showsToolbar": viewer.showsToolbar = try bool(value, path)
+            case "toolbarHeight": viewer.toolbarHeight = try number(value, path, in: 36...400)
+            case "showsPageNumber": viewer.showsPageNumber = try bool(value, path)
+            case "allowsRotation": viewer.allowsRotation = try bool(value, path)
+            case "acceptsInput": viewer.acceptsInput = try bool(value, path)
+            case "searchHighlightColor": viewer.searchHighlightColor = try color(value, path)
+            default: throw unknown(key, "viewer", viewerKeys)
+            }
+        }
+    }
+
+    static func apply(_ json: JSONValue, to capture: inout SignatureCaptureConfiguration) throws(WebError) {
+        for (key, value) in try members(json, "capture") {
+            let path = "capture." + key
+            switch key {
+            case "displayText": capture.displayText = try optionalText(value, path)
+            case "textColor": capture.textColor = try color(value, path)
+            case "signatureColor": capture.signatureColor = try color(value, path)
+            case "position":
+                if value == .null {
+                    capture.position = nil
+                } else {
+                    let numbers = (value.arrayValue ?? []).compactMap(\.doubleValue)
+                    guard numbers.count == 4, value.arrayValue?.count == 4,
+                        numbers.allSatisfy({ (0...20_000).contains($0) }),
+                        numbers[2] >= 1, numbers[3] >= 1
+                    else {
+                        throw WebError.badRequest(
+                            "\(path) must be null or [x, y, width, height]: points from 0 to 20000, width and height at least 1"
+                        )
+                    }
+                    capture.position = PDFRectangle(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+                }
+            default: throw unknown(key, "capture", ["displayText", "textColor", "signatureColor", "position"])
+            }
+        }
+    }
+
+    static let appearanceKeys = [
+        "handwrittenSignatureEnabled", "signerName", "dateTimePattern", "signatureDescription", "invisibleSignature",
+        "proposedWidth", "proposedHeight",
+    ]
+
+    static func apply(_ json: JSONValue, to appearance: inout VisualSignatureConfiguration) throws(WebError) {
+        for (key, value) in try members(json, "appearance") {
+            let path = "appearance." + key
+            switch key {
+            case "handwrittenSignatureEnabled": appearance.handwrittenSignatureEnabled = try bool(value, path)
+            case "signerName": appearance.signerName = try optionalText(value, path)
+            case "dateTimePattern":
+                guard let pattern = try optionalText(value, path), !pattern.isEmpty, pattern.count <= 64 else {
+                    throw WebError.badRequest("\(path) must be a date pattern of 1 to 64 characters")
+                }
+                appearance.dateTimePattern = DatePattern(pattern)
+            case "signatureDescription": appearance.signatureDescription = try optionalText(value, path)
+            case "invisibleSignature": appearance.invisibleSignature = try bool(value, path)
+            case "proposedWidth": appearance.proposedWidth = try number(value, path, in: 10...2000)
+            case "proposedHeight": appearance.proposedHeight = try number(value, path, in: 10...2000)
+            default: throw unknown(key, "appearance", appearanceKeys)
+            }
+        }
+    }
+
+    // MARK: - Checked values
+
+    static func members(_ json: JSONValue, _ path: String) throws(WebError) -> [(String, JSONValue)] {
+        guard case .object(let members) = json else { throw WebError.badRequest("\(path) must be an object") }
+        return members
+    }
+
+    static func unknown(_ key: String, _ path: String, _ known: [String]) -> WebError {
+        let shown = key.count > 40 ? String(key.prefix(40)) + "…" : key
+        return WebError.badRequest(
+            "\(path) has no member \(JSONValue.quoted(shown)) (it has \(known.joined(separator: ", ")))")
+    }
+
+    static func bool(_ value: JSONValue, _ path: String) throws(WebError) -> Bool {
+        guard case .bool(let bool) = value else { throw WebError.badRequest("\(path) must be true or false") }
+        return bool
+    }
+
+    static func number(_ value: JSONValue, _ path: String, in range: ClosedRange<Double>) throws(WebError) -> Double {
+        guard let number = value.doubleValue, number.isFinite, range.contains(number) else {
+            throw WebError.badRequest("\(path) must be a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    static func color(_ value: JSONValue, _ path: String) throws(WebError) -> PDFColor {
+        guard let text = value.stringValue, text.hasPrefix("#"), let color = SessionJSON.color(from: text) else {
+            throw WebError.badRequest("\(path) must be a colour written #rrggbb")
+        }
+        return color
+    }
+
+    /// A text of at most `maxText` characters without control characters, or nil for `null`.
+    static func optionalText(_ value: JSONValue, _ path: String) throws(WebError) -> String? {
+        if value == .null { return nil }
+        guard let text = value.stringValue, text.count <= maxText,
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw WebError.badRequest(
+                "\(path) must be null or a text of at most \(maxText) characters without control characters")
+        }
+        return text
+    }
+}

@@ -1,0 +1,1 @@
+// The embedding module (see docs/embedding.md).
