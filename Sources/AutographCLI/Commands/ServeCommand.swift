@@ -19,6 +19,7 @@ enum ServeCommand: Command {
         usage: """
             autograph serve [FILE] [--port N] [--host H] [--store DIR] [--storage-key-file KEY] [--replace]
                                   [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
+                                  [--embed-origin ORIGIN] [--decision-timeout SECONDS]
             """,
         positionals: 0...1,
         options: [
@@ -36,6 +37,12 @@ enum ServeCommand: Command {
             .init(name: "continuous", help: "scroll continuously (default: one page at a time, as WYSIWYS)"),
             .init(name: "vertical", help: "scroll vertically (default: horizontally, as WYSIWYS)"),
             .init(name: "two-page", help: "two pages side by side, the first alone as a cover"),
+            .init(
+                name: "embed-origin", valueName: "ORIGIN",
+                help: "the one origin (https://app.example.com) whose pages may frame and drive the viewer"),
+            .init(
+                name: "decision-timeout", valueName: "SECONDS",
+                help: "how long a decision waits for the host's answer before the seed's default (default 60)"),
         ],
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
@@ -67,6 +74,7 @@ enum ServeCommand: Command {
 
         var configuration = WebServer.Configuration()
         configuration.webRoot = arguments.value("web-root")
+        configuration.embedOrigin = try embedOrigin(arguments)
         for path in arguments.values("trust") {
             configuration.trustRoots += try VerifyCommand.certificates(in: path)
         }
@@ -118,14 +126,37 @@ enum ServeCommand: Command {
         viewer.continuousScrolling = arguments.has("continuous")
         viewer.verticalScrolling = arguments.has("vertical")
         viewer.twoPageSpreads = arguments.has("two-page")
+        var host = WebBackend.HostLink.none
+        if try embedOrigin(arguments) != nil { host = .embeddingPage(timeout: try decisionTimeout(arguments)) }
         let backend = WebBackend(
-            controller: demo.controller, signatureConfiguration: demo.configuration, viewerConfiguration: viewer)
+            controller: demo.controller, signatureConfiguration: demo.configuration, viewerConfiguration: viewer,
+            host: host)
         if let line = try await openDocument(
             pdf, documentID: id, replace: arguments.has("replace"), in: backend)
         {
             console.print("autograph serve: " + line)
         }
         return (demo, backend)
+    }
+
+    /// `--embed-origin`, written canonically; nil when not given.
+    static func embedOrigin(_ arguments: Arguments) throws -> String? {
+        guard let text = arguments.value("embed-origin") else { return nil }
+        guard let origin = EmbedOrigin.parse(text) else {
+            throw UsageError(
+                "--embed-origin must be one origin, such as https://app.example.com or http://127.0.0.1:9000 "
+                    + "(a scheme, a host and a port; no path, wildcard or credentials)")
+        }
+        return origin
+    }
+
+    /// `--decision-timeout` (1 to 3600 seconds; 60 by default).
+    static func decisionTimeout(_ arguments: Arguments) throws -> Duration {
+        guard let text = arguments.value("decision-timeout") else { return .seconds(60) }
+        guard let seconds = Double(text), seconds.isFinite, (1...3600).contains(seconds) else {
+            throw UsageError("--decision-timeout must be a number of seconds from 1 to 3600")
+        }
+        return .milliseconds(Int(seconds * 1000))
     }
 
     /// Waits for SIGINT or SIGTERM (their default action is turned off meanwhile).
