@@ -1,3 +1,4 @@
+import AutographJSON
 import CShims
 import Dispatch
 import PDFCore
@@ -19,7 +20,7 @@ enum ServeCommand: Command {
         usage: """
             autograph serve [FILE] [--port N] [--host H] [--store DIR] [--storage-key-file KEY] [--replace]
                                   [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
-                                  [--embed-origin ORIGIN] [--decision-timeout SECONDS]
+                                  [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
             """,
         positionals: 0...1,
         options: [
@@ -37,6 +38,9 @@ enum ServeCommand: Command {
             .init(name: "continuous", help: "scroll continuously (default: one page at a time, as WYSIWYS)"),
             .init(name: "vertical", help: "scroll vertically (default: horizontally, as WYSIWYS)"),
             .init(name: "two-page", help: "two pages side by side, the first alone as a cover"),
+            .init(
+                name: "config", valueName: "FILE",
+                help: "the viewer's and the signature's configuration, JSON as POST /api/configuration takes it"),
             .init(
                 name: "embed-origin", valueName: "ORIGIN",
                 help: "the one origin (https://app.example.com) whose pages may frame and drive the viewer"),
@@ -123,13 +127,17 @@ enum ServeCommand: Command {
         let demo = try DemoStore(
             directory: directory, name: name, arguments: arguments, console: console, command: "serve")
         var viewer = ViewerConfiguration()
-        viewer.continuousScrolling = arguments.has("continuous")
-        viewer.verticalScrolling = arguments.has("vertical")
-        viewer.twoPageSpreads = arguments.has("two-page")
+        var signature = demo.configuration
+        if let path = arguments.value("config") {
+            try configure(from: path, viewer: &viewer, signature: &signature)
+        }
+        if arguments.has("continuous") { viewer.continuousScrolling = true }
+        if arguments.has("vertical") { viewer.verticalScrolling = true }
+        if arguments.has("two-page") { viewer.twoPageSpreads = true }
         var host = WebBackend.HostLink.none
         if try embedOrigin(arguments) != nil { host = .embeddingPage(timeout: try decisionTimeout(arguments)) }
         let backend = WebBackend(
-            controller: demo.controller, signatureConfiguration: demo.configuration, viewerConfiguration: viewer,
+            controller: demo.controller, signatureConfiguration: signature, viewerConfiguration: viewer,
             host: host)
         if let line = try await openDocument(
             pdf, documentID: id, replace: arguments.has("replace"), in: backend)
@@ -137,6 +145,22 @@ enum ServeCommand: Command {
             console.print("autograph serve: " + line)
         }
         return (demo, backend)
+    }
+
+    /// Applies `--config FILE` (docs/web-api.md, "Configuration"): at most 1 MB of JSON.
+    static func configure(
+        from path: String, viewer: inout ViewerConfiguration, signature: inout SignatureConfiguration
+    ) throws {
+        let bytes = try readFile(path)
+        guard bytes.count <= 1 << 20 else { throw UsageError("--config \(path): more than 1 MB") }
+        do {
+            let json = try JSONValue.parse(bytes)
+            try ConfigurationJSON.apply(json, viewer: &viewer, signature: &signature)
+        } catch let error as JSONValue.ParseError {
+            throw UsageError("--config \(path): \(error)")
+        } catch let error as WebError {
+            throw UsageError("--config \(path): \(error.message)")
+        }
     }
 
     /// `--embed-origin`, written canonically; nil when not given.

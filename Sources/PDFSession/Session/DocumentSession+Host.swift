@@ -1,3 +1,4 @@
+public import PDFAnnotations
 public import PDFCore
 
 /// What the host changes and is told while the session runs: the configuration (signo's
@@ -28,6 +29,19 @@ extension DocumentSession {
         guard appearance != signatureConfiguration.appearance else { return }
         signatureConfiguration.appearance = appearance
         emit(.configurationChanged(viewer: viewerConfiguration, capture: signatureConfiguration.capture))
+    }
+
+    /// Changes the signature dictionary's attributes (name, location, reason, reserved size, digest)
+    /// for the signatures prepared from now on.
+    public func configure(attributes: SignatureAttributes) {
+        signatureConfiguration.attributes = attributes
+        snapshot.workflow.acceptedReason = attributes.acceptedReason
+        snapshot.workflow.refusedReason = attributes.refusedReason
+    }
+
+    /// Changes the refusal watermark for a refusal prepared from now on.
+    public func configure(watermark: WatermarkAppearance) {
+        signatureConfiguration.watermark = watermark
     }
 
     /// The "signature fields" button (signo `signatureInfoPressed`): true when the viewer shows

@@ -220,7 +220,11 @@ public actor WebBackend {
         viewerConfiguration = viewer
         signatureConfiguration.capture = signature.capture
         signatureConfiguration.appearance = signature.appearance
+        signatureConfiguration.attributes = signature.attributes
+        signatureConfiguration.watermark = signature.watermark
         guard let session else { return }
+        await session.configure(attributes: signature.attributes)
+        await session.configure(watermark: signature.watermark)
         await session.configure(viewer: viewer)
         await session.configure(capture: signature.capture)
         await session.configure(appearance: signature.appearance)

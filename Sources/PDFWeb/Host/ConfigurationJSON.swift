@@ -1,7 +1,9 @@
 public import AutographJSON
 import PDFAuthoring
 import PDFCore
+import PDFAnnotations
 public import PDFSession
+import PDFSigning
 
 /// The configuration as JSON: what `POST /api/configuration`, a host's answer (`configuration`)
 /// and `autograph serve --config FILE` change. Every member is optional; an unknown member, a value
@@ -28,7 +30,10 @@ public enum ConfigurationJSON {
             case "viewer": try apply(value, to: &newViewer)
             case "capture": try apply(value, to: &newSignature.capture)
             case "appearance": try apply(value, to: &newSignature.appearance)
-            default: throw unknown(key, "the configuration", ["viewer", "capture", "appearance"])
+            case "attributes": try apply(value, to: &newSignature.attributes)
+            case "watermark": try apply(value, to: &newSignature.watermark)
+            default:
+                throw unknown(key, "the configuration", ["viewer", "capture", "appearance", "attributes", "watermark"])
             }
         }
         viewer = newViewer
@@ -52,6 +57,29 @@ public enum ConfigurationJSON {
                     ("proposedHeight", .double(appearance.proposedHeight)),
                 ])
             ),
+            ("attributes", attributes(signature.attributes)),
+            (
+                "watermark",
+                .object([
+                    ("title", .string(signature.watermark.title)), ("showsDate", .bool(signature.watermark.showsDate)),
+                    ("datePattern", .string(signature.watermark.datePattern.pattern)),
+                    ("rotation", .double(signature.watermark.rotation)),
+                    ("color", SessionJSON.color(signature.watermark.color)),
+                    ("opacity", .double(signature.watermark.opacity)),
+                    ("titleSize", signature.watermark.titleSize.map { .double($0) } ?? .null),
+                ])
+            ),
+        ])
+    }
+
+    static func attributes(_ attributes: SignatureAttributes) -> JSONValue {
+        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+        return .object([
+            ("signatureName", text(attributes.signatureName)), ("signatureLocation", text(attributes.signatureLocation)),
+            ("signatureReason", text(attributes.signatureReason)), ("acceptedReason", .string(attributes.acceptedReason)),
+            ("refusedReason", .string(attributes.refusedReason)),
+            ("estimatedSignatureSize", .int(attributes.estimatedSignatureSize)),
+            ("digestAlgorithm", .string(attributes.digestAlgorithm.rawValue)),
         ])
     }
 
@@ -128,6 +156,58 @@ public enum ConfigurationJSON {
             case "proposedWidth": appearance.proposedWidth = try number(value, path, in: 10...2000)
             case "proposedHeight": appearance.proposedHeight = try number(value, path, in: 10...2000)
             default: throw unknown(key, "appearance", appearanceKeys)
+            }
+        }
+    }
+
+    static let attributeKeys = [
+        "signatureName", "signatureLocation", "signatureReason", "acceptedReason", "refusedReason",
+        "estimatedSignatureSize", "digestAlgorithm",
+    ]
+
+    static func apply(_ json: JSONValue, to attributes: inout SignatureAttributes) throws(WebError) {
+        for (key, value) in try members(json, "attributes") {
+            let path = "attributes." + key
+            switch key {
+            case "signatureName": attributes.signatureName = try optionalText(value, path)
+            case "signatureLocation": attributes.signatureLocation = try optionalText(value, path)
+            case "signatureReason": attributes.signatureReason = try optionalText(value, path)
+            case "acceptedReason": attributes.acceptedReason = try optionalText(value, path) ?? "accepted"
+            case "refusedReason": attributes.refusedReason = try optionalText(value, path) ?? "refused"
+            case "estimatedSignatureSize":
+                attributes.estimatedSignatureSize = Int(try number(value, path, in: 4096...1_048_576))
+            case "digestAlgorithm":
+                guard let name = value.stringValue, let algorithm = DigestAlgorithm(rawValue: name) else {
+                    throw WebError.badRequest("\(path) must be \"sha256\", \"sha384\" or \"sha512\"")
+                }
+                attributes.digestAlgorithm = algorithm
+            default: throw unknown(key, "attributes", attributeKeys)
+            }
+        }
+    }
+
+    static let watermarkKeys = ["title", "showsDate", "datePattern", "rotation", "color", "opacity", "titleSize"]
+
+    static func apply(_ json: JSONValue, to watermark: inout WatermarkAppearance) throws(WebError) {
+        for (key, value) in try members(json, "watermark") {
+            let path = "watermark." + key
+            switch key {
+            case "title":
+                guard let title = try optionalText(value, path), !title.isEmpty else {
+                    throw WebError.badRequest("\(path) must be a text of 1 to \(maxText) characters")
+                }
+                watermark.title = title
+            case "showsDate": watermark.showsDate = try bool(value, path)
+            case "datePattern":
+                guard let pattern = try optionalText(value, path), !pattern.isEmpty, pattern.count <= 64 else {
+                    throw WebError.badRequest("\(path) must be a date pattern of 1 to 64 characters")
+                }
+                watermark.datePattern = DatePattern(pattern)
+            case "rotation": watermark.rotation = try number(value, path, in: -360...360)
+            case "color": watermark.color = try color(value, path)
+            case "opacity": watermark.opacity = try number(value, path, in: 0.05...1)
+            case "titleSize": watermark.titleSize = value == .null ? nil : try number(value, path, in: 4...400)
+            default: throw unknown(key, "watermark", watermarkKeys)
             }
         }
     }
