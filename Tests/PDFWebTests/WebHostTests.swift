@@ -69,7 +69,10 @@ final class ScriptedHost: DecisionChannel {
     func hostDecides() async throws {
         let host = ScriptedHost([
             "willStartSigning": [
-                .object([("answer", .bool(true)), ("configuration", .object([("capture", .object([("displayText", .string("Read and approved"))]))]))]),
+                .object([
+                    ("answer", .bool(true)),
+                    ("configuration", .object([("capture", .object([("displayText", .string("Read and approved"))]))])),
+                ]),
                 .object([("answer", .bool(true))]),
             ],
             "willConfirmSigning": [.object([("answer", .bool(false))]), .object([("answer", .bool(true))])],

@@ -1,7 +1,7 @@
 public import AutographJSON
+import PDFAnnotations
 import PDFAuthoring
 import PDFCore
-import PDFAnnotations
 public import PDFSession
 import PDFSigning
 
@@ -75,8 +75,10 @@ public enum ConfigurationJSON {
     static func attributes(_ attributes: SignatureAttributes) -> JSONValue {
         func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
         return .object([
-            ("signatureName", text(attributes.signatureName)), ("signatureLocation", text(attributes.signatureLocation)),
-            ("signatureReason", text(attributes.signatureReason)), ("acceptedReason", .string(attributes.acceptedReason)),
+            ("signatureName", text(attributes.signatureName)),
+            ("signatureLocation", text(attributes.signatureLocation)),
+            ("signatureReason", text(attributes.signatureReason)),
+            ("acceptedReason", .string(attributes.acceptedReason)),
             ("refusedReason", .string(attributes.refusedReason)),
             ("estimatedSignatureSize", .int(attributes.estimatedSignatureSize)),
             ("digestAlgorithm", .string(attributes.digestAlgorithm.rawValue)),
