@@ -36,6 +36,8 @@ final class TakingTurnsDelegate: SessionDelegate, @unchecked Sendable {
         let delegate = TakingTurnsDelegate(try Self.identities.map { try SessionFixtures.signer($0) })
         var configuration = SignatureConfiguration()
         configuration.signing = .delegate
+        // Each signer confirms a preview of what they sign (the web viewer's setting).
+        configuration.previewsSignoSignatures = true
         let fields = ["First", "Second", "Third"]
         let session = try await controller.open(
             pdf: SessionFixtures.form(signatures: fields), documentID: "three",

@@ -71,9 +71,7 @@ final class ScriptedDelegate: SessionDelegate, @unchecked Sendable {
         }
         #expect(field == "First")
         try await session.captureSignature(SessionFixtures.scribble())
-        // What you see is what you sign: the preview is confirmed before the delegate signs.
-        #expect(await log.first("onConfirmationRequired") != nil)
-        try await session.confirmSignature()
+        // As in signo, willConfirmSigning was the confirmation: no preview step a port never calls.
         guard case .signingProcessConfirmed(let confirmed)? = await log.first("signingProcessConfirmed"),
             case .processDidFinish(_, let signed)? = await log.first("processDidFinish")
         else {
@@ -81,6 +79,8 @@ final class ScriptedDelegate: SessionDelegate, @unchecked Sendable {
             return
         }
         #expect(confirmed == "First")
+        let names = await log.events.map(EventLog.name)
+        #expect(!names.contains("onConfirmationRequired") && names.contains("willPrepareDocument"), "\(names)")
         #expect(
             delegate.asked == [
                 "willStartSigning First", "signingProcessStarted First", "willConfirmSigning First",
@@ -104,7 +104,6 @@ final class ScriptedDelegate: SessionDelegate, @unchecked Sendable {
         let log = EventLog(session)
         try await session.startSignature()
         try await session.captureSignature(SessionFixtures.scribble())
-        try await session.confirmSignature()
         guard case .processDidFinish(_, let signed)? = await log.first("processDidFinish") else {
             Issue.record("not signed: \(await log.names(count: 6))")
             return
@@ -116,7 +115,6 @@ final class ScriptedDelegate: SessionDelegate, @unchecked Sendable {
             pdf: SessionFixtures.form(signatures: ["First"]), documentID: "waits", delegate: ScriptedDelegate())
         try await waiting.startSignature()
         try await waiting.captureSignature(SessionFixtures.scribble())
-        try await waiting.confirmSignature()
         #expect(await waiting.phase == .awaitingSignature)
     }
 
@@ -142,7 +140,6 @@ final class ScriptedDelegate: SessionDelegate, @unchecked Sendable {
         delegate.confirmAnswer = true
         try await session.startSignature(field: "Second")
         try await session.captureSignature(SessionFixtures.scribble())
-        try await session.confirmSignature()
         #expect(await session.documentBytes == before)
         guard case .processDidFail(let error)? = await log.first("processDidFail") else {
             Issue.record("no failure reported")

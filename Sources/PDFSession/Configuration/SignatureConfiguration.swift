@@ -31,6 +31,12 @@ public struct SignatureConfiguration: Sendable {
     public var allowsBreakingCertification = false
     /// Refuse forms that set `/NeedAppearances` (signo -137) instead of making their appearances.
     public var refusesNeedAppearances = false
+    /// A signature started with `startSignature` (signo's flow) waits for the person to confirm a
+    /// preview (`onConfirmationRequired`, then `confirmSignature()`), as WYSIWYS signatures do.
+    /// Off by default, as in signo, where the delegate's `willConfirmSigning` is the confirmation
+    /// and a port never calls `confirmSignature()`; the web viewer turns it on (what the person
+    /// confirms is always a rendering of the bytes to be signed).
+    public var previewsSignoSignatures = false
     /// signo's biometrics certificate (DER): when set, the captured handwriting (points, pressure,
     /// times) is stored encrypted to it in the signed revision; -131 when it cannot be read.
     public var biometricsCertificate: [UInt8]?

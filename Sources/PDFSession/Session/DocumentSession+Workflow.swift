@@ -170,8 +170,11 @@ extension DocumentSession {
             }
         case .prepare(let plan):
             do {
-                let visible = changesWhatIsShown(plan)
-                return .prepared(digest: try prepare(plan), changesAppearance: visible)
+                // A preview to confirm when a page changes — for signo's flow only when asked
+                // (there `willConfirmSigning` was the confirmation).
+                var previewed = changesWhatIsShown(plan)
+                if case .signo = plan.purpose, !signatureConfiguration.previewsSignoSignatures { previewed = false }
+                return .prepared(digest: try prepare(plan), changesAppearance: previewed)
             } catch {
                 return .failed(error)
             }

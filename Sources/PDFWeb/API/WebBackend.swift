@@ -52,6 +52,9 @@ public actor WebBackend {
         viewerConfiguration: ViewerConfiguration = ViewerConfiguration(), host: HostLink = .none
     ) {
         self.controller = controller
+        // The web viewer shows every signature before it is made, signo's flow included.
+        var signatureConfiguration = signatureConfiguration
+        signatureConfiguration.previewsSignoSignatures = true
         self.signatureConfiguration = signatureConfiguration
         self.viewerConfiguration = viewerConfiguration
         let hub = EventHub()
