@@ -195,3 +195,41 @@ struct AppearanceTests {
         }
     }
 }
+
+/// WYSIWYS's font sizes (signer name 48, date 28) are points on a signature 512 points wide: a
+/// field of another width scales them, and a smaller or larger setting changes what is drawn.
+@Suite struct AppearanceFontSizeTests {
+    /// The sizes of the `Tf` operators of the appearance drawn for a `width` × `height` field.
+    static func sizes(_ appearance: SignatureAppearance, width: Double, height: Double) throws -> [String: Double] {
+        let renderer = SignatureAppearanceRenderer(
+            appearance: appearance, signerName: nil, date: PDFDate(seconds: 1_800_000_000, utcOffsetMinutes: 0))
+        var objects: [PDFObject] = []
+        let made = try renderer.make(width: width, height: height, rotation: 0) { object in
+            objects.append(object)
+            return PDFReference(objects.count)
+        }
+        guard case .stream(let stream) = made else { return [:] }
+        let text = String(decoding: try stream.decodedData(), as: UTF8.self)
+        var sizes: [String: Double] = [:]
+        let words = text.split(whereSeparator: \.isWhitespace)
+        for index in words.indices.dropFirst(2) where words[index] == "Tf" {
+            sizes[String(words[index - 2])] = Double(words[index - 1])
+        }
+        return sizes
+    }
+
+    @Test("the name and the date stop at 48 and 28 seed points, scaled to the field's width")
+    func sizesFollowTheSeed() throws {
+        var appearance = SignatureAppearance(mark: .name("Ada"))
+        let wide = try Self.sizes(appearance, width: 512, height: 400)
+        #expect(wide["/F2"] == 48 && wide["/F1"] == 28, "\(wide)")
+        let usual = try Self.sizes(appearance, width: 200, height: 160)
+        #expect(abs((usual["/F2"] ?? 0) - 18.75) < 0.01 && abs((usual["/F1"] ?? 0) - 10.9375) < 0.01, "\(usual)")
+        appearance.markFontSize = 20
+        appearance.textFontSize = 12
+        let smaller = try Self.sizes(appearance, width: 512, height: 400)
+        #expect(smaller["/F2"] == 20 && smaller["/F1"] == 12, "\(smaller)")
+        appearance.markFontSize = .nan
+        #expect(throws: SigningError.self) { try Self.sizes(appearance, width: 512, height: 400) }
+    }
+}

@@ -10,7 +10,7 @@ import PDFSigning
 ///  "showDate": true, "datePattern": "dd.MM.yyyy HH:mm", "description": "Approved",
 ///  "displayText": "Signed on the tablet", "displayTextPosition": "top", "graphic": "logo.png",
 ///  "markColor": "#0A1A73", "textColor": "#000000", "markFont": "Helvetica-Oblique", "textFont": "DejaVuSans.ttf",
-///  "strokeWidth": 2, "border": true, "device": {"model": "Pen 3"}}
+///  "strokeWidth": 2, "border": true, "markFontSize": 48, "textFontSize": 28, "device": {"model": "Pen 3"}}
 /// ```
 enum AppearanceFile {
     static func read(_ path: String, utcOffsetMinutes: Int = 0) throws -> (SignatureAppearance, BiometricCapture?) {
@@ -51,6 +51,8 @@ enum AppearanceFile {
         if case .double(let width)? = json["strokeWidth"] { appearance.strokeWidth = width }
         if let width = json["strokeWidth"]?.intValue { appearance.strokeWidth = Double(width) }
         if case .bool(let value)? = json["border"] { appearance.drawsBorder = value }
+        if let size = json["markFontSize"]?.doubleValue { appearance.markFontSize = size }
+        if let size = json["textFontSize"]?.doubleValue { appearance.textFontSize = size }
         return (appearance, capture)
     }
 

@@ -75,6 +75,11 @@ public struct VisualSignatureConfiguration: Sendable, Codable, Equatable {
     public var dateTimePattern = DatePattern("yyyy-MM-dd HH:mm")
     /// The font of the text lines: the display text, the date and the description.
     public var dateFont: SignatureAppearance.FontChoice = .standard("Helvetica")
+    /// The largest size of the signer's name (WYSIWYS `signerNameFont`'s 48): points on a signature
+    /// 512 points wide, scaled to the field (see `SignatureAppearance.markFontSize`).
+    public var signerNameFontSize: Double = 48
+    /// The largest size of the text lines (WYSIWYS `dateFont`'s 28), in the same units.
+    public var dateFontSize: Double = 28
     /// Drawn with the date, in ``dateFont``.
     public var signatureDescription: String?
     /// A PNG or JPEG drawn at the bottom of the signature.

@@ -83,6 +83,8 @@ extension DocumentSession {
         appearance.description = visual.signatureDescription
         appearance.graphic = visual.signatureGraphic
         appearance.textFont = visual.dateFont
+        appearance.markFontSize = visual.signerNameFontSize
+        appearance.textFontSize = visual.dateFontSize
         appearance.displayText = capture.displayText
         appearance.textColor = capture.textColor
         return appearance

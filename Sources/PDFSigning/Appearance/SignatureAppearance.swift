@@ -38,6 +38,13 @@ public struct SignatureAppearance: Sendable, Codable, Equatable {
     /// The font of a name mark.
     public var markFont: FontChoice = .standard("Helvetica-Oblique")
     /// The signature colour (handwriting and name).
+    /// The largest size of a name mark (WYSIWYS `signerNameFont`, 48 by default), in the seed's
+    /// units: points on a signature 512 points wide, scaled to the field's width (18.75 pt on a
+    /// 200 pt field); a name that does not fit is drawn smaller.
+    public var markFontSize: Double = 48
+    /// The largest size of the text lines (WYSIWYS `dateFont` and `signatureDescriptionFont`, 28
+    /// by default), in the same units as ``markFontSize`` (10.9 pt on a 200 pt field).
+    public var textFontSize: Double = 28
     public var markColor: PDFColor = .rgb(0.05, 0.1, 0.45)
     /// The handwriting's stroke width in points at full pressure.
     public var strokeWidth: Double = 2
@@ -71,6 +78,10 @@ public struct SignatureAppearance: Sendable, Codable, Equatable {
 
     /// Refuses handwriting too short to be a signature (signo -132).
     public func validate() throws(SigningError) {
+        for (size, name) in [(markFontSize, "markFontSize"), (textFontSize, "textFontSize")]
+        where !(size.isFinite && (1...500).contains(size)) {
+            throw SigningError(.invalidArgument, "\(name) must be from 1 to 500 points (it is \(size))")
+        }
         guard case .handwriting(let strokes, _) = mark else { return }
         guard strokes.pointCount >= minimumPointCount, strokes.totalLength >= minimumStrokeLength else {
             throw SigningError(

@@ -16,6 +16,8 @@ struct SignatureAppearanceRenderer {
         let rotated = rotation == 90 || rotation == 270
         let boxWidth = rotated ? height : width
         let boxHeight = rotated ? width : height
+        // WYSIWYS font sizes are points on a signature 512 points wide.
+        let seedScale = boxWidth / 512
         var dictionary: PDFDictionary = [
             .type: .name("XObject"), .subtype: .name("Form"),
             .bBox: PDFRectangle(x0: 0, y0: 0, x1: boxWidth, y1: boxHeight).object,
@@ -99,7 +101,7 @@ struct SignatureAppearanceRenderer {
             let font = try font(appearance.textFont, for: allText)
             let name = PDFName.f1
             pendingFonts.append((name, font))
-            draw(topLines + lines, font: font, name: name, box: textArea, into: &content)
+            draw(topLines + lines, font: font, name: name, box: textArea, scale: seedScale, into: &content)
         }
 
         switch appearance.mark {
@@ -118,7 +120,7 @@ struct SignatureAppearanceRenderer {
                 pendingFonts.append((name, font))
                 let size = TextLayout.fittingSize(
                     text, font: font, width: markArea.width, height: markArea.height, multiline: false, minimum: 3,
-                    maximum: 28)
+                    maximum: max(3, appearance.markFontSize * seedScale))
                 let layout = TextLayout(font: font, size: size)
                 content.beginText()
                 content.setFillColor(appearance.markColor)
@@ -142,10 +144,11 @@ struct SignatureAppearanceRenderer {
 
     /// Lines wrapped and shrunk until they fit `box`, left-aligned from the top.
     private func draw(
-        _ lines: [String], font: any PDFFont, name: PDFName, box: PDFRectangle, into content: inout ContentStreamBuilder
+        _ lines: [String], font: any PDFFont, name: PDFName, box: PDFRectangle, scale seedScale: Double,
+        into content: inout ContentStreamBuilder
     ) {
         // Shrinking keeps lines whole down to a readable 6 pt; below that, lines wrap (and shrink further).
-        var size = min(11.0, max(3, box.height / Double(max(lines.count, 1)) / 1.3))
+        var size = min(max(3, appearance.textFontSize * seedScale), max(3, box.height / Double(max(lines.count, 1)) / 1.3))
         let widest = lines.map { font.width(of: $0) / 1000 }.max() ?? 0
         if widest > 0 { size = min(size, max(6, box.width / widest)) }
         var wrapped: [String] = []

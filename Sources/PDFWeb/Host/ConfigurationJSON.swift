@@ -55,6 +55,8 @@ public enum ConfigurationJSON {
                     ("invisibleSignature", .bool(appearance.invisibleSignature)),
                     ("proposedWidth", .double(appearance.proposedWidth)),
                     ("proposedHeight", .double(appearance.proposedHeight)),
+                    ("signerNameFontSize", .double(appearance.signerNameFontSize)),
+                    ("dateFontSize", .double(appearance.dateFontSize)),
                 ])
             ),
             ("attributes", attributes(signature.attributes)),
@@ -139,7 +141,7 @@ public enum ConfigurationJSON {
 
     static let appearanceKeys = [
         "handwrittenSignatureEnabled", "signerName", "dateTimePattern", "signatureDescription", "invisibleSignature",
-        "proposedWidth", "proposedHeight",
+        "proposedWidth", "proposedHeight", "signerNameFontSize", "dateFontSize",
     ]
 
     static func apply(_ json: JSONValue, to appearance: inout VisualSignatureConfiguration) throws(WebError) {
@@ -157,6 +159,8 @@ public enum ConfigurationJSON {
             case "invisibleSignature": appearance.invisibleSignature = try bool(value, path)
             case "proposedWidth": appearance.proposedWidth = try number(value, path, in: 10...2000)
             case "proposedHeight": appearance.proposedHeight = try number(value, path, in: 10...2000)
+            case "signerNameFontSize": appearance.signerNameFontSize = try number(value, path, in: 1...500)
+            case "dateFontSize": appearance.dateFontSize = try number(value, path, in: 1...500)
             default: throw unknown(key, "appearance", appearanceKeys)
             }
         }
