@@ -148,7 +148,8 @@ struct SignatureAppearanceRenderer {
         into content: inout ContentStreamBuilder
     ) {
         // Shrinking keeps lines whole down to a readable 6 pt; below that, lines wrap (and shrink further).
-        var size = min(max(3, appearance.textFontSize * seedScale), max(3, box.height / Double(max(lines.count, 1)) / 1.3))
+        var size = min(
+            max(3, appearance.textFontSize * seedScale), max(3, box.height / Double(max(lines.count, 1)) / 1.3))
         let widest = lines.map { font.width(of: $0) / 1000 }.max() ?? 0
         if widest > 0 { size = min(size, max(6, box.width / widest)) }
         var wrapped: [String] = []
