@@ -63,6 +63,21 @@ final class ScriptedHost: DecisionChannel {
         }
         // None of the refused bodies changed anything, not even their valid members.
         #expect(try await server.request("/api/state").json["viewer"]?["acceptsInput"] == .bool(false))
+        // A browser (the cookie) changes how it shows things, not what is signed in the host's name.
+        let browser = ["Origin: \(server.base)", "Sec-Fetch-Site: same-origin"]
+        let shown = try await server.request(
+            "POST", "/api/configuration", auth: .cookie, json: #"{"viewer": {"acceptsInput": true}}"#, headers: browser)
+        #expect(shown.status == 200, "\(shown.text)")
+        for body in [
+            #"{"appearance": {"signerName": "Eve"}}"#, #"{"attributes": {"signatureReason": "x"}}"#,
+            #"{"viewer": {"acceptsInput": false}, "watermark": {"title": "x"}}"#,
+        ] {
+            let reply = try await server.request(
+                "POST", "/api/configuration", auth: .cookie, json: body, headers: browser)
+            #expect(reply.status == 403, "\(body): \(reply.status) \(reply.text)")
+        }
+        let after = try await server.request("/api/configuration").json
+        #expect(after["appearance"]?["signerName"] == .null && after["viewer"]?["acceptsInput"] == .bool(true))
     }
 
     @Test("The host answers willConfirmSigning no, then yes; a display text set inside willStartSigning shows")
@@ -148,6 +163,7 @@ final class ScriptedHost: DecisionChannel {
         let channel = BrowserDecisions(hub: hub, timeout: .milliseconds(300))
         let question = HostQuestion(name: "willConfirmSigning", documentID: "d", arguments: .object([]))
         #expect(await channel.ask(question) == nil)
+        #expect(channel.configurationScope == .viewerAndCapture && NoDecisions().configurationScope == .all)
         let subscription = hub.subscribe(first: [])
         defer { subscription.cancel() }
         let asked = Task { await channel.ask(question) }

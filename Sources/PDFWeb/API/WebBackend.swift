@@ -110,8 +110,9 @@ public actor WebBackend {
         pump?.cancel()
         session = opened
         preview = nil
+        let scope = decisions.channel.configurationScope
         decisions.attach(documentID: opened.documentID) { [weak self] changes in
-            try? await self?.configure(changes)
+            try? await self?.configure(changes, scope: scope)
         }
         pump = Task { [weak self] in
             for await event in opened.events {
@@ -210,16 +211,16 @@ public actor WebBackend {
     }
 
     /// Applies configuration changes (``ConfigurationJSON``) to the open document and to those
-    /// opened after it; the session emits `configurationChanged`.
+    /// opened after it, as far as `scope` allows; the session emits `configurationChanged`.
     /// - Throws: `WebError` 400 for an unknown member or a value out of range; nothing changes then.
-    public func configure(_ changes: JSONValue) async throws(WebError) {
+    public func configure(_ changes: JSONValue, scope: ConfigurationJSON.Scope = .all) async throws(WebError) {
         var viewer = viewerConfiguration
         var signature = signatureConfiguration
         if let session {
             viewer = await session.viewerConfiguration
             signature = await session.signatureConfiguration
         }
-        try ConfigurationJSON.apply(changes, viewer: &viewer, signature: &signature)
+        try ConfigurationJSON.apply(changes, viewer: &viewer, signature: &signature, scope: scope)
         viewerConfiguration = viewer
         signatureConfiguration.capture = signature.capture
         signatureConfiguration.appearance = signature.appearance

@@ -15,9 +15,10 @@ extension WebRouter {
             viewer: await backend.viewerConfiguration, signature: await backend.signatureConfiguration)
     }
 
-    /// `POST /api/configuration`: changes members of the configuration (``ConfigurationJSON``).
+    /// `POST /api/configuration`: changes members of the configuration (``ConfigurationJSON``);
+    /// without the API token (a browser), the viewer and the capture only.
     func changeConfiguration(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
-        try await backend.configure(try request.json())
+        try await backend.configure(try request.json(), scope: request.carriesAPIToken ? .all : .viewerAndCapture)
         return .json(await configurationNow())
     }
 

@@ -18,6 +18,9 @@ final class BrowserDecisions: DecisionChannel {
     private let hub: EventHub
     private let waiting = Mutex<[String: Waiting]>([:])
 
+    /// The viewer and the capture only: the answer passes through the person's browser.
+    var configurationScope: ConfigurationJSON.Scope { .viewerAndCapture }
+
     init(hub: EventHub, timeout: Duration) {
         self.hub = hub
         self.timeout = timeout

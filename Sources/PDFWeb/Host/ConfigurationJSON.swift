@@ -18,14 +18,31 @@ public enum ConfigurationJSON {
     /// The longest text a member takes (a display text, a signer's name, a description).
     static let maxText = 500
 
+    /// Who may change what.
+    public enum Scope: Sendable {
+        /// Everything: the server's own configuration (`--config`), the API token, the host's backend.
+        case all
+        /// How the viewer shows the document and the capture dialog (`viewer`, `capture`): what a
+        /// browser may change. The person signing controls their browser, so what is signed in the
+        /// host's name — the appearance, the attributes, the watermark — is not theirs to change.
+        case viewerAndCapture
+    }
+
     /// Applies `changes` to `viewer` and `signature` (its capture and appearance).
-    /// - Throws: `WebError` 400 naming the member at fault; `viewer` and `signature` are then unchanged.
+    /// - Throws: `WebError` 400 naming the member at fault, 403 for a member `scope` does not
+    ///   allow; `viewer` and `signature` are then unchanged.
     public static func apply(
-        _ changes: JSONValue, viewer: inout ViewerConfiguration, signature: inout SignatureConfiguration
+        _ changes: JSONValue, viewer: inout ViewerConfiguration, signature: inout SignatureConfiguration,
+        scope: Scope = .all
     ) throws(WebError) {
         var newViewer = viewer
         var newSignature = signature
         for (key, value) in try members(changes, "the configuration") {
+            if scope == .viewerAndCapture, !["viewer", "capture"].contains(key) {
+                throw WebError.forbidden(
+                    "the \(key.prefix(40)) configuration is the host's: change it with the API token, --config or "
+                        + "--decisions (a browser changes viewer and capture only)")
+            }
             switch key {
             case "viewer": try apply(value, to: &newViewer)
             case "capture": try apply(value, to: &newSignature.capture)

@@ -41,6 +41,14 @@ public protocol DecisionChannel: Sendable {
     /// configuration) — or nil for the seed's default: no host listening, no answer in time, or an
     /// answer that is not an object.
     func ask(_ question: HostQuestion) async -> JSONValue?
+    /// What an answer's `configuration` may change: everything for a host's backend, the viewer and
+    /// capture only for an answer that comes through the person's browser.
+    var configurationScope: ConfigurationJSON.Scope { get }
+}
+
+extension DecisionChannel {
+    /// Everything: a channel of the host's own (its backend, an app in process).
+    public var configurationScope: ConfigurationJSON.Scope { .all }
 }
 
 /// The web server's `SessionDelegate`: each decision goes to the host through a ``DecisionChannel``
