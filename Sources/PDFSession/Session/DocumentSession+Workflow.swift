@@ -171,7 +171,7 @@ extension DocumentSession {
         case .prepare(let plan):
             do {
                 let visible = changesWhatIsShown(plan)
-                return .prepared(digest: try prepare(plan), changesAppearance: visible)
+                return .prepared(digest: try await prepare(plan), changesAppearance: visible)
             } catch {
                 return .failed(error)
             }
