@@ -13,7 +13,8 @@ import Testing
     static let routes = [
         "/api/state", "/api/documents", "/api/pages", "/api/layout", "/api/pages/0/tile", "/api/pages/1/tile",
         "/api/pages/-1/tile", "/api/fields", "/api/fields/name", "/api/fields/Signature1", "/api/save", "/api/page",
-        "/api/download", "/api/preview.png", "/api/accept", "/api/refuse", "/api/select-field", "/api/capture",
+        "/api/download", "/api/preview.png", "/api/appearance.png", "/api/accept", "/api/refuse", "/api/select-field",
+        "/api/capture",
         "/api/choose-signature", "/api/position", "/api/confirm", "/api/cancel", "/api/start-signature",
         "/api/signature-fields", "/api/search", "/api/notes/start", "/api/notes/stroke", "/api/notes/undo",
         "/api/notes/redo", "/api/notes/style", "/api/notes/save", "/api/notes/cancel", "/api/photo/comment",

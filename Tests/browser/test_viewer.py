@@ -849,6 +849,70 @@ class ViewerTests(H.BrowserTestCase):
         path = self.assert_valid_signature(signed, "17-typed.pdf")
         self.assertIn("Ada Typed Lovelace", H.pdftotext(path))
 
+    def box_picture(self):
+        """The positioning box's picture drawn over white into a canvas of its natural size: its pixels
+        that are not white, its size, its source, and the sizes on screen of the picture and the box."""
+        return self.driver.execute_script("""
+            const image = document.querySelector('#edit-box-image');
+            if (!image || !image.complete || !image.naturalWidth) return null;
+            const canvas = document.createElement('canvas');
+            canvas.width = image.naturalWidth;
+            canvas.height = image.naturalHeight;
+            const context = canvas.getContext('2d');
+            context.fillStyle = '#fff';
+            context.fillRect(0, 0, canvas.width, canvas.height);
+            context.drawImage(image, 0, 0);
+            const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+            let ink = 0;
+            for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] < 600) ink += 1;
+            const shown = image.getBoundingClientRect();
+            const box = image.parentElement.getBoundingClientRect();
+            return {ink, width: canvas.width, height: canvas.height, src: image.getAttribute('src'),
+                    shown: [shown.width, shown.height], box: [box.width, box.height]};
+        """)
+
+    def test_18_positioning_box_shows_the_signature(self):
+        """The positioning box holds the signature as it will be drawn (GET /api/appearance.png): a
+        picture with ink that fills the box, asked again after a resize by keyboard; the box keeps its
+        name; the signed page shows the typed name (pdftotext)."""
+        d = self.driver
+        for saved in H.api_ok("GET", "/api/signatures"):
+            H.api_ok("DELETE", f"/api/signatures/{saved['id']}")
+        H.open_document(H.fieldless_pdf(), "appearance-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        H.by_css(d, "#tb-accept").click()
+        H.wait(d, lambda d: H.visible(d, "#capture-dialog"), message="capture dialog")
+        field = H.by_css(d, "#capture-name")
+        field.click()
+        field.send_keys("Box Preview Name")
+        H.by_css(d, '#capture-dialog [data-action="confirm"]').click()
+        H.wait(d, lambda d: H.visible(d, "#edit-box"), timeout=60, message="positioning box")
+        first = H.wait(d, lambda d: self.box_picture(), message="the box's picture")
+        H.shot(d, "18-1-box-picture")
+        self.assertGreater(first["ink"], 100, first)
+        self.assertIn("/api/appearance.png?", first["src"])
+        self.assertTrue(all(abs(a - b) <= 1 for a, b in zip(first["shown"], first["box"])), first)
+        # Drawn at the screen's resolution: one pixel a CSS pixel here.
+        self.assertLessEqual(abs(first["width"] - first["box"][0]), 3, first)
+        box = H.by_css(d, "#edit-box")
+        self.assertTrue(box.get_attribute("aria-label").startswith("Signature position:"), box.get_attribute("aria-label"))
+        self.assertEqual(H.by_css(d, "#edit-box-image").get_attribute("alt"), "")
+        # Shift+Right six times: 48 CSS pixels wider; the picture is asked again once the box rests.
+        d.execute_script("arguments[0].focus()", box)
+        chain = ActionChains(d).key_down(Keys.SHIFT)
+        for _ in range(6):
+            chain.send_keys(Keys.ARROW_RIGHT)
+        chain.key_up(Keys.SHIFT).perform()
+        wider = H.wait(d, lambda d: (p := self.box_picture()) and p["src"] != first["src"] and p, message="a new picture")
+        H.shot(d, "18-2-box-resized")
+        self.assertGreater(wider["ink"], 100, wider)
+        self.assertGreater(wider["width"], first["width"] + 30, (first, wider))
+        self.assertTrue(all(abs(a - b) <= 1 for a, b in zip(wider["shown"], wider["box"])), wider)
+        H.by_css(d, "#box-confirm").click()
+        signed = self.confirm_preview_and_finish("18")
+        path = self.assert_valid_signature(signed, "18-box-picture.pdf")
+        self.assertIn("Box Preview Name", H.pdftotext(path))
+
     def test_13_signature_panel(self):
         """A document signed, then changed on page 1 by an unsigned update: the panel says it was
         changed after signing, shows the signed version (tiles of that revision) and outlines the

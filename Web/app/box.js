@@ -1,24 +1,33 @@
 // A movable, resizable rectangle over a page with confirm / cancel (WYSIWYS signature positioning,
 // signo createViewerRect). Mouse, touch and pen through Pointer Events; arrows move it, Shift+arrows
-// resize it, Enter confirms, Escape cancels.
+// resize it, Enter confirms, Escape cancels. With `image`, the box shows what will be signed: the
+// server draws it at the box's size (in points), again after each resize or zoom.
 import { h } from './dialogs.js';
 import { viewBox, pdfRect } from './geometry.js';
 
 const MIN = 16;
+// The sides and pixels GET /api/appearance.png draws (docs/web-api.md).
+const SIDES = [1, 2000];
+const MAX_PIXELS = 4e6;
 
 /**
  * Shows the box on page `index` at PDF rectangle `rect`; resolves with {page, rect} (PDF user space)
- * on confirm, null on cancel.
+ * on confirm, null on cancel. `image(width, height, scale)`, when given, is the URL of the picture
+ * the box shows at `width` × `height` points, `scale` pixels a point (`text` shows until it loads).
  */
-export function editRectangle(pages, index, rect, { label = 'Signature position', confirmLabel = 'Confirm', text = '' } = {}) {
+export function editRectangle(pages, index, rect, { label = 'Signature position', confirmLabel = 'Confirm', text = '', image = null } = {}) {
   return new Promise((resolve) => {
     const corners = ['nw', 'ne', 'sw', 'se'].map((corner) =>
       h('div', { className: 'handle ' + corner, 'data-corner': corner, 'aria-hidden': 'true' }));
+    // Decorative: the box's label names it.
+    const picture = image && h('img', { className: 'edit-box-image', id: 'edit-box-image', alt: '', draggable: 'false' });
     const box = h('div', {
       className: 'edit-box', id: 'edit-box', tabindex: '0', role: 'group',
       'aria-label': `${label}: drag to move, drag a corner to resize; arrow keys move, Shift+arrow keys resize, Enter confirms, Escape cancels`,
-    }, h('span', { className: 'edit-box-text', textContent: text }), corners);
+    }, h('span', { className: 'edit-box-text', textContent: text }), picture, corners);
+    let timer = 0;
     const done = (value) => {
+      clearTimeout(timer);
       box.remove();
       bar.remove();
       document.removeEventListener('keydown', onKey, true);
@@ -35,6 +44,25 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
     pages.goTo(index, rect);
 
     const current = () => viewBox(pages.matrix(index), box.pdfRect);
+    // The picture at the box's size in points (upright, as on screen) and the screen's pixels a point.
+    const refresh = () => {
+      const m = pages.matrix(index);
+      const zoom = Math.hypot(m[0], m[1]) || 1;
+      const b = current();
+      const side = (v) => Math.round(Math.min(SIDES[1], Math.max(SIDES[0], v / zoom)) * 100) / 100;
+      const width = side(b.w);
+      const height = side(b.h);
+      const scale = Math.min(8, zoom * (window.devicePixelRatio || 1), Math.sqrt(MAX_PIXELS / (width * height)));
+      const source = image(width, height, Math.max(0.1, Math.floor(scale * 100) / 100));
+      if (picture.getAttribute('src') !== source) picture.src = source;
+    };
+    if (picture) {
+      picture.addEventListener('load', () => box.classList.add('has-image'));
+      picture.addEventListener('error', () => box.classList.remove('has-image'));
+      // Every move, resize (pointer or keyboard) and zoom places the box: asked once it rests.
+      box.addEventListener('placed', () => { clearTimeout(timer); timer = setTimeout(refresh, 250); });
+      refresh();
+    }
     const set = (b) => {
       const page = pages.elements[index];
       const width = page.clientWidth;

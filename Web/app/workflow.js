@@ -79,7 +79,11 @@ export class Workflow {
         const page = data.pageIndex ?? data.page ?? 0;
         const rect = data.proposedRect ?? data.rect;
         announce('Move and resize the signature, then confirm', { sticky: true });
-        const result = await editRectangle(app.pages, page, rect, { label: 'Signature position', text: 'Signature' });
+        // The box shows the signature as it will be drawn (GET /api/appearance.png).
+        const result = await editRectangle(app.pages, page, rect, {
+          label: 'Signature position', text: 'Signature',
+          image: (width, height, scale) => url('/api/appearance.png', { width, height, scale }),
+        });
         announce('');
         if (result) await this.call('/api/position', result);
         else await this.call('/api/cancel');

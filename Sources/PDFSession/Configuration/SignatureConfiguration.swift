@@ -22,6 +22,9 @@ public struct SignatureConfiguration: Sendable {
     public var signing: SigningMode = .deferred
     /// signo's signature capture dialog (`STSignatureCaptureConfig`).
     public var capture = SignatureCaptureConfiguration()
+    /// WYSIWYS `WYSSignatureAppearanceCreation`: the host's own rendering of the visible signature,
+    /// asked with the appearance built from ``appearance`` and ``capture``; nil (the default) keeps it.
+    public var appearanceProvider: (any SignatureAppearanceProvider)?
     /// The fields set read-only in the signed revision besides those the delegate returns.
     public var readOnlyFields: [String] = []
     /// Write changes that break the document's certification (DocMDP) or a field lock (FieldMDP):

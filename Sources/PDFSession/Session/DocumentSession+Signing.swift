@@ -11,7 +11,10 @@ extension DocumentSession {
     static let previewDPI = 110.0
 
     /// Builds the prepared revision for `plan`, stores it, and returns the digest to sign.
-    func prepare(_ plan: SigningWorkflow.Plan) throws(SessionError) -> [UInt8] {
+    func prepare(_ plan: SigningWorkflow.Plan) async throws(SessionError) -> [UInt8] {
+        // Asked first, before anything is read for the revision: the host's provider may take its
+        // time (the phase is `preparing`, so no edit comes in meanwhile).
+        let appearance = plan.invisible ? nil : try await signatureAppearance(for: plan, size: appearanceBox(for: plan))
         let configuration = signatureConfiguration
         let attributes = configuration.attributes
         var request: SignatureRequest
@@ -33,7 +36,7 @@ extension DocumentSession {
         request.subFilter = attributes.subFilter
         request.contentsSize = attributes.estimatedSignatureSize
         request.readOnlyFields = configuration.readOnlyFields + plan.readOnlyFields
-        request.appearance = appearance(for: plan)
+        request.appearance = appearance
         if let strokes = plan.handwriting, let certificate = configuration.biometricsCertificate {
             request.biometrics = BiometricCapture(strokes: strokes)
             request.biometricsCertificate = certificate
@@ -58,36 +61,9 @@ extension DocumentSession {
     }
 
     /// The signer's name for `/Name` and the appearance when the configuration gives none.
-    private var signerName: String? {
+    var signerName: String? {
         if case .signer(let signer) = signatureConfiguration.signing { return signer.signerName }
         return nil
-    }
-
-    private func appearance(for plan: SigningWorkflow.Plan) -> SignatureAppearance? {
-        guard !plan.invisible else { return nil }
-        let visual = signatureConfiguration.appearance
-        let capture = signatureConfiguration.capture
-        var appearance: SignatureAppearance
-        if let strokes = plan.handwriting {
-            appearance = SignatureAppearance(mark: .handwriting(strokes, yAxisDown: true))
-            appearance.markColor = capture.signatureColor
-        } else if let typed = plan.typedName {
-            appearance = SignatureAppearance(mark: .name(typed))
-            appearance.markFont = visual.signerNameFont
-            appearance.markColor = capture.signatureColor
-        } else {
-            appearance = SignatureAppearance(mark: .name(visual.signerName ?? signerName ?? username))
-            appearance.markFont = visual.signerNameFont
-        }
-        appearance.datePattern = visual.dateTimePattern
-        appearance.description = visual.signatureDescription
-        appearance.graphic = visual.signatureGraphic
-        appearance.textFont = visual.dateFont
-        appearance.markFontSize = visual.signerNameFontSize
-        appearance.textFontSize = visual.dateFontSize
-        appearance.displayText = capture.displayText
-        appearance.textColor = capture.textColor
-        return appearance
     }
 
     /// Whether signing `plan` changes what a page shows (WYSIWYS shows no preview otherwise): a

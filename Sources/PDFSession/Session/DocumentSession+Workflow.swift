@@ -174,7 +174,7 @@ extension DocumentSession {
                 // (there `willConfirmSigning` was the confirmation).
                 var previewed = changesWhatIsShown(plan)
                 if case .signo = plan.purpose, !signatureConfiguration.previewsSignoSignatures { previewed = false }
-                return .prepared(digest: try prepare(plan), changesAppearance: previewed)
+                return .prepared(digest: try await prepare(plan), changesAppearance: previewed)
             } catch {
                 return .failed(error)
             }

@@ -49,6 +49,27 @@ extension WebRouter {
         return .json(await SessionJSON.phase(of: session))
     }
 
+    /// `GET /api/appearance.png?width=W&height=H[&scale=S]`: the visible signature the session would
+    /// place now in a box of W × H points (the positioning box shows it), S pixels a point (1 by
+    /// default). The numbers are checked here (400 naming the parameter); the session refuses a read-only,
+    /// finished or invisible signature (409).
+    func appearancePNG(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let sides = DocumentSession.appearancePreviewSides
+        var size: [Double] = []
+        for name in ["width", "height"] {
+            guard let value = try CheckedInput.number(request.query, name, in: sides) else {
+                throw WebError.badRequest("\(name) is missing", member: name)
+            }
+            size.append(value)
+        }
+        let scale = try CheckedInput.number(request.query, "scale", in: DocumentSession.appearancePreviewScales) ?? 1
+        let png = try await Self.call { () async throws(SessionError) in
+            try await session.appearancePreview(width: size[0], height: size[1], scale: scale)
+        }
+        return HTTPResponse(contentType: "image/png", bytes: png, headers: [("Cache-Control", "no-store")])
+    }
+
     func createSignatureField(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
         let body = try request.json()

@@ -54,6 +54,7 @@ struct WebRouter: Sendable {
             return HTTPResponse(
                 contentType: "image/png", bytes: try await backend.previewPNG(),
                 headers: [("Cache-Control", "no-store")])
+        case ("GET", 1, "appearance.png"): return try await appearancePNG(request)
         case ("POST", 1, _) where Self.workflowSteps.contains(first): return try await workflow(first, request)
         case ("POST", 1, "signature-fields"): return try await createSignatureField(request)
         case ("GET", 1, "search"): return try await search(request)
@@ -97,7 +98,7 @@ struct WebRouter: Sendable {
         let named = parts.count == 2 && !parts[1].isEmpty
         switch (parts.count, parts[0]) {
         case (1, "state"), (1, "pages"), (1, "layout"), (1, "fields"), (1, "download"), (1, "preview.png"),
-            (1, "search"), (1, "events"), (1, "validation"):
+            (1, "appearance.png"), (1, "search"), (1, "events"), (1, "validation"):
             return reading
         case (3, "pages") where parts[2] == "tile" && !parts[1].isEmpty: return reading
         case (2, "validation") where parts[1] == "diff": return reading
