@@ -26,7 +26,7 @@ struct FormCommandTests {
         #expect(byName["locked"]?["value"] as? String == "fixed")
         #expect(byName["signature"]?["value"] as? Bool == false)
         let widget = try #require((byName["name"]?["widgets"] as? [[String: Any]])?.first)
-        #expect(widget["page"] as? Int == 1)
+        #expect(widget["page"] as? Int == 0)  // the first page: JSON counts from 0
         #expect(widget["rect"] as? [Double] == [72, 700, 322, 722])
         #expect(await autograph("fields", path).output.contains("12 fields, 9 editable, 1 signature"))
     }

@@ -60,7 +60,8 @@ struct SearchCommandTests {
         #expect(object["query"] as? String == "RESUME")
         #expect(object["count"] as? Int == 3)
         let results = try #require(object["results"] as? [[String: Any]])
-        #expect(results.map { $0["page"] as? Int } == [1, 1, 2])
+        // JSON counts pages from 0: the text's "page 1" is "page": 0.
+        #expect(results.map { $0["page"] as? Int } == [0, 0, 1])
         #expect(results.map { $0["text"] as? String } == ["Résumé", "resume", "resu-\nme"])
         #expect(results.map { ($0["quads"] as? [[Double]])?.count } == [1, 1, 2])
         // Each quad of the whole-word hits on page 1 covers pdftotext's box of the same word.

@@ -107,6 +107,33 @@ import Testing
         await third.backend.close()
     }
 
+    @Test("an encrypted FILE is served with --password (-122 without, or with a wrong one) and resumed without it")
+    func encryptedFileWithPassword() async throws {
+        let directory = try TestPaths.temporaryDirectory("serve-password")
+        let plain = directory + "/plain.pdf"
+        let locked = directory + "/locked.pdf"
+        try Data(TestForms.make()).write(to: URL(fileURLWithPath: plain))
+        try Oracle.qpdfEncrypt(plain, locked, user: "user secret", owner: "owner secret", ["256"])
+        for arguments in [[locked], [locked, "--password", "wrong"]] {
+            let refused = await #expect(throws: SessionError.self) { try await Self.serve(directory, arguments) }
+            #expect(refused?.signoCode == -122 && refused?.code == .passwordRequired)
+        }
+        await #expect(throws: UsageError.self) { try await Self.serve(directory, ["--password", "user secret"]) }
+
+        let first = try await Self.serve(directory, [locked, "--password", "user secret"])
+        #expect(await first.session.pageCount > 0)
+        try await first.session.setValue(.text("Grace Hopper"), forField: "name")
+        await first.backend.close()
+        // The password is stored with the document (encrypted): a restart resumes without it.
+        let second = try await Self.serve(directory, [locked])
+        #expect(await Self.value(second.session, "name") == "Grace Hopper")
+        let output = directory + "/filled.pdf"
+        try Data(await second.session.documentBytes).write(to: URL(fileURLWithPath: output))
+        await second.backend.close()
+        #expect(try Oracle.qpdfCheck(output, password: "user secret").status == 0)
+        #expect(try Oracle.pypdfFieldValues(output, password: "user secret")["name"] == "Grace Hopper")
+    }
+
     @Test("--replace discards the stored document and opens the file afresh")
     func replaceStartsOver() async throws {
         let directory = try TestPaths.temporaryDirectory("serve-restart")

@@ -50,7 +50,7 @@ struct TextCommandTests {
         #expect(result.code == .success)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let pages = try #require(object["pages"] as? [[String: Any]])
-        #expect(pages.count == 1 && pages[0]["page"] as? Int == 1)
+        #expect(pages.count == 1 && pages[0]["page"] as? Int == 0)  // --page 1 is "page": 0 in JSON
         let words = try #require(pages[0]["words"] as? [[String: Any]])
         #expect(!words.isEmpty)
         let boxes = try Oracle.run("pdftotext", ["-f", "1", "-l", "1", "-bbox", "-enc", "UTF-8", path, "-"]).output

@@ -54,7 +54,8 @@ struct VerifyDiffTests {
         let pages = try #require(entries[0]["pages"]?.arrayValue)
         try #require(pages.count == 1)
         let page = pages[0]
-        #expect(page["page"] == .int(2) && page["signedPage"] == .bool(true) && page["currentPage"] == .bool(true))
+        // The second page: sig1-page2-… for people, "page": 1 in JSON (from 0).
+        #expect(page["page"] == .int(1) && page["signedPage"] == .bool(true) && page["currentPage"] == .bool(true))
         let share = try #require(page["changedShare"]?.doubleValue)
         #expect(share > 0 && share < 0.01)
         #expect(
@@ -87,6 +88,22 @@ struct VerifyDiffTests {
         // The stroke passes through (150, 160): about 682 pixels from the top at 72 dpi, drawn red.
         #expect((676...688).contains { y in picture.pixel(150, y) == (230, 0, 0, 255) })
         #expect(picture.pixel(400, 400) == (255, 255, 255, 255))
+    }
+
+    @Test("one page rule: the note drawn with --page 2 is page 1 in verify --json and diff.json, page 2 in the text")
+    func pagesCountFromZeroInJSON() async throws {
+        let directory = try TestPaths.temporaryDirectory("cli-diff-pages")
+        let inked = try await Self.inkedAfterSigning(in: directory)
+        let output = directory + "/diff"
+        let result = await autograph("verify", inked, "--json", "--diff", output)
+        let statuses = try #require(try JSONValue.parse(Array(result.output.utf8)).arrayValue)
+        let changes = try #require(statuses.first?["changes"]?.arrayValue)
+        let note = try #require(changes.first { $0["kind"]?.stringValue == "annotation" }, "\(changes)")
+        #expect(note["page"] == .int(1), "\(note)")
+        #expect(note["reason"]?.stringValue?.contains("page 2") == true, "\(note)")
+        let pages = try #require(try Self.json(output + "/diff.json").arrayValue?.first?["pages"]?.arrayValue)
+        #expect(pages.map { $0["page"] } == [.int(1)])
+        #expect(await autograph("verify", inked).output.contains("page 2"))
     }
 
     @Test("a document signed in its last revision: nothing drawn, no page written")
@@ -139,7 +156,7 @@ struct VerifyDiffTests {
         #expect(try Self.files(in: output) == ["diff.json", "sig1-page4-current.png", "sig1-page4-diff.png"])
         let pages = try #require(try Self.json(output + "/diff.json").arrayValue?.first?["pages"]?.arrayValue)
         try #require(pages.count == 1)
-        #expect(pages[0]["page"] == .int(4) && pages[0]["signedPage"] == .bool(false))
+        #expect(pages[0]["page"] == .int(3) && pages[0]["signedPage"] == .bool(false))
         #expect(pages[0]["currentPage"] == .bool(true) && pages[0]["changedShare"] == .double(1))
         #expect(pages[0]["images"]?["signed"] == .null)
         #expect(

@@ -258,6 +258,14 @@ import Testing
         #expect(reason == "refused")
         let path = try Self.validate(signed, in: directory)
         for page in 1...2 { #expect(try Oracle.mutoolText(path, page: page).contains("REFUSED")) }
+        // The seed's watermark defaults (WYSIWYS WYSWatermarkAppearance): no rotation, the date as
+        // yyyy-MM-dd HH:mm:ss. pdftotext's box of the title is a level line, far wider than tall.
+        #expect(try Oracle.mutoolText(path, page: 1).contains("2026-09-21 14:13:20"))
+        let boxes = try Oracle.run("pdftotext", ["-f", "1", "-l", "1", "-bbox", path, "-"]).output
+        let title = try #require(boxes.split(separator: "\n").first { $0.contains(">REFUSED<") })
+        let numbers = title.split(separator: "\"").compactMap { Double($0) }
+        try #require(numbers.count == 4, "\(title)")
+        #expect(numbers[2] - numbers[0] > 3 * (numbers[3] - numbers[1]), "\(title)")
         let reasons = try Oracle.run(
             "python3",
             [

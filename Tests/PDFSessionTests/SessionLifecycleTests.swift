@@ -82,6 +82,75 @@ import Testing
         #expect(try !controller.documentInProgress(session.documentID))
     }
 
+    @Test func aShownDocumentIsErasedWhenItsSessionGoesAwayUnclosed() async throws {
+        // WYSIWYS: "When the viewer returned by this method is destroyed (by the app or the OS),
+        // the file is erased as well."
+        let (controller, _) = try SessionFixtures.controller()
+        var session: DocumentSession? = try await controller.show(pdf: SessionFixtures.form())
+        let documentID = try #require(session?.documentID)
+        #expect(try controller.documentInProgress(documentID))
+        #expect(await session?.pageCount == 2)
+        session = nil
+        #expect(try !controller.documentInProgress(documentID))
+    }
+
+    /// `form` encrypted by qpdf (AES-256) with the user password `user secret`.
+    static func locked(_ form: [UInt8], in directory: String) throws -> [UInt8] {
+        let plain = try SessionFixtures.write(form, directory, "plain.pdf")
+        let locked = directory + "/locked.pdf"
+        try Oracle.qpdfEncrypt(plain, locked, user: "user secret", owner: "owner secret", ["256"])
+        return Array(try Data(contentsOf: URL(fileURLWithPath: locked)))
+    }
+
+    @Test func anEncryptedDocumentOpensAndShowsWithItsPasswordAndReopensWithoutIt() async throws {
+        let (controller, directory) = try SessionFixtures.controller()
+        let locked = try Self.locked(SessionFixtures.form(), in: directory)
+        // Without a password, or with a wrong one: −122, nothing stored.
+        for password in [nil, "wrong"] as [String?] {
+            let opened = await #expect(throws: SessionError.self) {
+                try await controller.open(pdf: locked, documentID: "locked", password: password)
+            }
+            #expect(opened?.code == .passwordRequired && opened?.signoCode == -122)
+            let shown = await #expect(throws: SessionError.self) {
+                try await controller.show(pdf: locked, password: password)
+            }
+            #expect(shown?.code == .passwordRequired && shown?.signoCode == -122)
+        }
+        #expect(try controller.documentsInProgress().isEmpty)
+
+        let shown = try await controller.show(pdf: locked, password: "owner secret")
+        #expect(await shown.pageCount == 2 && shown.isReadOnly)
+        await shown.close()
+
+        let session = try await controller.open(pdf: locked, documentID: "locked", password: "user secret")
+        try await session.setValue(.text("Grace"), forField: "name")
+        await session.close()
+        // The password is kept (encrypted) with the document: a restart reopens it without one.
+        let (restarted, _) = try SessionFixtures.controller(directory)
+        let reopened = try await restarted.reopen(documentID: "locked")
+        #expect(await reopened.formFields().first { $0.name == "name" }?.value == "Grace")
+        let path = try SessionFixtures.write(await reopened.documentBytes, directory, "filled.pdf")
+        #expect(try Oracle.pypdfFieldValues(path, password: "user secret")["name"] == "Grace")
+        #expect(try Oracle.qpdfCheck(path).status != 0, "still encrypted")
+    }
+
+    @Test func aReadOnlyFieldRefusesAnotherValueAndStoresNothing() async throws {
+        let (controller, _) = try SessionFixtures.controller()
+        let session = try await controller.open(pdf: TestForms.make(), documentID: "read-only")
+        let before = await session.documentBytes
+        let refused = await #expect(throws: SessionError.self) {
+            try await session.setValue(.text("changed"), forField: "locked")
+        }
+        #expect(refused?.code == .form && refused?.signoCode == -129)
+        #expect((refused?.underlying as? FormError)?.code == .readOnly)
+        #expect(await session.documentBytes == before)
+        #expect(await session.formFields().first { $0.name == "locked" }?.value == "fixed")
+        // Setting the value it has is no error (an import of exported values), and writes nothing.
+        try await session.setValue(.text("fixed"), forField: "locked")
+        #expect(await session.documentBytes == before)
+        await session.close()
+    }
+
     @Test func badInputGivesTheSeedCodes() async throws {
         let (controller, directory) = try SessionFixtures.controller()
         let notPDF = await #expect(throws: SessionError.self) {

@@ -109,16 +109,19 @@ import Testing
     }
 
     @Test(
-        "A viewer rectangle confirms to its page (1-based) or to (zero, −1) on no page",
+        "A viewer rectangle confirms to its page index (from 0) or to (zero, nil) on no page",
         arguments: [
             // See ViewerConversionTests.mixedState: page 1 (rotated 90°, crop [10 20 110 220]) is at view
             // y 20…120. View (40, 60, 20, 20) → view box (40…60, 40…60) → PDF x 50…70, y 60…80.
-            (rect(40, 60, 20, 20), ViewerRectResult(rect: PDFRectangle(x0: 50, y0: 60, x1: 70, y1: 80), page: 2)),
+            (rect(40, 60, 20, 20), ViewerRectResult(rect: PDFRectangle(x0: 50, y0: 60, x1: 70, y1: 80), pageIndex: 1)),
             // Centre (200, 70) is on page 1's right edge; the part on the page is view x 190…200 →
             // view box x 190…200 → PDF y 210…220.
-            (rect(190, 60, 20, 20), ViewerRectResult(rect: PDFRectangle(x0: 50, y0: 210, x1: 70, y1: 220), page: 2)),
+            (
+                rect(190, 60, 20, 20),
+                ViewerRectResult(rect: PDFRectangle(x0: 50, y0: 210, x1: 70, y1: 220), pageIndex: 1)
+            ),
             // Centre (50, 10) is content y 210: the gap between the pages.
-            (rect(40, 0, 20, 20), ViewerRectResult(rect: PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0), page: -1)),
+            (rect(40, 0, 20, 20), ViewerRectResult(rect: PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0), pageIndex: nil)),
         ])
     func viewerRect(viewRect: PDFRectangle, expected: ViewerRectResult) throws {
         var machine = ViewerModeMachine()
@@ -126,7 +129,7 @@ import Testing
         #expect(changed(machine.beginViewerRect(id: 7, rect: viewRect)))
         #expect(!changed(machine.beginViewerRect(id: 8, rect: viewRect)))
         let result = try #require(changed(machine.confirmViewerRect(in: ViewerConversionTests.mixedState())))
-        #expect(result.page == expected.page && close(result.rect, expected.rect))
+        #expect(result.pageIndex == expected.pageIndex && close(result.rect, expected.rect))
         #expect(machine.isBrowsing)
     }
 

@@ -44,7 +44,8 @@ import Testing
         #expect(signature["revision"]?.intValue == 1)
         #expect(signature["summary"]?.stringValue?.contains("form filling on page 1 (allowed)") == true)
         let changes = try #require(signature["changes"]?.arrayValue)
-        #expect(changes.contains { $0["reason"]?.stringValue?.contains("'name'") == true && $0["page"]?.intValue == 1 })
+        // The first page: "page": 0 (the API counts from 0), as the summary's "page 1" says for people.
+        #expect(changes.contains { $0["reason"]?.stringValue?.contains("'name'") == true && $0["page"]?.intValue == 0 })
 
         // The signed version's tile differs from today's where the field was filled; unknown revisions are refused.
         let current = try await server.request("/api/pages/0/tile?scale=0.5")

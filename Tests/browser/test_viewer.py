@@ -932,6 +932,8 @@ class ViewerTests(H.BrowserTestCase):
         item = H.by_css(d, "#validation-panel .validation-list > li")
         self.assertEqual(item.get_attribute("data-verdict"), "modified")
         self.assertIn("content of page 1 replaced", item.text)
+        # The API's change is on page 0 (JSON counts from 0); the panel says "Page 1", as people count.
+        self.assertIn("Page 1: ", item.text)
         H.by_css(d, '#validation-panel [data-action="show-0"]').click()
         H.wait(d, lambda d: d.execute_script("return document.body.dataset.revision") == "1",
                message="the signed version shown")

@@ -6,9 +6,9 @@ import { h } from './dialogs.js';
 /** A field of `GET /api/fields` or of an event, with the names this file uses. */
 export function normalizeField(f) {
   const rect = (r) => (Array.isArray(r) ? r : r && 'x0' in r ? [r.x0, r.y0, r.x1, r.y1] : null);
-  const widgets = (f.widgets || []).map((w) => ({ ...w, page: w.page ?? w.pageIndex, rect: rect(w.rect) }));
-  const page = f.page ?? f.pageIndex;
-  if (!widgets.length && page != null && f.rect) widgets.push({ page, rect: rect(f.rect) });
+  // `page` counts from 0, as every page of the API does.
+  const widgets = (f.widgets || []).map((w) => ({ ...w, rect: rect(w.rect) }));
+  if (!widgets.length && f.page != null && f.rect) widgets.push({ page: f.page, rect: rect(f.rect) });
   return {
     raw: f, name: f.name, kind: f.kind, value: f.value, label: f.label || f.name,
     required: Boolean(f.required ?? f.isRequired), readOnly: Boolean(f.readOnly ?? f.isReadOnly),

@@ -64,7 +64,7 @@ export class ValidationPanel {
         changes.length
           ? h('ul', { className: 'changes' }, changes.slice(0, 50).map((change) => h('li', {
             'data-allowed': change.allowed ? '1' : '0',
-            textContent: `${change.page ? `Page ${change.page}: ` : ''}${change.reason}${change.allowed ? '' : ' (not allowed)'}`,
+            textContent: `${change.page != null ? `Page ${change.page + 1}: ` : ''}${change.reason}${change.allowed ? '' : ' (not allowed)'}`,
           })))
           : h('p', { className: 'no-changes', textContent: 'No changes since signing.' }),
         h('div', { className: 'signature-actions' }, actions),
@@ -103,7 +103,8 @@ export class ValidationPanel {
   /** Outlines, on each changed page, the regions that differ from the signed version. */
   async outline(signature) {
     this.clearOverlays();
-    const pages = new Set((signature.changes || []).filter((c) => c.page && (c.level !== 'none' || !c.allowed)).map((c) => c.page - 1));
+    // `page` counts from 0, as every page of the API does (null: no page).
+    const pages = new Set((signature.changes || []).filter((c) => c.page != null && (c.level !== 'none' || !c.allowed)).map((c) => c.page));
     for (const page of pages) {
       if (page >= this.app.pages.pages.length) continue;
       let diff;

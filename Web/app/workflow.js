@@ -76,7 +76,7 @@ export class Workflow {
       },
       signatureRequiresPositioning: async (data) => {
         this.setPhase('positioning');
-        const page = data.pageIndex ?? data.page ?? 0;
+        const page = data.page ?? 0;
         const rect = data.proposedRect ?? data.rect;
         announce('Move and resize the signature, then confirm', { sticky: true });
         // The box shows the signature as it will be drawn (GET /api/appearance.png).
@@ -156,7 +156,7 @@ export class Workflow {
       fieldChanged: (data) => app.fields.update(data),
       documentDidLoad: () => app.loadDocument(),
       pageChanged: (data) => {
-        const page = typeof data === 'number' ? data : data?.page ?? data?.index;
+        const page = data?.page;
         if (typeof page === 'number' && page !== app.pages.current) app.pages.goTo(page);
       },
     };

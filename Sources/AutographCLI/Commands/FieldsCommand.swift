@@ -16,7 +16,8 @@ enum FieldsCommand: Command {
         details: """
             Types: text, checkbox, radio, combo, list, button, signature. Values: text for text and
             single choices, the state name for checkboxes and radio groups (Off when unchecked), an
-            array for multiple selections, true/false for signature fields (signed or not).
+            array for multiple selections, true/false for signature fields (signed or not). A widget's
+            page is counted from 1 in the text ("page 2") and from 0 in JSON, as in every JSON output.
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -63,7 +64,7 @@ enum FieldsCommand: Command {
             "widgets": .array(
                 field.widgets.map { widget in
                     .object(sortingKeys: [
-                        "page": widget.pageIndex.map { .int($0 + 1) } ?? .null,
+                        "page": widget.pageIndex.map { .int($0) } ?? .null,
                         "rect": .array(
                             [widget.rect.x0, widget.rect.y0, widget.rect.x1, widget.rect.y1].map { .double($0) }),
                         "hidden": .bool(!widget.isVisible),

@@ -23,8 +23,9 @@ enum SearchCommand: Command {
             Case and diacritics are ignored by default; white space in QUERY matches any run of spaces \
             and line breaks, and a hyphen at a line end may be skipped. Hidden text (OCR layers) is searched.
             Text output: one 'page N: CONTEXT' line per hit, then the count. JSON: {"query":"…","results":\
-            [{"page":1,"quads":[[x1,y1,x2,y2,x3,y3,x4,y4]],"text":"…","context":"…"}],"count":N}, quads in \
-            PDF user space (lower left, lower right, upper right, upper left along the baseline), one per line.
+            [{"page":0,"quads":[[x1,y1,x2,y2,x3,y3,x4,y4]],"text":"…","context":"…"}],"count":N}, page \
+            counted from 0 as in every JSON output (the text's 'page 1'), quads in PDF user space (lower \
+            left, lower right, upper right, upper left along the baseline), one per line.
             Exit codes (as grep): 0 hits found, 1 no hit, 2 usage error or a file that cannot be read.
             Problems inside a page's content are printed as warnings and do not change the exit code.
             """)
@@ -74,7 +75,7 @@ enum SearchCommand: Command {
     static func json(_ result: SearchResult) -> JSONValue {
         func number(_ value: Double) -> JSONValue { .double((value * 100).rounded() / 100) }
         return .object(sortingKeys: [
-            "page": .int(result.pageIndex + 1),
+            "page": .int(result.pageIndex),
             "quads": .array(
                 result.quads.map { quad in .array(quad.points.flatMap { [number($0.x), number($0.y)] }) }),
             "text": .string(result.text),

@@ -18,20 +18,22 @@ extension ServeCommand {
     }
 
     /// Makes the document `documentID` the backend's current one: the stored document of that id
-    /// when there is one (as it was left, signed or not), else `pdf` afresh; with `replace`, `pdf`
-    /// afresh over the stored one.
+    /// when there is one (as it was left, signed or not, read with the password stored with it),
+    /// else `pdf` afresh, opened with `password` when it is encrypted; with `replace`, `pdf` afresh
+    /// over the stored one.
     /// - Returns: the line to print, nil when the document is opened afresh or is stored as `pdf`
     ///   would start ("resuming demo-form: 2 revisions, phase editing; --replace starts over").
-    /// - Throws: `SessionError` from the store; a stored document that cannot be resumed says that
-    ///   `--replace` starts over.
+    /// - Throws: `SessionError` from the store, `.passwordRequired` (signo -122) for an encrypted
+    ///   `pdf` without its password or with a wrong one; a stored document that cannot be resumed
+    ///   says that `--replace` starts over.
     static func openDocument(
-        _ pdf: [UInt8], documentID: String, replace: Bool, in backend: WebBackend
+        _ pdf: [UInt8], documentID: String, password: String? = nil, replace: Bool, in backend: WebBackend
     ) async throws(SessionError) -> String? {
         let controller = backend.controller
         let stored = try controller.documentInProgress(documentID)
         if replace || !stored {
             let before = stored ? (try? controller.documentSummary(documentID)).map(describe) ?? "unreadable" : nil
-            try await backend.open(pdf: pdf, documentID: documentID)
+            try await backend.open(pdf: pdf, documentID: documentID, password: password)
             return before.map { "replaced the stored \(documentID) (\($0)) with a fresh copy" }
         }
         let session: DocumentSession

@@ -18,8 +18,8 @@ enum ServeCommand: Command {
         name: "serve",
         summary: "Serve the web viewer and its API over a signing session (local use: token, loopback)",
         usage: """
-            autograph serve [FILE] [--port N] [--host H] [--store DIR] [--storage-key-file KEY] [--replace]
-                                  [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
+            autograph serve [FILE [--password P]] [--port N] [--host H] [--store DIR] [--storage-key-file KEY]
+                                  [--replace] [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
                                   [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
             """,
         positionals: 0...1,
@@ -27,6 +27,9 @@ enum ServeCommand: Command {
             .init(name: "port", valueName: "N", help: "the TCP port (default 8410; 0: any free port)"),
             .init(name: "host", valueName: "H", help: "the address to listen on (default 127.0.0.1)"),
             .init(name: "store", valueName: "DIR", help: "where the session store goes (default .build/serve)"),
+            .init(
+                name: "password", valueName: "P",
+                help: "user or owner password of an encrypted FILE (kept, encrypted, in the store with it)"),
         ] + StorageKey.options + [
             .init(name: "replace", help: "discard the stored document of FILE (or the demo form) and start over"),
             .init(name: "web-root", valueName: "DIR", help: "serve the viewer's files from DIR (front-end work)"),
@@ -117,10 +120,12 @@ enum ServeCommand: Command {
         let name = arguments.value("name") ?? "Ada Lovelace"
         let pdf: [UInt8]
         let id: String
+        let password = arguments.value("password")
         if let file = arguments.positionals.first {
             pdf = try readFile(file)
             id = try documentID(forFile: pdf)
         } else {
+            guard password == nil else { throw UsageError("--password goes with FILE (the demo form has none)") }
             pdf = DemoForm.make()
             id = demoDocumentID
         }
@@ -140,7 +145,7 @@ enum ServeCommand: Command {
             controller: demo.controller, signatureConfiguration: signature, viewerConfiguration: viewer,
             host: host)
         if let line = try await openDocument(
-            pdf, documentID: id, replace: arguments.has("replace"), in: backend)
+            pdf, documentID: id, password: password, replace: arguments.has("replace"), in: backend)
         {
             console.print("autograph serve: " + line)
         }

@@ -17,9 +17,10 @@ enum TextCommand: Command {
             .init(name: "password", valueName: "P", help: "password of an encrypted document"),
         ],
         details: """
-            Pages are separated by a form feed, as pdftotext does. JSON: {"pages":[{"page":1,"words":\
-            [{"text":"…","quads":[[x1,y1,x2,y2,x3,y3,x4,y4]],"hidden":false}]}]}, quads in PDF user \
-            space (lower left, lower right, upper right, upper left along the baseline).
+            Pages are separated by a form feed, as pdftotext does. JSON: {"pages":[{"page":0,"words":\
+            [{"text":"…","quads":[[x1,y1,x2,y2,x3,y3,x4,y4]],"hidden":false}]}]}, page counted from 0 \
+            as in every JSON output (--page 1 gives "page":0), quads in PDF user space (lower left, \
+            lower right, upper right, upper left along the baseline).
             Problems inside a page's content are warnings (exit 3): the rest of the text is extracted.
             """)
 
@@ -42,7 +43,8 @@ enum TextCommand: Command {
             for warning in pageText.warnings { console.error("warning: page \(page): \(warning)") }
             warnings += pageText.warnings.count
             if arguments.has("json") {
-                jsonPages.append(.object(sortingKeys: ["page": .int(page), "words": .array(pageText.words.map(json))]))
+                jsonPages.append(
+                    .object(sortingKeys: ["page": .int(page - 1), "words": .array(pageText.words.map(json))]))
             } else {
                 let body = arguments.has("layout") ? pageText.layoutText() : pageText.plainText
                 text += body + (body.isEmpty ? "" : "\n") + "\u{0C}"

@@ -38,9 +38,10 @@ extension VerifyCommand {
             removed counts as changed everywhere. For each page that differs it writes
             DIR/sig<k>-page<p>-signed.png, -current.png (only the one that exists for a page added or
             removed) and -diff.png (today's page faded, changed pixels red, changed regions framed in
-            blue), k the signature's number above and p the page's, from 1. DIR/diff.json is an array,
-            one object per signature: signature, field, revision (null when unknown), pages: [{page,
-            signedPage, currentPage (whether the page exists there), changedShare (of the pixels),
+            blue), k the signature's number above and p the page's, from 1 (file names are for people).
+            DIR/diff.json is an array, one object per signature: signature, field, revision (null when
+            unknown), pages: [{page (from 0, as every page in JSON: sig1-page2-… is page 1), signedPage,
+            currentPage (whether the page exists there), changedShare (of the pixels),
             regions [{x, y, width, height}] in PDF user space of today's page (of the signed one when
             it was removed), images {signed, current, diff} (file names, null when absent)}]; a
             signature of the last revision has no pages. DIR is made when missing; one line a
@@ -106,7 +107,7 @@ extension VerifyCommand {
                         case .unrendered:
                             unreadable.append(page + 1)
                         case .changed(let changed):
-                            pages.append(try write(changed, page: page + 1, signature: number))
+                            pages.append(try write(changed, pageAt: page, signature: number))
                         }
                     }
                     console.error(
@@ -161,9 +162,10 @@ extension VerifyCommand {
             }
         }
 
-        /// Writes the images of a changed page and returns its object of `diff.json`.
-        func write(_ changed: ChangedPage, page: Int, signature: Int) throws -> JSONValue {
-            let stem = "sig\(signature)-page\(page)-"
+        /// Writes the images of the changed page at `index` (from 0) and returns its object of
+        /// `diff.json`; the file names count pages from 1, as people do.
+        func write(_ changed: ChangedPage, pageAt index: Int, signature: Int) throws -> JSONValue {
+            let stem = "sig\(signature)-page\(index + 1)-"
             func image(_ name: String, _ png: [UInt8]?) throws -> JSONValue {
                 guard let png else { return .null }
                 try writeFile(directory + "/" + stem + name + ".png", png)
@@ -181,7 +183,7 @@ extension VerifyCommand {
                 ])
             }
             return .object([
-                ("page", .int(page)), ("signedPage", .bool(changed.signed != nil)),
+                ("page", .int(index)), ("signedPage", .bool(changed.signed != nil)),
                 ("currentPage", .bool(changed.current != nil)),
                 ("changedShare", .double((changed.difference.changedShare * 1_000_000).rounded() / 1_000_000)),
                 ("regions", .array(regions)), ("images", images),

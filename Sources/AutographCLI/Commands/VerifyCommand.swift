@@ -59,8 +59,9 @@ enum VerifyCommand: Command {
             cmsSigningTime (seconds since 1970), unsupported and isValid (the signature itself, without
             later changes); and modificationLevel (none, ltv, signatures, formFilling, annotations,
             disallowed; null when the signed revision is unknown), changes [{object, kind, page (from
-            1, or null), allowed, reason, revision}], certification (null or {permissions: 1|2|3}),
-            fieldLocks [{signatureField, action: All|Include|Exclude, fields}] and verdict.
+            0, as every page in JSON, or null), allowed, reason, revision}], certification (null or
+            {permissions: 1|2|3}), fieldLocks [{signatureField, action: All|Include|Exclude, fields}]
+            and verdict.
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {

@@ -157,6 +157,11 @@ public actor DocumentSession {
     }
 
     /// Sets a field's value; the change is an incremental revision saved to the store at once.
+    /// - Throws: `.invalidState` outside editing; `.invalidField` (-130) when the document has no
+    ///   form; `.form` wrapping the `FormError` and keeping its signo code (-129 for an unknown or
+    ///   read-only field or a value the field does not take; a read-only field set to the value it
+    ///   has is no error and stores nothing); `.certificationViolated` (-129) when a certification or
+    ///   field lock forbids the change.
     public func setValue(_ value: FormInput, forField name: String) throws(SessionError) {
         try setValues([(name, value)])
     }
@@ -169,6 +174,8 @@ public actor DocumentSession {
         let update: IncrementalUpdate
         do {
             try filler.setValues(values)
+            // Only read-only fields set to the values they have: nothing to store, nothing changed.
+            guard !filler.values.isEmpty else { return }
             update = try filler.makeUpdate()
         } catch {
             throw SessionError(error)

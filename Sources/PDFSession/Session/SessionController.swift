@@ -75,13 +75,23 @@ public final class SessionController: Sendable {
     }
 
     /// Shows a document read-only (WYSIWYS `showDocument`): kept in the store (not in memory) while
-    /// the session is open and erased when it closes; signing calls are errors.
-    public func show(pdf: [UInt8], viewerConfiguration: ViewerConfiguration = ViewerConfiguration())
-        async throws(SessionError) -> DocumentSession
-    {
-        _ = try DocumentSession.open(pdf)
+    /// the session lives, and erased when it closes or goes away, whichever comes first; signing
+    /// and editing calls are errors.
+    /// - Parameters:
+    ///   - pdf: the document's bytes.
+    ///   - password: the user or owner password of an encrypted document (kept, encrypted, with the
+    ///     stored copy, and erased with it).
+    ///   - viewerConfiguration: how the viewer shows it.
+    /// - Throws: `.passwordRequired` (-122) when the document is encrypted and the password is
+    ///   missing or wrong; -120 or -121 for bytes that are not a readable PDF.
+    public func show(
+        pdf: [UInt8], password: String? = nil, viewerConfiguration: ViewerConfiguration = ViewerConfiguration()
+    ) async throws(SessionError) -> DocumentSession {
+        _ = try DocumentSession.open(pdf, password: password)
         let documentID = "show-" + Self.randomID()
-        try store.create(documentID: documentID, original: pdf, state: SessionSnapshot(kind: .readOnly).encoded())
+        var snapshot = SessionSnapshot(kind: .readOnly)
+        snapshot.documentPassword = password
+        try store.create(documentID: documentID, original: pdf, state: snapshot.encoded())
         return try start(documentID, viewerConfiguration, SignatureConfiguration(), nil)
     }
 

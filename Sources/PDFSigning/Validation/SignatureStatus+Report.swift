@@ -35,11 +35,12 @@ extension SignatureStatus {
 }
 
 extension Modification {
-    /// `{object, kind, page, allowed, reason, revision, level}` (page from 1).
+    /// `{object, kind, page, allowed, reason, revision, level}`: `page` counts from 0, as every page
+    /// number in JSON does (`reason`, for people, says "page 2" of page 1).
     public var json: JSONValue {
         .object(sortingKeys: [
             "object": object.map { .int($0) } ?? .null, "kind": .string(kind.rawValue),
-            "page": pageIndex.map { .int($0 + 1) } ?? .null, "allowed": .bool(allowed), "reason": .string(reason),
+            "page": pageIndex.map { .int($0) } ?? .null, "allowed": .bool(allowed), "reason": .string(reason),
             "revision": .int(revision), "level": .string(level.description),
         ])
     }

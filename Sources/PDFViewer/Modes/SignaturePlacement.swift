@@ -115,31 +115,33 @@ public struct ViewerRectSession: Sendable, Hashable {
         rect = resized(rect, handle: handle, by: delta, minimumSize: minimumSize, bounds: nil)
     }
 
-    /// Where the rectangle lies: the page whose frame contains the rectangle's centre and the part of
-    /// the rectangle on that page in its PDF user space, with signo's 1-based page number; the zero
-    /// rectangle and page −1 when the centre is on no page (a gap, the padding).
+    /// Where the rectangle lies: the page whose frame contains the rectangle's centre (its index,
+    /// from 0) and the part of the rectangle on that page in its PDF user space; the zero rectangle
+    /// and no page when the centre is on no page (a gap, the padding).
     public func result(in state: ViewerState) -> ViewerRectResult {
         guard let (page, _) = state.page(atViewPoint: rect.center) else { return .noPage }
         let frame = state.viewRect(fromPage: state.layout.pages[page].pageBounds, page: page)
         let onPage = rect.intersection(frame) ?? rect
-        return ViewerRectResult(rect: state.pdfRect(fromView: onPage, page: page), page: page + 1)
+        return ViewerRectResult(rect: state.pdfRect(fromView: onPage, page: page), pageIndex: page)
     }
 }
 
-/// A confirmed viewer rectangle (signo): the rectangle in PDF user space and the 1-based page, or the
-/// zero rectangle and −1 when it lies on no page.
+/// A confirmed viewer rectangle (signo `viewerRectConfirmed:inPage:`): the rectangle in PDF user
+/// space and the page's index, counted from 0 like every page of the API (signo's `inPage:` is
+/// `pageIndex + 1`), or the zero rectangle and nil when it lies on no page (signo's −1).
 public struct ViewerRectResult: Sendable, Hashable {
     /// The rectangle in the page's PDF user space.
     public var rect: PDFRectangle
-    /// The 1-based page number, or −1.
-    public var page: Int
+    /// The page's index, from 0 (what `DocumentSession.createSignatureField(name:pageIndex:rect:)`
+    /// takes); nil when the rectangle is on no page.
+    public var pageIndex: Int?
 
-    /// A result from its rectangle and 1-based page.
-    public init(rect: PDFRectangle, page: Int) {
+    /// A result from its rectangle and page index (from 0; nil for no page).
+    public init(rect: PDFRectangle, pageIndex: Int?) {
         self.rect = rect
-        self.page = page
+        self.pageIndex = pageIndex
     }
 
-    /// The answer for a rectangle on no page: `[0 0 0 0]`, page −1.
-    public static let noPage = ViewerRectResult(rect: PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0), page: -1)
+    /// The answer for a rectangle on no page: `[0 0 0 0]`, no page.
+    public static let noPage = ViewerRectResult(rect: PDFRectangle(x0: 0, y0: 0, x1: 0, y1: 0), pageIndex: nil)
 }

@@ -3,11 +3,12 @@ import PDFCore
 import PDFSession
 
 extension SessionJSON {
-    /// An event's name (its case name) and data, as sent on `/api/events`.
+    /// An event's name (its case name) and data, as sent on `/api/events`; every page in them counts
+    /// from 0 (`page`, `pages`), as everywhere in the API.
     static func event(_ event: SessionEvent) -> (name: String, data: JSONValue) {
         switch event {
         case .documentDidLoad(let pageCount): ("documentDidLoad", .object([("pageCount", .int(pageCount))]))
-        case .pageChanged(let index): ("pageChanged", .object([("index", .int(index))]))
+        case .pageChanged(let index): ("pageChanged", .object([("page", .int(index))]))
         case .fieldChanged(let field): ("fieldChanged", Self.field(field))
         case .documentSaved: ("documentSaved", .object([]))
         case .missingRequiredFormField(let fields): ("missingRequiredFormField", Self.fields(fields))
