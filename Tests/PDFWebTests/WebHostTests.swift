@@ -120,7 +120,7 @@ final class ScriptedHost: DecisionChannel {
         #expect(text.contains("Read and approved"), "\(text)")
     }
 
-    @Test("Signature-info, back and viewer rectangles ask the host; pages count from 1; bad input is 400")
+    @Test("Signature-info, back and viewer rectangles ask the host; pages count from 0; bad input is 400")
     func buttonsAndRectangles() async throws {
         let host = ScriptedHost([
             "signatureInfoPressed": [.object([("answer", .bool(false))])],
@@ -132,21 +132,22 @@ final class ScriptedHost: DecisionChannel {
         #expect(try await server.post("/api/buttons/signature-info").json["show"] == .bool(true))
         #expect(try await server.post("/api/buttons/back").status == 200)
         let kept = try await server.post(
-            "/api/viewer-rects/7", #"{"confirmed": true, "page": 1, "rect": [100, 100, 300, 170]}"#)
+            "/api/viewer-rects/7", #"{"confirmed": true, "page": 0, "rect": [100, 100, 300, 170]}"#)
         #expect(kept.json["hide"] == .bool(false), "\(kept.text)")
-        let offPage = try await server.post("/api/viewer-rects/8", #"{"confirmed": true, "page": -1}"#)
+        let offPage = try await server.post("/api/viewer-rects/8", #"{"confirmed": true, "page": null}"#)
         #expect(offPage.json["hide"] == .bool(true), "\(offPage.text)")
         #expect(try await server.post("/api/viewer-rects/9", #"{"confirmed": false}"#).status == 200)
         let rectangles = host.asked.withLock { $0.filter { $0.name.hasPrefix("viewerRect") } }
         #expect(rectangles.map(\.name) == ["viewerRectConfirmed", "viewerRectConfirmed", "viewerRectCancelled"])
-        #expect(rectangles.first?.arguments["page"] == .int(1) && rectangles.first?.arguments["id"] == .int(7))
+        #expect(rectangles.first?.arguments["page"] == .int(0) && rectangles.first?.arguments["id"] == .int(7))
         #expect(rectangles.first?.arguments["rect"]?.arrayValue?.compactMap(\.doubleValue) == [100, 100, 300, 170])
-        #expect(rectangles[1].arguments["page"] == .int(-1) && rectangles[2].arguments["id"] == .int(9))
+        #expect(rectangles[1].arguments["page"] == .null && rectangles[2].arguments["id"] == .int(9))
         #expect(host.names.contains("backButtonPressed"))
         for (path, body) in [
-            ("/api/viewer-rects/1", #"{"confirmed": true, "page": 0, "rect": [0, 0, 10, 10]}"#),
+            ("/api/viewer-rects/1", #"{"confirmed": true, "page": -1, "rect": [0, 0, 10, 10]}"#),
             ("/api/viewer-rects/1", #"{"confirmed": true, "page": 99, "rect": [0, 0, 10, 10]}"#),
-            ("/api/viewer-rects/1", #"{"confirmed": true, "page": 1, "rect": [0, 0, 1e300, 10]}"#),
+            ("/api/viewer-rects/1", #"{"confirmed": true, "page": 0, "rect": [0, 0, 1e300, 10]}"#),
+            ("/api/viewer-rects/1", #"{"confirmed": true, "page": 0}"#),
             ("/api/viewer-rects/1", #"{"confirmed": "yes"}"#),
             ("/api/viewer-rects/-4", #"{"confirmed": false}"#),
             ("/api/viewer-rects/99999999999", #"{"confirmed": false}"#),

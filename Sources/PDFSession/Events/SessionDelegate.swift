@@ -24,9 +24,10 @@ public protocol SessionDelegate: AnyObject, Sendable {
     /// The back button was pressed (signo `backButtonPressed`): the app usually closes the viewer.
     func backButtonPressed() async
     /// A viewer rectangle was confirmed (signo `viewerRectConfirmed:inPage:viewerRectId:`): `rect`
-    /// in the page's PDF user space and `page` counting from 1, or a zero `rect` and page −1 when the
-    /// rectangle lies on no page. True hides the rectangle; false keeps it shown.
-    func viewerRectConfirmed(rect: PDFRectangle, page: Int, id: Int) async -> Bool
+    /// in the PDF user space of page `pageIndex` (from 0, as every page number here: signo's
+    /// `inPage:` is `pageIndex + 1`), or a zero `rect` and nil when the rectangle lies on no page.
+    /// True hides the rectangle; false keeps it shown.
+    func viewerRectConfirmed(rect: PDFRectangle, pageIndex: Int?, id: Int) async -> Bool
     /// A viewer rectangle was cancelled (signo `viewerRectCancelled:`).
     func viewerRectCancelled(id: Int) async
 }
@@ -47,7 +48,7 @@ extension SessionDelegate {
     /// Does nothing.
     public func backButtonPressed() async {}
     /// Hides the rectangle.
-    public func viewerRectConfirmed(rect: PDFRectangle, page: Int, id: Int) async -> Bool { true }
+    public func viewerRectConfirmed(rect: PDFRectangle, pageIndex: Int?, id: Int) async -> Bool { true }
     /// Does nothing.
     public func viewerRectCancelled(id: Int) async {}
 }

@@ -55,20 +55,19 @@ extension DocumentSession {
         await delegate?.backButtonPressed()
     }
 
-    /// A viewer rectangle confirmed on `page` (counting from 1, as signo's `inPage:`; −1 with a
-    /// zero `rect` when it lies on no page), `rect` in that page's PDF user space. Returns the
-    /// delegate's answer: true hides the rectangle (true without a delegate).
+    /// A viewer rectangle confirmed on page `pageIndex` (from 0; nil with a zero `rect` when it lies
+    /// on no page), `rect` in that page's PDF user space. Returns the delegate's answer: true hides
+    /// the rectangle (true without a delegate).
     /// - Throws: `.invalidArgument` for a page the document does not have or a rectangle that is
     ///   not finite.
-    public func viewerRectConfirmed(rect: PDFRectangle, page: Int, id: Int) async throws(SessionError) -> Bool {
-        let offPage = page == -1 && rect == PDFRectangle.zero
-        if !offPage, let problem = PageIndexCheck.problem(page - 1, pageCount: pageCount) {
-            throw SessionError(.invalidArgument, "page \(page) (counting from 1): " + problem)
+    public func viewerRectConfirmed(rect: PDFRectangle, pageIndex: Int?, id: Int) async throws(SessionError) -> Bool {
+        if let pageIndex, let problem = PageIndexCheck.problem(pageIndex, pageCount: pageCount) {
+            throw SessionError(.invalidArgument, problem)
         }
-        guard [rect.x0, rect.y0, rect.x1, rect.y1].allSatisfy(\.isFinite) else {
-            throw SessionError(.invalidArgument, "the rectangle's coordinates must be finite numbers")
+        guard [rect.x0, rect.y0, rect.x1, rect.y1].allSatisfy(\.isFinite), pageIndex != nil || rect == .zero else {
+            throw SessionError(.invalidArgument, "the rectangle must be finite, and zero when it lies on no page")
         }
-        return await delegate?.viewerRectConfirmed(rect: rect, page: page, id: id) ?? true
+        return await delegate?.viewerRectConfirmed(rect: rect, pageIndex: pageIndex, id: id) ?? true
     }
 
     /// A viewer rectangle cancelled (signo `viewerRectCancelled:`): tells the delegate.

@@ -46,8 +46,9 @@ extension WebRouter {
     }
 
     /// `POST /api/viewer-rects/ID {"confirmed": true, "page", "rect"}` or `{"confirmed": false}`:
-    /// a viewer rectangle's Create or Cancel button. `page` counts from 1 as signo's does (−1 with
-    /// a null `rect` off every page); the answer `{"hide"}` is the host's.
+    /// a viewer rectangle's Create or Cancel button. `page` counts from 0 like every page number of
+    /// the API (null, without `rect`, when the rectangle lies on no page); the answer `{"hide"}` is
+    /// the host's.
     func viewerRect(_ text: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         guard let id = Int(text), (0...Int(Int32.max)).contains(id) else {
             throw WebError.notFound("no viewer rectangle \(text.prefix(40)): ids are numbers from 0 to \(Int32.max)")
@@ -61,16 +62,16 @@ extension WebRouter {
             await session.viewerRectCancelled(id: id)
             return .json(.object([("hide", .bool(true))]))
         }
-        let pageCount = await session.pageCount
-        let page = try CheckedInput.requiredInteger(body, "page", in: -1...max(pageCount, 1))
-        guard page != 0 else { throw WebError.badRequest("\"page\" counts from 1 (−1: on no page)", member: "page") }
+        var pageIndex: Int?
         var rect = PDFRectangle.zero
-        if page > 0 {
+        if body["page"] != nil, body["page"] != .null {
             let document = await session.document
-            rect = try CheckedInput.rectangle(body, within: document.pages[page - 1].cropBox)
+            let page = try CheckedInput.pageIndex(body, pageCount: document.pageCount)
+            rect = try CheckedInput.rectangle(body, within: document.pages[page].cropBox)
+            pageIndex = page
         }
         let hide = try await Self.call { () async throws(SessionError) in
-            try await session.viewerRectConfirmed(rect: rect, page: page, id: id)
+            try await session.viewerRectConfirmed(rect: rect, pageIndex: pageIndex, id: id)
         }
         return .json(.object([("hide", .bool(hide))]))
     }

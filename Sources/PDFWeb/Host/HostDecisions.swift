@@ -127,10 +127,11 @@ public final class HostDecisions: SessionDelegate {
         _ = await ask("backButtonPressed", [], expectsAnswer: false)
     }
 
-    /// Asks `viewerRectConfirmed` (page from 1); true (hide the rectangle) unless the host answers false.
-    public func viewerRectConfirmed(rect: PDFRectangle, page: Int, id: Int) async -> Bool {
+    /// Asks `viewerRectConfirmed` (`page` from 0, null off every page); true (hide the rectangle)
+    /// unless the host answers false.
+    public func viewerRectConfirmed(rect: PDFRectangle, pageIndex: Int?, id: Int) async -> Bool {
         let arguments: [(String, JSONValue)] = [
-            ("rect", SessionJSON.rect(rect)), ("page", .int(page)), ("id", .int(id)),
+            ("rect", SessionJSON.rect(rect)), ("page", pageIndex.map { .int($0) } ?? .null), ("id", .int(id)),
         ]
         return await ask("viewerRectConfirmed", arguments)?.boolValue ?? true
     }
