@@ -14,8 +14,10 @@ const MAX_PIXELS = 4e6;
  * Shows the box on page `index` at PDF rectangle `rect`; resolves with {page, rect} (PDF user space)
  * on confirm, null on cancel. `image(width, height, scale)`, when given, is the URL of the picture
  * the box shows at `width` × `height` points, `scale` pixels a point (`text` shows until it loads).
+ * `confirm({page, rect})`, when given, is asked first (it may be async): false keeps the box shown
+ * (signo's viewerRectConfirmed answering NO).
  */
-export function editRectangle(pages, index, rect, { label = 'Signature position', confirmLabel = 'Confirm', text = '', image = null } = {}) {
+export function editRectangle(pages, index, rect, { label = 'Signature position', confirmLabel = 'Confirm', text = '', image = null, confirm: ask } = {}) {
   return new Promise((resolve) => {
     const corners = ['nw', 'ne', 'sw', 'se'].map((corner) =>
       h('div', { className: 'handle ' + corner, 'data-corner': corner, 'aria-hidden': 'true' }));
@@ -26,18 +28,35 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
       'aria-label': `${label}: drag to move, drag a corner to resize; arrow keys move, Shift+arrow keys resize, Enter confirms, Escape cancels`,
     }, h('span', { className: 'edit-box-text', textContent: text }), picture, corners);
     let timer = 0;
+    let finished = false;
     const done = (value) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       box.remove();
       bar.remove();
       document.removeEventListener('keydown', onKey, true);
       resolve(value);
     };
-    const confirm = () => done({ page: index, rect: box.pdfRect.map((v) => Math.round(v * 100) / 100) });
+    let asking = false;
+    const confirm = async () => {
+      if (asking) return;
+      const result = { page: index, rect: box.pdfRect.map((v) => Math.round(v * 100) / 100) };
+      if (ask) {
+        asking = true;
+        confirmButton.disabled = true;
+        const hide = await ask(result);
+        asking = false;
+        confirmButton.disabled = false;
+        if (hide === false) return;
+      }
+      done(result);
+    };
     const bar = h('div', { className: 'floating-bar', role: 'toolbar', 'aria-label': label },
       h('span', { textContent: label }),
-      h('button', { type: 'button', id: 'box-cancel', textContent: 'Cancel', onclick: () => done(null) }),
-      h('button', { type: 'button', id: 'box-confirm', className: 'primary', textContent: confirmLabel, onclick: confirm }));
+      h('button', { type: 'button', id: 'box-cancel', textContent: 'Cancel', onclick: () => { if (!asking) done(null); } }),
+      h('button', { type: 'button', id: 'box-confirm', className: 'primary', textContent: confirmLabel, onclick: () => confirm() }));
+    const confirmButton = bar.querySelector('#box-confirm');
     // Beside the dialogs, in a landmark (axe-core's region rule).
     (document.getElementById('dialogs') || document.body).append(bar);
     pages.anchor(box, index, rect);
@@ -105,7 +124,7 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
 
     const onKey = (event) => {
       if (document.querySelector('dialog[open]')) return;
-      if (event.key === 'Escape') { event.preventDefault(); done(null); return; }
+      if (event.key === 'Escape') { event.preventDefault(); if (!asking) done(null); return; }
       if (document.activeElement !== box) return;
       if (event.key === 'Enter') { event.preventDefault(); confirm(); return; }
       const step = event.altKey ? 1 : 8;

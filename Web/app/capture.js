@@ -82,6 +82,7 @@ export function captureSignature(configuration = {}, { title = 'Sign here', erro
       },
     ],
     setup: (dialog) => {
+      place(dialog, configuration.position);
       const ratio = window.devicePixelRatio || 1;
       const rect = canvas.getBoundingClientRect();
       canvas.width = Math.round(rect.width * ratio);
@@ -111,6 +112,21 @@ export function captureSignature(configuration = {}, { title = 'Sign here', erro
       dialog.querySelector('[data-action="clear"]').addEventListener('click', end);
     },
   });
+}
+
+/**
+ * Puts the dialog where the capture configuration says (`position`: [x, y, width, height] in CSS
+ * pixels from the viewer's top-left corner, signo's `position`); centred without one. Through the
+ * CSSOM: the page's CSP refuses style attributes.
+ */
+function place(dialog, position) {
+  if (!Array.isArray(position) || position.length !== 4 || !position.every(Number.isFinite)) return;
+  const [x, y, width, height] = position;
+  dialog.classList.add('positioned');
+  dialog.style.left = `${x}px`;
+  dialog.style.top = `${y}px`;
+  dialog.style.width = `${width}px`;
+  dialog.style.height = `${height}px`;
 }
 
 /** The configuration's text in its colour (set through the CSSOM: the page's CSP refuses style attributes). */

@@ -56,7 +56,16 @@ export class Search {
     this.count.textContent = '';
   }
 
-  async run() {
+  /** Searches for `query` as the host asks (embed.js): the bar shows it; resolves with the number of results. */
+  async find(query, { caseSensitive = false } = {}) {
+    this.bar.hidden = false;
+    this.input.value = query;
+    this.caseBox.checked = caseSensitive;
+    await this.run({ quiet: true });
+    return this.results.length;
+  }
+
+  async run({ quiet = false } = {}) {
     const q = this.input.value;
     this.clear();
     if (!q) return;
@@ -64,6 +73,7 @@ export class Search {
     try {
       this.results = (await get('/api/search', { q, caseSensitive: this.caseBox.checked ? 1 : 0, wholeWord: 0 })) || [];
     } catch (error) {
+      if (quiet) throw error;
       this.app.workflow.showError(error, 'Search failed');
       return;
     }
@@ -86,10 +96,22 @@ export class Search {
   /** scrollToSearchResult: the next (1) or previous (-1) result. */
   step(direction) {
     if (!this.results.length) return;
-    this.results[this.index]?.marks.forEach((m) => m.classList.remove('current'));
-    this.index = (this.index + direction + this.results.length) % this.results.length;
+    this.show((this.index + direction + this.results.length) % this.results.length);
+  }
+
+  /** signo scrollToSearchResult:withHighlightColor: result `index` (from 0) as the current one, in `color` ("#rrggbb") if given. */
+  show(index, color = null) {
+    this.results[this.index]?.marks.forEach((m) => {
+      m.classList.remove('current');
+      m.style.removeProperty('background-color');
+    });
+    this.index = index;
     const result = this.results[this.index];
-    result.marks.forEach((m) => m.classList.add('current'));
+    // The CSSOM, not a style attribute: the page's Content-Security-Policy refuses those.
+    result.marks.forEach((m) => {
+      m.classList.add('current');
+      if (color) m.style.setProperty('background-color', color);
+    });
     this.count.textContent = `${this.index + 1} / ${this.results.length}`;
     const quad = result.quads?.[0];
     this.app.pages.goTo(result.page, quad ? quadRect(quad) : null);

@@ -31,7 +31,7 @@ export function buildToolbar(app, element) {
     group(button('back', 'Back', () => app.back(), { id: 'tb-back' })),
     group(
       button('sign', 'Sign', () => app.workflow.sign(), { id: 'tb-sign' }),
-      button('fields', 'Signature fields', () => app.workflow.signatureFieldList(), { id: 'tb-fields' }),
+      button('fields', 'Signature fields', () => app.signatureInfo(), { id: 'tb-fields' }),
       button('save', 'Save', () => app.save(), { id: 'tb-save' }),
     ),
     group(
@@ -62,9 +62,16 @@ export function buildToolbar(app, element) {
     },
     showPageNumber(show) { pager.hidden = !show; },
     setReadOnly(readOnly) {
+      this.readOnly = readOnly;
       for (const id of ['tb-sign', 'tb-accept', 'tb-refuse', 'tb-notes', 'tb-rect', 'tb-save']) {
         document.getElementById(id).disabled = readOnly;
       }
+      if (this.saved) document.getElementById('tb-save').disabled = true;
+    },
+    /** signo documentSaved: true greys Save out until the document changes again. */
+    setSaved(saved) {
+      this.saved = saved;
+      document.getElementById('tb-save').disabled = saved || this.readOnly === true;
     },
   };
 }

@@ -12,6 +12,7 @@ import { editRectangle } from './box.js';
 import { announce, h } from './dialogs.js';
 import { cssColor } from './capture.js';
 import { pdfRect } from './geometry.js';
+import { EmbedBridge } from './embed.js';
 
 const EVENTS = [
   'documentDidLoad', 'fieldChanged', 'missingRequiredFormField', 'selectSignatureFormField',
@@ -20,7 +21,7 @@ const EVENTS = [
   'documentPreparedForSignature', 'processDidFinish', 'documentCompleted', 'processDidFail', 'signingProcessConfirmed',
   'signingProcessCancelled', 'signingProcessFailed', 'signatureFieldCreated', 'photoFieldsDeclared', 'photoPlaced',
   'photoCaptureFailed', 'notesModeDidStart', 'notesModeDidFailToStart', 'notesModeDidFinish',
-  'notesModeDidFinishWithFailure', 'pageChanged', 'documentSaved', 'phase',
+  'notesModeDidFinishWithFailure', 'pageChanged', 'documentSaved', 'phase', 'configurationChanged',
 ];
 
 /** What the tests and the host page can read: timings and the tiles requested. */
@@ -44,6 +45,11 @@ class App {
       },
     });
     this.workflow = new Workflow(this);
+    // The page that frames the viewer, when `autograph serve --embed-origin` names it (embed.js).
+    this.embed = new EmbedBridge(this);
+    /** Whether the document takes scrolling, zooming, focus and pointer input (signo enableTouchEvents). */
+    this.acceptsInput = true;
+    this.viewerRectCounter = 0;
     this.fields = new FieldLayer(this.pages, {
       onSign: (name) => this.workflow.sign(name),
       onPhoto: (name) => this.choosePhoto(name),
@@ -65,13 +71,22 @@ class App {
     const pages = early('pages', '/api/pages');
     const fields = early('fields', '/api/fields').catch(() => []);
     const opened = new Promise((resolve) => {
-      this.events = events(EVENTS);
+      this.events = events([...EVENTS, 'decision']);
       this.events.addEventListener('connection', () => {
         if (this.events.source.readyState === EventSource.OPEN) resolve();
         document.body.dataset.connected = this.events.source.readyState === EventSource.OPEN ? '1' : '';
       });
     });
-    const handlers = { ...this.workflow.handlers(), ...this.notes.handlers() };
+    for (const name of EVENTS) this.events.addEventListener(name, (event) => this.embed.event(name, event.detail));
+    this.events.addEventListener('decision', (event) => this.embed.decision(event.detail));
+    // A change after a save makes Save available again (documentSaved greyed it out).
+    for (const name of ['fieldChanged', 'photoPlaced', 'signatureFieldCreated', 'signingProcessConfirmed', 'processDidFinish', 'notesModeDidFinish', 'documentDidLoad']) {
+      this.events.addEventListener(name, () => this.toolbar.setSaved(false));
+    }
+    const handlers = {
+      ...this.workflow.handlers(), ...this.notes.handlers(),
+      configurationChanged: (data) => this.configurationChanged(data),
+    };
     for (const [name, handler] of Object.entries(handlers)) {
       this.events.addEventListener(name, (event) => {
         try {
@@ -83,12 +98,15 @@ class App {
     }
     try {
       this.applyState(await state);
+      this.embed.start(this.state);
       performance.mark('autograph:state');
       await this.pages.setPages(await pages, { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover });
       this.toolbar.setPage(0, this.pages.pages.length);
       this.fields.set(await fields);
     } catch (error) {
       document.body.dataset.error = error.code || 'error';
+      this.embed.start(this.state);
+      this.embed.ready(this.state, error);
       await this.workflow.showError(error, error.status === 403 ? 'Access refused' : 'The document could not be opened');
       return;
     }
@@ -96,31 +114,66 @@ class App {
     // After the first tiles: validating hashes the whole file on the server.
     this.validation.refresh();
     document.body.dataset.ready = '1';
+    this.embed.ready(this.state);
     // Whatever step the session waits on gets its dialog back (a reload is never a dead end).
     this.workflow.resume(this.state);
   }
 
   applyState(state) {
     this.state = state || {};
-    const viewer = this.state.viewer || {};
+    this.applyViewer(this.state.viewer || {});
+    const locked = Boolean(this.state.readOnly) || this.state.phase === 'finished';
+    this.toolbar.setReadOnly(locked);
+    this.fields.readOnly = locked;
+    this.fields.photoFields = new Set(this.state.photoFields || []);
+    this.workflow.setPhase(this.state.phase || 'editing');
+  }
+
+  /** Shows the document as the viewer configuration says (at load, and on `configurationChanged`). */
+  applyViewer(viewer) {
+    const layout = [this.continuous, this.vertical, this.spreads, this.cover];
     this.continuous = viewer.continuousScrolling ?? true;
     this.vertical = viewer.verticalScrolling ?? true;
     this.spreads = viewer.twoPageSpreads === true;
     this.cover = viewer.firstPageAlone !== false;
     const toolbar = document.getElementById('toolbar');
     toolbar.hidden = viewer.showsToolbar === false || viewer.showToolbar === false;
-    document.documentElement.style.setProperty('--toolbar-height', `${Math.max(36, viewer.toolbarHeight || 50)}px`);
-    document.documentElement.style.setProperty('--page-background', cssColor(viewer.backgroundColor, '#e6e6e6'));
+    const root = document.documentElement.style;
+    root.setProperty('--toolbar-height', `${Math.max(36, viewer.toolbarHeight || 50)}px`);
+    root.setProperty('--page-background', cssColor(viewer.backgroundColor, '#e6e6e6'));
+    root.setProperty('--hit', translucent(viewer.searchHighlightColor, 0.4) || 'rgba(255, 214, 0, 0.4)');
     this.toolbar.showPageNumber(viewer.showsPageNumber ?? viewer.showPageNumber ?? true);
-    const locked = Boolean(this.state.readOnly) || this.state.phase === 'finished';
-    this.toolbar.setReadOnly(locked);
-    this.fields.readOnly = locked;
-    this.fields.photoFields = new Set(this.state.photoFields || []);
-    this.viewport.classList.toggle('no-input', viewer.acceptsInput === false);
-    this.workflow.setPhase(this.state.phase || 'editing');
+    // signo enableTouchEvents: no scrolling, zooming, focus or pointer input on the document (the
+    // toolbar and dialogs still work; the host scrolls with scrollToPage / scrollToField).
+    this.acceptsInput = viewer.acceptsInput !== false;
+    this.viewport.classList.toggle('no-input', !this.acceptsInput);
+    this.pages.content.inert = !this.acceptsInput;
     if (viewer.allowsRotation === false && screen.orientation?.lock) {
       screen.orientation.lock(screen.orientation.type).catch(() => {});
     }
+    const changed = layout.some((value, i) => value !== [this.continuous, this.vertical, this.spreads, this.cover][i]);
+    if (changed && this.pages.pages.length) {
+      const page = this.pages.current;
+      this.pages.setPages(this.pages.pages, { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover })
+        .then(() => { this.fields.set([...this.fields.fields.values()].map((field) => field.raw)); this.pages.goTo(page); })
+        .catch((error) => console.warn(error));
+    }
+  }
+
+  /** The configuration changed while the session runs (POST /api/configuration, a host's answer). */
+  configurationChanged(data) {
+    if (data?.viewer) {
+      this.state.viewer = data.viewer;
+      this.applyViewer(data.viewer);
+    }
+    if (data?.capture) this.state.capture = data.capture;
+  }
+
+  /** Scrolls field `name` into view, focusing its control with `focus`: false when the field is not shown. */
+  scrollToField(name, { focus = false } = {}) {
+    if (!this.fields.scrollTo(name)) return false;
+    if (focus) this.fields.elements.get(name)?.[0]?.querySelector('input, textarea, select, button')?.focus({ preventScroll: true });
+    return true;
   }
 
   /** The document changed (signed, notes, photo): new tiles and field values. */
@@ -146,15 +199,32 @@ class App {
     this.validation.refresh();
   }
 
-  back() {
+  /** signo backButtonPressed: the host is told (POST /api/buttons/back, the `autograph:back`
+   *  window event); a viewer in a tab of its own also goes back in the history. */
+  async back() {
     window.dispatchEvent(new CustomEvent('autograph:back'));
-    if (history.length > 1) history.back();
+    await post('/api/buttons/back').catch((error) => console.warn(error));
+    // In a frame, the history is the host page's: going back is the host's to decide.
+    if (window.parent === window && history.length > 1) history.back();
   }
 
+  /** signo signatureInfoPressed: the standard dialog unless the host shows its own (`show` false). */
+  async signatureInfo() {
+    let show = true;
+    try {
+      show = (await post('/api/buttons/signature-info'))?.show !== false;
+    } catch (error) {
+      console.warn(error);
+    }
+    if (show) await this.workflow.signatureFieldList();
+  }
+
+  /** Saves; the host's `documentSaved` answer (true by default) greys the button out until the next change. */
   async save() {
     try {
-      await post('/api/save');
+      const answer = await post('/api/save');
       announce('Saved');
+      if (answer?.saved === true) this.toolbar.setSaved(true);
     } catch (error) {
       this.workflow.showError(error, 'The document was not saved');
     }
@@ -172,6 +242,8 @@ class App {
   }
 
   wireZoom() {
+    // Without input, the wheel neither scrolls the document nor the page around the frame.
+    this.viewport.addEventListener('wheel', (event) => { if (!this.acceptsInput) event.preventDefault(); }, { passive: false });
     let factor = 1;
     let pending = false;
     const schedule = (f) => {
@@ -186,7 +258,7 @@ class App {
       });
     };
     this.viewport.addEventListener('wheel', (event) => {
-      if (!event.ctrlKey && !event.metaKey) return;
+      if (!this.acceptsInput || (!event.ctrlKey && !event.metaKey)) return;
       event.preventDefault();
       schedule(Math.exp(-event.deltaY * 0.0025));
     }, { passive: false });
@@ -198,7 +270,7 @@ class App {
       return Math.hypot(a.x - b.x, a.y - b.y);
     };
     this.viewport.addEventListener('pointerdown', (event) => {
-      if (event.pointerType !== 'touch') return;
+      if (event.pointerType !== 'touch' || !this.acceptsInput) return;
       touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
       if (touches.size === 2) distance = spread();
     });
@@ -226,6 +298,13 @@ class App {
       if (document.querySelector('dialog[open]')) return;
       const target = event.target;
       const typing = target.matches?.('input, textarea, select, [contenteditable]');
+      const navigation = ['+', '=', '-', '0'].includes(event.key) ? event.ctrlKey || event.metaKey
+        : ['PageDown', 'PageUp', 'ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown', 'Home', 'End', ' '].includes(event.key);
+      const onDocument = target === document.body || target === this.viewport || this.viewport.contains(target);
+      if (!this.acceptsInput && navigation && !typing && onDocument) {
+        event.preventDefault();
+        return;
+      }
       if ((event.ctrlKey || event.metaKey) && ['+', '=', '-', '0'].includes(event.key)) {
         event.preventDefault();
         if (event.key === '0') this.pages.relayout({ fit: 'width' });
@@ -244,7 +323,13 @@ class App {
     });
   }
 
-  /** signo createViewerRect → createNewSignatureField. */
+  /**
+   * signo createViewerRect → viewerRectConfirmed / viewerRectCancelled → createNewSignatureField.
+   * Create and Cancel tell the host (POST /api/viewer-rects/ID, page from 0). The host's answer
+   * false keeps the rectangle shown; true hides it. The viewer then makes a signature field
+   * `SignatureN` there — as it always did — unless the embedding page's handler decided (answered
+   * true itself): the rectangle is then the host's to use.
+   */
   async newSignatureField() {
     const index = this.pages.current;
     const element = this.pages.elements[index];
@@ -252,16 +337,34 @@ class App {
     const w = Math.min(200 * zoom, element.clientWidth * 0.8);
     const hgt = Math.min(70 * zoom, element.clientHeight * 0.5);
     const box = { x: (element.clientWidth - w) / 2, y: (element.clientHeight - hgt) / 2, w, h: hgt };
+    this.viewerRectCounter += 1;
+    const id = this.viewerRectCounter;
+    let hostDecided = false;
     const result = await editRectangle(this.pages, index, pdfRect(this.pages.matrix(index), box), {
       label: 'New signature field', confirmLabel: 'Create', text: 'New signature field',
+      confirm: async ({ page, rect }) => {
+        try {
+          const answer = await post('/api/viewer-rects/' + id, { confirmed: true, page, rect });
+          hostDecided = this.embed.takeRectAnswer(id);
+          return answer?.hide !== false;
+        } catch (error) {
+          this.workflow.showError(error, 'The signature field was not created');
+          return false;
+        }
+      },
     });
-    if (!result) return;
+    if (!result) {
+      post('/api/viewer-rects/' + id, { confirmed: false }).catch((error) => console.warn(error));
+      return;
+    }
+    if (hostDecided) return;
     const taken = new Set(this.fields.fields.keys());
     let n = 1;
     while (taken.has(`Signature${n}`)) n += 1;
     try {
       await post('/api/signature-fields', { name: `Signature${n}`, page: result.page, rect: result.rect });
       announce(`Signature field Signature${n} created`);
+      this.toolbar.setSaved(false);
       await this.reloadDocument();
     } catch (error) {
       this.workflow.showError(error, 'The signature field was not created');
@@ -289,6 +392,12 @@ class App {
       this.workflow.showError(error, 'The photo could not be placed');
     }
   }
+}
+
+/** `color` ("#rrggbb") at opacity `alpha`, or null. */
+function translucent(color, alpha) {
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(typeof color === 'string' ? color : '');
+  return match ? `rgba(${match.slice(1).map((hex) => parseInt(hex, 16)).join(', ')}, ${alpha})` : null;
 }
 
 const app = new App();
