@@ -913,6 +913,82 @@ class ViewerTests(H.BrowserTestCase):
         path = self.assert_valid_signature(signed, "18-box-picture.pdf")
         self.assertIn("Box Preview Name", H.pdftotext(path))
 
+    POINT_ON_PAGE = """
+        const [x, y] = arguments;
+        const page = document.elementsFromPoint(x, y).find((e) => e.classList.contains('page'));
+        if (!page) return null;
+        const r = page.getBoundingClientRect();
+        return {index: page.dataset.index, fx: (x - r.left) / r.width, fy: (y - r.top) / r.height,
+                width: r.width, height: r.height, zoom: window.autograph.pages.zoom};
+    """
+
+    def settled_zoom(self, before):
+        """Waits until the zoom changed from `before` and stays put; returns it."""
+        d = self.driver
+        H.wait(d, lambda d: abs(d.execute_script("return window.autograph.pages.zoom") - before) > 0.05,
+               message="zoom changed")
+        last = None
+        for _ in range(40):
+            time.sleep(0.25)
+            now = d.execute_script("return [window.autograph.pages.zoom, window.autograph.pages.viewport.scrollLeft,"
+                                   " window.autograph.pages.viewport.scrollTop]")
+            if now == last:
+                return now[0]
+            last = now
+        return last[0]
+
+    def assert_same_point(self, before, after, what):
+        self.assertIsNotNone(after, what)
+        self.assertEqual(before["index"], after["index"], (what, before, after))
+        # The same point of the page, within 3 screen pixels.
+        self.assertLessEqual(abs(before["fx"] - after["fx"]) * after["width"], 3, (what, before, after))
+        self.assertLessEqual(abs(before["fy"] - after["fy"]) * after["height"], 3, (what, before, after))
+
+    def test_19_zoom_keeps_the_point_under_the_fingers(self):
+        """A two-finger pinch (touch Pointer Events) and Ctrl+wheel zoom around the point between the
+        fingers or under the pointer: that point of the page stays where it is on screen."""
+        d = self.driver
+        H.open_document(DEMO["pdf"], "zoom-" + str(time.monotonic_ns()))
+        H.open_viewer(d)
+        H.wait(d, "document.querySelector('.page.loaded') !== null", message="first tile")
+        visible = """
+            const a = window.autograph, v = a.viewport.getBoundingClientRect();
+            const r = a.pages.elements[a.pages.current].getBoundingClientRect();
+            const left = Math.max(r.left, v.left), top = Math.max(r.top, v.top);
+            return [left, top, Math.min(r.right, v.right) - left, Math.min(r.bottom, v.bottom) - top];"""
+        wheel = """
+            const [x, y, delta] = arguments;
+            window.autograph.viewport.dispatchEvent(new WheelEvent('wheel', {deltaY: delta, ctrlKey: true,
+                clientX: x, clientY: y, bubbles: true, cancelable: true}));"""
+        # First in, around the page's middle, so that the page is wider than the viewport: zooming
+        # around a point near an edge can then keep it still without scrolling past the content.
+        rect = d.execute_script(visible)
+        start = d.execute_script("return window.autograph.pages.zoom")
+        d.execute_script(wheel, rect[0] + rect[2] / 2, rect[1] + rect[3] / 2, -300)
+        self.settled_zoom(start)
+        rect = d.execute_script(visible)
+        x, y = rect[0] + rect[2] * 0.3, rect[1] + rect[3] * 0.4
+        before = d.execute_script(self.POINT_ON_PAGE, x, y)
+        self.assertIsNotNone(before, "no page under the point")
+        d.execute_script("""
+            const [x, y] = arguments;
+            const v = window.autograph.viewport;
+            const send = (type, id, px) => v.dispatchEvent(new PointerEvent(type, {pointerId: id,
+                pointerType: 'touch', clientX: px, clientY: y, bubbles: true, isPrimary: id === 1}));
+            send('pointerdown', 1, x - 40); send('pointerdown', 2, x + 40);
+            send('pointermove', 2, x + 60); send('pointermove', 1, x - 60);
+            send('pointerup', 1, x - 60); send('pointerup', 2, x + 60);
+        """, x, y)
+        zoom = self.settled_zoom(before["zoom"])
+        self.assertGreater(zoom, before["zoom"] * 1.3, "the pinch did not zoom in")
+        self.assert_same_point(before, d.execute_script(self.POINT_ON_PAGE, x, y), "pinch")
+        rect = d.execute_script(visible)
+        x2, y2 = rect[0] + rect[2] * 0.7, rect[1] + rect[3] * 0.25
+        before = d.execute_script(self.POINT_ON_PAGE, x2, y2)
+        d.execute_script(wheel, x2, y2, -150)
+        self.settled_zoom(before["zoom"])
+        self.assert_same_point(before, d.execute_script(self.POINT_ON_PAGE, x2, y2), "ctrl+wheel")
+
     def test_13_signature_panel(self):
         """A document signed, then changed on page 1 by an unsigned update: the panel says it was
         changed after signing, shows the signed version (tiles of that revision) and outlines the

@@ -73,8 +73,8 @@ export class PageView {
   }
 
   /** Lays the pages out again (viewport size, zoom or fit changed), keeping the current page in view. */
-  async relayout({ fit = this.fit, zoom = this.zoom, keep = true } = {}) {
-    const anchor = keep && this.layout ? this.anchorPoint() : null;
+  async relayout({ fit = this.fit, zoom = this.zoom, keep = true, focus = null } = {}) {
+    const anchor = keep && this.layout ? this.anchorPoint(focus) : null;
     const rect = this.viewport.getBoundingClientRect();
     const layout = await computeLayout(this.pages, {
       width: this.viewport.clientWidth || rect.width, height: this.viewport.clientHeight || rect.height,
@@ -235,22 +235,28 @@ export class PageView {
     }
   }
 
-  anchorPoint() {
+  /**
+   * The page point at `focus` ({x, y} from the viewport's top left; its centre by default): the
+   * page under it (else the page at the centre) and the fractions of that page's frame.
+   */
+  anchorPoint(focus = null) {
     const v = this.viewport;
-    const index = this.pageAtCenter();
+    const px = focus ? focus.x : v.clientWidth / 2;
+    const py = focus ? focus.y : v.clientHeight / 2;
+    const x = v.scrollLeft + px;
+    const y = v.scrollTop + py;
+    const under = this.layout.pages.find(({ frame: [fx, fy, fw, fh] }) => x >= fx && x <= fx + fw && y >= fy && y <= fy + fh);
+    const index = under ? under.index : this.pageAtCenter();
     const frame = this.layout.pages.find((p) => p.index === index).frame;
-    return {
-      index,
-      fx: (v.scrollLeft + v.clientWidth / 2 - frame[0]) / frame[2],
-      fy: (v.scrollTop + v.clientHeight / 2 - frame[1]) / frame[3],
-    };
+    return { index, px, py, fx: (x - frame[0]) / frame[2], fy: (y - frame[1]) / frame[3] };
   }
 
-  restoreAnchor({ index, fx, fy }) {
+  /** Scrolls so that the anchor's page point is back where it was on screen. */
+  restoreAnchor({ index, px, py, fx, fy }) {
     const frame = this.layout.pages.find((p) => p.index === index).frame;
     const v = this.viewport;
-    v.scrollLeft = frame[0] + fx * frame[2] - v.clientWidth / 2;
-    v.scrollTop = frame[1] + fy * frame[3] - v.clientHeight / 2;
+    v.scrollLeft = frame[0] + fx * frame[2] - px;
+    v.scrollTop = frame[1] + fy * frame[3] - py;
   }
 
   /** Scrolls to page `index` (0-based), or to a PDF rectangle on it. */

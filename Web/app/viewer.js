@@ -230,9 +230,10 @@ class App {
     }
   }
 
-  zoomBy(factor) {
+  /** Zooms by `factor`; `focus` ({x, y} from the viewport's top left) stays where it is on screen. */
+  zoomBy(factor, focus = null) {
     const zoom = Math.max(0.1, Math.min(8, this.pages.zoom * factor));
-    if (Math.abs(zoom - this.pages.zoom) > 1e-3) this.pages.relayout({ fit: 'zoom', zoom });
+    if (Math.abs(zoom - this.pages.zoom) > 1e-3) this.pages.relayout({ fit: 'zoom', zoom, focus });
   }
 
   fitToggle() {
@@ -244,23 +245,31 @@ class App {
   wireZoom() {
     // Without input, the wheel neither scrolls the document nor the page around the frame.
     this.viewport.addEventListener('wheel', (event) => { if (!this.acceptsInput) event.preventDefault(); }, { passive: false });
+    // Zooming stays in the browser (a round trip per frame would lag the fingers); the point under
+    // the pointer or between the fingers stays still on screen.
     let factor = 1;
     let pending = false;
-    const schedule = (f) => {
+    let focus = null;
+    const local = (x, y) => {
+      const rect = this.viewport.getBoundingClientRect();
+      return { x: x - rect.left, y: y - rect.top };
+    };
+    const schedule = (f, at) => {
       factor *= f;
+      focus = at;
       if (pending) return;
       pending = true;
       requestAnimationFrame(() => {
         pending = false;
         const f = factor;
         factor = 1;
-        this.zoomBy(f);
+        this.zoomBy(f, focus);
       });
     };
     this.viewport.addEventListener('wheel', (event) => {
       if (!this.acceptsInput || (!event.ctrlKey && !event.metaKey)) return;
       event.preventDefault();
-      schedule(Math.exp(-event.deltaY * 0.0025));
+      schedule(Math.exp(-event.deltaY * 0.0025), local(event.clientX, event.clientY));
     }, { passive: false });
     // Two-finger pinch with Pointer Events.
     const touches = new Map();
@@ -280,7 +289,8 @@ class App {
       if (touches.size === 2 && distance > 0) {
         const now = spread();
         if (Math.abs(now / distance - 1) > 0.04) {
-          schedule(now / distance);
+          const [a, b] = [...touches.values()];
+          schedule(now / distance, local((a.x + b.x) / 2, (a.y + b.y) / 2));
           distance = now;
         }
       }
