@@ -168,15 +168,20 @@ final class ScriptedHost: DecisionChannel {
         let subscription = hub.subscribe(first: [])
         defer { subscription.cancel() }
         let asked = Task { await channel.ask(question) }
+        // The reader polls without blocking: a blocked thread of the cooperative pool (two on two
+        // cores) could keep the question itself from being asked.
         var event = ""
-        for _ in 0..<50 {
-            if case .chunk(let bytes) = subscription.next(timeout: 0.1) {
+        for _ in 0..<400 where !event.contains("decision") {
+            if case .chunk(let bytes) = subscription.next(timeout: 0.001) {
                 event = String(decoding: bytes, as: UTF8.self)
-                if event.contains("decision") { break }
+            } else {
+                try await Task.sleep(for: .milliseconds(25))
             }
         }
         #expect(event.hasPrefix("event: decision\n"), "\(event)")
-        let data = try JSONValue.parse(Array(event.split(separator: "\n")[1].dropFirst(6).utf8))
+        let lines = event.split(separator: "\n")
+        let line = try #require(lines.count > 1 ? lines[1] : nil)
+        let data = try JSONValue.parse(Array(line.dropFirst(6).utf8))
         let id = try #require(data["id"]?.stringValue)
         #expect(data["decision"]?.stringValue == "willConfirmSigning")
         #expect(!channel.answer(id: "not-" + id, with: .object([])))

@@ -151,7 +151,8 @@ struct SignatureAppearanceRenderer {
         var size = min(
             max(3, appearance.textFontSize * seedScale), max(3, box.height / Double(max(lines.count, 1)) / 1.3))
         let widest = lines.map { font.width(of: $0) / 1000 }.max() ?? 0
-        if widest > 0 { size = min(size, max(6, box.width / widest)) }
+        // A hair under the exact width: a line as wide as the box, to the last bit, would wrap.
+        if widest > 0 { size = min(size, max(6, box.width / widest * 0.999)) }
         var wrapped: [String] = []
         while true {
             let layout = TextLayout(font: font, size: size)
