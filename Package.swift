@@ -40,11 +40,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Its header only: the library is opened when a server starts (PDFWeb/MicroHTTPD).
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Its header only: libcurl is opened when the first request is sent (HTTPClient/CurlLibrary).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CShims", dependencies: ["CJPEG"]),
 
         // Every libcrypto call, behind `package` wrappers; internal to the package, not a product
         // (ARCHITECTURE.md, "Crypto").
         .target(name: "AutographCrypto", dependencies: ["COpenSSL"], swiftSettings: upcoming),
+        // The HTTP client on libcurl, behind the `HTTPTransport` protocol; internal to the package, not
+        // a product.
+        .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: upcoming),
         // JSON values for the CLI's and the web API's documents; depends on nothing.
         .target(name: "AutographJSON", swiftSettings: upcoming),
         // The PDF file: objects, syntax, cross-reference, document, writing, filters, encryption.
@@ -103,7 +108,7 @@ let package = Package(
             name: "PDFWeb",
             dependencies: [
                 "PDFSession", "PDFViewer", "PDFRendering", "PDFGraphics", "PDFSigning", "PDFForms", "PDFAnnotations",
-                "PDFAuthoring", "PDFCore", "AutographJSON", "CMicroHTTPD", "CShims",
+                "PDFAuthoring", "PDFCore", "AutographJSON", "AutographCrypto", "HTTPClient", "CMicroHTTPD", "CShims",
             ],
             swiftSettings: upcoming, plugins: ["EmbedWebAssetsPlugin"]),
         .target(
@@ -135,6 +140,7 @@ let package = Package(
             name: "AutographCryptoTests",
             dependencies: ["AutographCrypto", "PDFCore", "PDFSigning", "PDFSession", "PDFTestSupport"],
             swiftSettings: upcoming),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "PDFTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "PDFFontsTests", dependencies: ["PDFFonts", "PDFAuthoring", "PDFCore", "PDFTestSupport"],
             swiftSettings: upcoming),
@@ -186,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "PDFWebTests",
             dependencies: [
-                "PDFForms", "PDFGraphics",
+                "PDFForms", "PDFGraphics", "HTTPClient", "AutographCrypto",
                 "AutographJSON", "PDFAuthoring", "PDFWeb", "PDFSession", "PDFSigning", "PDFCore", "PDFTestSupport",
             ],
             swiftSettings: upcoming),

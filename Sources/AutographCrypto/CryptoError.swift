@@ -13,6 +13,8 @@ package enum CryptoOperation: String, Hashable, Sendable, CaseIterable, CustomSt
     case aesGCM
     /// HKDF-SHA-256 key derivation.
     case hkdf
+    /// A message authentication code (HMAC).
+    case mac
     /// Reading a private key.
     case keyReading
     /// Generating a key pair.

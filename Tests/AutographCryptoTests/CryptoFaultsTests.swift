@@ -17,7 +17,7 @@ struct CryptoFaultsTests {
         #expect(try SecureRandom.bytes(16).count == 16)
     }
 
-    @Test("each operation fails where it starts", arguments: [CryptoOperation.digest, .aesCBC, .aesGCM, .hkdf])
+    @Test("each operation fails where it starts", arguments: [CryptoOperation.digest, .aesCBC, .aesGCM, .hkdf, .mac])
     func operationsFail(_ operation: CryptoOperation) throws {
         let key = [UInt8](repeating: 7, count: 32)
         var buffer = [UInt8](repeating: 1, count: 16)
@@ -36,6 +36,7 @@ struct CryptoFaultsTests {
                                 ciphertext: text, tag: tag)
                         }
                     }
+                case .mac: _ = try HMAC.authenticationCode(key: key, message: buffer)
                 default: _ = try HKDF.sha256(key: key, salt: [], info: [], length: 32)
                 }
             }

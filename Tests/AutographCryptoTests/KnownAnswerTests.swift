@@ -3,7 +3,7 @@ import Testing
 
 /// Published test vectors: the wrappers compute what the standards say, not what they computed
 /// yesterday.
-@Suite("KnownAnswerTests: digests, AES-CBC, AES-GCM and HKDF against published vectors")
+@Suite("KnownAnswerTests: digests, AES-CBC, AES-GCM, HKDF and HMAC against published vectors")
 struct KnownAnswerTests {
     static func hex(_ text: String) -> [UInt8] {
         let digits = Array(text.utf8)
@@ -103,6 +103,42 @@ struct KnownAnswerTests {
             info: Self.hex("f0f1f2f3f4f5f6f7f8f9"), length: 42)
         #expect(
             okm == Self.hex("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"))
+    }
+
+    @Test(
+        "HMAC-SHA-2 gives RFC 4231's test cases 1, 2 and 6",
+        arguments: [
+            (
+                MessageDigest.sha256, [UInt8](repeating: 0x0b, count: 20), "Hi There",
+                "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+            ),
+            (
+                .sha384, [UInt8](repeating: 0x0b, count: 20), "Hi There",
+                "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6"
+            ),
+            (
+                .sha512, [UInt8](repeating: 0x0b, count: 20), "Hi There",
+                "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
+                    + "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854"
+            ),
+            (
+                .sha256, Array("Jefe".utf8), "what do ya want for nothing?",
+                "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+            ),
+            (
+                .sha256, [UInt8](repeating: 0xaa, count: 131), "Test Using Larger Than Block-Size Key - Hash Key First",
+                "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+            ),
+        ])
+    func hmac(_ digest: MessageDigest, _ key: [UInt8], _ message: String, _ expected: String) throws {
+        #expect(try HMAC.authenticationCode(digest, key: key, message: Array(message.utf8)) == Self.hex(expected))
+    }
+
+    @Test("HMAC refuses an empty key and a digest other than SHA-2")
+    func hmacRefusals() throws {
+        #expect(throws: CryptoError.self) { try HMAC.authenticationCode(key: [], message: [1]) }
+        #expect(throws: CryptoError.self) { try HMAC.authenticationCode(.sha1, key: [1], message: [1]) }
+        #expect(try HMAC.authenticationCode(key: [1], message: []).count == 32)
     }
 
     @Test("random bytes have the length asked for and differ between calls")

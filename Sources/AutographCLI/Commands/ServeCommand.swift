@@ -21,6 +21,7 @@ enum ServeCommand: Command {
             autograph serve [FILE [--password P]] [--port N] [--host H] [--store DIR] [--storage-key-file KEY]
                                   [--replace] [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
                                   [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
+                                  [--decisions URL --decisions-secret-file FILE]
             """,
         positionals: 0...1,
         options: [
@@ -50,6 +51,13 @@ enum ServeCommand: Command {
             .init(
                 name: "decision-timeout", valueName: "SECONDS",
                 help: "how long a decision waits for the host's answer before the seed's default (default 60)"),
+            .init(
+                name: "decisions", valueName: "URL",
+                help: "POST each decision, HMAC-signed, to the host's backend at URL (http or https) and use its answer"
+            ),
+            .init(
+                name: "decisions-secret-file", valueName: "FILE",
+                help: "the secret --decisions signs with, mode 600 (else $\(DecisionsSecret.environmentVariable))"),
         ],
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
@@ -70,6 +78,17 @@ enum ServeCommand: Command {
             and move a store made with the public key to it with
               autograph session rekey --store DIR/store.sqlite --user demo --from-public-key \
             --new-storage-key-file store.key
+
+            Who answers the session's decisions (willStartSigning, willConfirmSigning …; docs/web-api.md): nobody
+            (every default) unless --decisions URL sends each one to the host's backend as a POST signed with
+            HMAC-SHA-256 (X-Autograph-Timestamp, X-Autograph-Signature), or --embed-origin lets the embedding page
+            answer them. With both, the backend answers and the page at ORIGIN may only frame the viewer (a page's
+            answers come from the signer's browser, where they can be changed; the backend's cannot). A question
+            waits --decision-timeout seconds; no answer in time, a status other than 2xx or an answer that is not
+            a JSON object means the seed's default, said in one line on standard error. The secret:
+            --decisions-secret-file FILE (its text, at least 16 bytes; refused unless only its owner may read it)
+            or $\(DecisionsSecret.environmentVariable); make one with
+              \(DecisionsSecret.generation)
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -116,6 +135,8 @@ enum ServeCommand: Command {
     /// Everything before the server listens: the store, and the backend with FILE's stored document
     /// (or the demo form's) resumed, or opened afresh; prints what it resumed or replaced.
     static func prepare(_ arguments: Arguments, console: Console) async throws -> (DemoStore, WebBackend) {
+        // Who answers the decisions, first: a wrong option is said before anything is created.
+        let host = try hostLink(arguments, console: console)
         let directory = arguments.value("store") ?? ".build/serve"
         let name = arguments.value("name") ?? "Ada Lovelace"
         let pdf: [UInt8]
@@ -139,8 +160,6 @@ enum ServeCommand: Command {
         if arguments.has("continuous") { viewer.continuousScrolling = true }
         if arguments.has("vertical") { viewer.verticalScrolling = true }
         if arguments.has("two-page") { viewer.twoPageSpreads = true }
-        var host = WebBackend.HostLink.none
-        if try embedOrigin(arguments) != nil { host = .embeddingPage(timeout: try decisionTimeout(arguments)) }
         let backend = WebBackend(
             controller: demo.controller, signatureConfiguration: signature, viewerConfiguration: viewer,
             host: host)
@@ -177,6 +196,62 @@ enum ServeCommand: Command {
                     + "(a scheme, a host and a port; no path, wildcard or credentials)")
         }
         return origin
+    }
+
+    /// Who answers the decisions: the backend at `--decisions` (it wins over `--embed-origin`, whose
+    /// page may still frame the viewer), else the embedding page, else nobody.
+    static func hostLink(_ arguments: Arguments, console: Console) throws -> WebBackend.HostLink {
+        let timeout = try decisionTimeout(arguments)
+        let origin = try embedOrigin(arguments)
+        guard let url = arguments.value("decisions") else {
+            guard arguments.values("decisions-secret-file").isEmpty else {
+                throw UsageError("--decisions-secret-file goes with --decisions URL")
+            }
+            return origin == nil ? .none : .embeddingPage(timeout: timeout)
+        }
+        guard arguments.values("decisions").count == 1 else { throw UsageError("give --decisions once") }
+        do {
+            // Checked before the secret is read: a wrong URL is said first.
+            _ = try HTTPDecisions(url: url, secret: [UInt8](repeating: 0, count: HTTPDecisions.minimumSecretLength))
+        } catch {
+            throw UsageError(
+                "--decisions must be an http or https URL with a host, such as https://backend.example.com/decisions, "
+                    + "not \(url)")
+        }
+        let secret = try DecisionsSecret.read(arguments)
+        let channel: HTTPDecisions
+        do {
+            channel = try HTTPDecisions(url: url, secret: secret, timeout: timeout) { [console] line in
+                console.error("autograph serve: " + line)
+            }
+        } catch {
+            throw UsageError("--decisions: \(error.message)")
+        }
+        if url.lowercased().hasPrefix("http://") && !isLoopback(url) {
+            console.error(
+                "autograph serve: --decisions \(url) is plain http: the questions and answers are signed but cross the "
+                    + "network readable by anyone on the way; use https")
+        }
+        if let origin {
+            console.print(
+                "autograph serve: decisions go to the backend at \(url); the page at \(origin) may frame the viewer "
+                    + "but answers none")
+        }
+        return .channel(channel)
+    }
+
+    /// Whether `url`'s host is a loopback address or `localhost`.
+    static func isLoopback(_ url: String) -> Bool {
+        guard let start = url.firstRange(of: "://") else { return false }
+        var authority = url[start.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let host: Substring
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = authority[authority.index(after: authority.startIndex)..<close]
+        } else {
+            host = authority.prefix { $0 != ":" }
+        }
+        return host.lowercased() == "localhost" || host.hasPrefix("127.") || host == "::1"
     }
 
     /// `--decision-timeout` (1 to 3600 seconds; 60 by default).

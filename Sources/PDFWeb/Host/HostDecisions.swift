@@ -33,8 +33,8 @@ public struct HostQuestion: Sendable, Equatable {
     }
 }
 
-/// Where a host's answers come from: the embedding page (``BrowserDecisions``), the host's backend
-/// (``HTTPDecisions``), or none.
+/// Where a host's answers come from: the embedding page (``WebBackend/HostLink/embeddingPage(timeout:)``),
+/// the host's backend (``HTTPDecisions``), or none (``NoDecisions``).
 public protocol DecisionChannel: Sendable {
     /// The host's answer — an object with `answer` and, optionally, `configuration` (changes
     /// applied before the answer takes effect, as signo lets `willStartSigning` change the capture

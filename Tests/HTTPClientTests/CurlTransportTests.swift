@@ -1,0 +1,254 @@
+import Foundation
+import HTTPClient
+import PDFTestSupport
+import Testing
+
+/// The libcurl transport against a real server on loopback (`Tests/Scripts/http_fixture_server.py`):
+/// what it sends, its limits and how each failure is told.
+@Suite("CurlTransportTests: requests, timeouts, size limits, schemes and failures against a loopback server")
+struct CurlTransportTests {
+    let transport = CurlTransport()
+
+    static func server() async throws -> LoopbackServer {
+        try await LoopbackServer.start("http_fixture_server.py")
+    }
+
+    /// The error `body` throws, or nil.
+    static func failure(_ body: () async throws(HTTPClientError) -> HTTPClientResponse) async -> HTTPClientError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A port on 127.0.0.1 nothing listens on (bound, then closed).
+    static func closedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test("a GET returns the status, the header fields and the body")
+    func get() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let response = try await transport.send(HTTPClientRequest(.get, server.base + "/hello"))
+        #expect(response.status == 200)
+        #expect(response.isSuccess)
+        #expect(response.header("x-fixture") == "yes")
+        #expect(response.header("Content-Length") == "5")
+        #expect(response.body == Array("hello".utf8))
+        let missing = try await transport.send(HTTPClientRequest(.get, server.base + "/status?code=503"))
+        #expect(missing.status == 503 && !missing.isSuccess)
+        #expect(missing.body == Array("status 503".utf8))
+    }
+
+    @Test("a POST sends its header fields and body at once, with no Expect: 100-continue")
+    func post() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let body = Array(String(repeating: "{\"a\": 1}", count: 500).utf8)
+        let request = HTTPClientRequest(
+            .post, server.base + "/echo", headers: [("Content-Type", "application/json"), ("X-Test", "1")], body: body)
+        let started = ContinuousClock.now
+        let response = try await transport.send(request)
+        #expect(ContinuousClock.now - started < .milliseconds(900), "no wait for a 100 Continue")
+        let echo = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        #expect(echo["method"] as? String == "POST")
+        #expect(echo["body"] as? String == String(decoding: body, as: UTF8.self))
+        let headers = (echo["headers"] as? [[String]] ?? []).map { ($0[0].lowercased(), $0[1]) }
+        #expect(headers.contains { $0 == ("content-type", "application/json") })
+        #expect(headers.contains { $0 == ("x-test", "1") })
+        #expect(headers.contains { $0 == ("user-agent", "Autograph") })
+        #expect(!headers.contains { $0.0 == "expect" })
+        // An empty body is sent as an empty body (never read from standard input); PUT keeps its name.
+        let put = try await transport.send(HTTPClientRequest(.put, server.base + "/echo"))
+        let echoed = try #require(try JSONSerialization.jsonObject(with: Data(put.body)) as? [String: Any])
+        #expect(echoed["method"] as? String == "PUT" && echoed["body"] as? String == "")
+    }
+
+    @Test("the total timeout ends a slow answer with timedOut, quickly")
+    func timeout() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        var request = HTTPClientRequest(.get, server.base + "/slow?seconds=5")
+        request.timeout = .milliseconds(500)
+        let started = ContinuousClock.now
+        let error = await Self.failure { () async throws(HTTPClientError) in try await transport.send(request) }
+        #expect(error?.code == .timedOut)
+        #expect(error?.curlCode == 28)
+        #expect(error?.message.contains("GET http://127.0.0.1:\(server.port)/slow: timed out (curl 28: ") == true)
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+
+    @Test("a connection that is not accepted within the connect timeout fails with timedOut")
+    func connectTimeout() async throws {
+        // A listener whose queue of connections waiting to be accepted (backlog 0: one) is full:
+        // the kernel drops further SYNs, so connecting hangs until the timeout.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 && listen(listener, 0) == 0
+            }
+        }
+        try #require(listening)
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<3 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            fillers.append(filler)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        var request = HTTPClientRequest(.get, "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/")
+        request.connectTimeout = .milliseconds(300)
+        let started = ContinuousClock.now
+        let error = await Self.failure { () async throws(HTTPClientError) in try await transport.send(request) }
+        let message = error?.message ?? ""
+        #expect(error?.code == .timedOut, "\(message)")
+        #expect(message.contains("(curl 28: Failed to connect to 127.0.0.1 port"), "\(message)")
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+
+    @Test(
+        "a body larger than the limit aborts the transfer with tooLarge, announced or not",
+        arguments: ["1", "0"])
+    func sizeLimit(_ withLength: String) async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        var request = HTTPClientRequest(.get, server.base + "/big?bytes=3000000&length=" + withLength)
+        request.maxResponseSize = 1000
+        let error = await Self.failure { () async throws(HTTPClientError) in try await transport.send(request) }
+        #expect(error?.code == .tooLarge, "\(String(describing: error))")
+        #expect(error?.message.contains("larger than 1000 bytes") == true)
+        // Exactly the limit passes.
+        request.url = server.base + "/big?bytes=1000&length=" + withLength
+        #expect(try await transport.send(request).body.count == 1000)
+    }
+
+    @Test("a refused connection is connectionFailed with curl's message")
+    func refused() async throws {
+        let port = try Self.closedPort()
+        let error = await Self.failure { () async throws(HTTPClientError) in
+            try await transport.send(HTTPClientRequest(.post, "http://127.0.0.1:\(port)/decisions?token=x"))
+        }
+        #expect(error?.code == .connectionFailed)
+        #expect(error?.curlCode == 7)
+        #expect(error?.message.hasPrefix("POST http://127.0.0.1:\(port)/decisions: no connection (curl 7: ") == true)
+        #expect(error?.message.contains("token") == false, "the query is not shown")
+    }
+
+    @Test(
+        "only http and https are fetched: other schemes are refused before anything is sent",
+        arguments: ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/", "dict://127.0.0.1/", "/relative"])
+    func schemes(_ url: String) async throws {
+        let error = await Self.failure { () async throws(HTTPClientError) in
+            try await transport.send(HTTPClientRequest(.get, url))
+        }
+        #expect(error?.code == .unsupportedScheme)
+    }
+
+    @Test("a redirect is answered as it is unless asked, and never followed to another scheme")
+    func redirects() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        var request = HTTPClientRequest(.get, server.base + "/redirect")
+        let answered = try await transport.send(request)
+        #expect(answered.status == 302)
+        #expect(answered.header("Location") == "/hello")
+        request.maxRedirects = 2
+        let followed = try await transport.send(request)
+        #expect(followed.status == 200 && followed.body == Array("hello".utf8))
+        #expect(followed.header("X-Fixture") == "yes", "the final response's fields")
+        request.url = server.base + "/redirect?to=file:///etc/passwd"
+        let error = await Self.failure { () async throws(HTTPClientError) in try await transport.send(request) }
+        #expect(error?.code == .unsupportedScheme, "\(String(describing: error))")
+    }
+
+    @Test("offline, nothing is sent and the error says so")
+    func offline() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let error = await Self.failure { () async throws(HTTPClientError) in
+            try await CurlTransport(offline: true).send(HTTPClientRequest(.get, server.base + "/hello"))
+        }
+        #expect(error?.code == .offline)
+        #expect(error?.message.contains("offline") == true)
+        let count = try await transport.send(HTTPClientRequest(.get, server.base + "/count"))
+        #expect(count.body == Array("0".utf8), "the server saw no request before this one")
+    }
+
+    @Test("a header field with CR or LF is refused; https verifies the peer")
+    func refusals() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let injected = await Self.failure { () async throws(HTTPClientError) in
+            try await transport.send(HTTPClientRequest(.get, server.base + "/hello", headers: [("X-A", "1\r\nX-B: 2")]))
+        }
+        #expect(injected?.code == .invalidRequest)
+        // A plain HTTP server spoken to in TLS: the handshake fails, nothing is read as an answer.
+        let tls = await Self.failure { () async throws(HTTPClientError) in
+            try await transport.send(HTTPClientRequest(.get, "https://127.0.0.1:\(server.port)/hello"))
+        }
+        #expect(tls?.code == .tls, "\(String(describing: tls))")
+    }
+
+    @Test("cancelling the task aborts its transfer")
+    func cancellation() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let transport = self.transport
+        let request = HTTPClientRequest(.get, server.base + "/slow?seconds=20")
+        let started = ContinuousClock.now
+        let task = Task { () async -> HTTPClientError? in
+            await Self.failure { () async throws(HTTPClientError) in try await transport.send(request) }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let error = await task.value
+        #expect(error?.code == .cancelled)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("transfers wait off Swift's pool: six slow ones at once leave it free, and take about the time of one")
+    func offThePool() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let transport = self.transport
+        let url = server.base + "/slow?seconds=4"
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<6 {
+                group.addTask { try await transport.send(HTTPClientRequest(.get, url)).status }
+            }
+            // While they wait, the pool (two threads on a two-core machine) still runs other work;
+            // transfers holding its threads would keep this waiting until they end (4 s).
+            try await Task.sleep(for: .milliseconds(300))
+            let probe = ContinuousClock.now
+            _ = await Task.detached { 1 }.value
+            #expect(ContinuousClock.now - probe < .seconds(3))
+            for try await status in group { #expect(status == 200) }
+        }
+        // Run two at a time (a pool of two threads) they would take 12 s.
+        #expect(ContinuousClock.now - started < .seconds(9))
+    }
+}
