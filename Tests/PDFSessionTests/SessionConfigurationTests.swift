@@ -34,7 +34,9 @@ import Testing
             pdf: SessionFixtures.form(signatures: []), documentID: id, signatureConfiguration: configuration)
         let log = EventLog(session)
         try await session.acceptDocument()
-        guard case .signatureRequiresPositioning(let page, let proposed)? = await log.first("signatureRequiresPositioning")
+        guard
+            case .signatureRequiresPositioning(let page, let proposed)? = await log.first(
+                "signatureRequiresPositioning")
         else {
             Issue.record("no positioning asked: \(await log.events.map(EventLog.name))")
             return (.zero, "")

@@ -167,11 +167,7 @@ public enum ConfigurationJSON {
             switch key {
             case "handwrittenSignatureEnabled": appearance.handwrittenSignatureEnabled = try bool(value, path)
             case "signerName": appearance.signerName = try optionalText(value, path)
-            case "dateTimePattern":
-                guard let pattern = try optionalText(value, path), !pattern.isEmpty, pattern.count <= 64 else {
-                    throw WebError.badRequest("\(path) must be a date pattern of 1 to 64 characters")
-                }
-                appearance.dateTimePattern = DatePattern(pattern)
+            case "dateTimePattern": appearance.dateTimePattern = try datePattern(value, path)
             case "signatureDescription": appearance.signatureDescription = try optionalText(value, path)
             case "invisibleSignature": appearance.invisibleSignature = try bool(value, path)
             case "proposedWidth": appearance.proposedWidth = try number(value, path, in: 10...2000)
@@ -221,11 +217,7 @@ public enum ConfigurationJSON {
                 }
                 watermark.title = title
             case "showsDate": watermark.showsDate = try bool(value, path)
-            case "datePattern":
-                guard let pattern = try optionalText(value, path), !pattern.isEmpty, pattern.count <= 64 else {
-                    throw WebError.badRequest("\(path) must be a date pattern of 1 to 64 characters")
-                }
-                watermark.datePattern = DatePattern(pattern)
+            case "datePattern": watermark.datePattern = try datePattern(value, path)
             case "rotation": watermark.rotation = try number(value, path, in: -360...360)
             case "color": watermark.color = try color(value, path)
             case "opacity": watermark.opacity = try number(value, path, in: 0.05...1)
@@ -265,6 +257,14 @@ public enum ConfigurationJSON {
             throw WebError.badRequest("\(path) must be a colour written #rrggbb")
         }
         return color
+    }
+
+    /// A date pattern of 1 to 64 characters (`yyyy-MM-dd HH:mm`).
+    static func datePattern(_ value: JSONValue, _ path: String) throws(WebError) -> DatePattern {
+        guard let pattern = try optionalText(value, path), !pattern.isEmpty, pattern.count <= 64 else {
+            throw WebError.badRequest("\(path) must be a date pattern of 1 to 64 characters")
+        }
+        return DatePattern(pattern)
     }
 
     /// A text of at most `maxText` characters without control characters, or nil for `null`.
