@@ -37,7 +37,6 @@ public struct SignatureAppearance: Sendable, Codable, Equatable {
     public var mark: Mark = .name(nil)
     /// The font of a name mark.
     public var markFont: FontChoice = .standard("Helvetica-Oblique")
-    /// The signature colour (handwriting and name).
     /// The largest size of a name mark (WYSIWYS `signerNameFont`, 48 by default), in the seed's
     /// units: points on a signature 512 points wide, scaled to the field's width (18.75 pt on a
     /// 200 pt field); a name that does not fit is drawn smaller.
@@ -45,6 +44,7 @@ public struct SignatureAppearance: Sendable, Codable, Equatable {
     /// The largest size of the text lines (WYSIWYS `dateFont` and `signatureDescriptionFont`, 28
     /// by default), in the same units as ``markFontSize`` (10.9 pt on a 200 pt field).
     public var textFontSize: Double = 28
+    /// The signature colour (handwriting and name).
     public var markColor: PDFColor = .rgb(0.05, 0.1, 0.45)
     /// The handwriting's stroke width in points at full pressure.
     public var strokeWidth: Double = 2

@@ -10,7 +10,7 @@ public actor WebBackend {
     /// The session controller: the store, the signing identity, the documents' sessions.
     public nonisolated let controller: SessionController
     /// How documents opened here are signed (appearance, handwriting, signer); `GET /api/state` tells the viewer
-    /// whether handwriting is on. ``configure(_:)`` changes it for the open document and the next.
+    /// whether handwriting is on. ``configure(_:scope:)`` changes it for the open document and the next.
     public private(set) var signatureConfiguration: SignatureConfiguration
     /// How documents opened here are shown, sent to the browser in `GET /api/state`.
     public private(set) var viewerConfiguration: ViewerConfiguration
