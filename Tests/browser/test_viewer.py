@@ -989,6 +989,41 @@ class ViewerTests(H.BrowserTestCase):
         self.settled_zoom(before["zoom"])
         self.assert_same_point(before, d.execute_script(self.POINT_ON_PAGE, x2, y2), "ctrl+wheel")
 
+    # 20 ───────────────────────────────────────────────────────────────────────────────
+    def test_20_toolbar_height_follows_the_configuration(self):
+        """signo toolbarHeight: POST /api/configuration {"viewer": {"toolbarHeight"}} sets the
+        toolbar's height in CSS pixels while the viewer is open (configurationChanged). 36 is the
+        smallest value the API takes (35 is refused); there the toolbar is as low as its buttons
+        (36 px touch targets, its padding and border) let it be, lower than the default 50."""
+        d = self.driver
+        reopen_demo(d)
+        height = "return document.getElementById('toolbar').getBoundingClientRect().height"
+        # The height the toolbar's content needs: its tallest group, its padding and its border.
+        needed = """
+            const t = document.getElementById('toolbar'), s = getComputedStyle(t);
+            const tallest = Math.max(...[...t.children].map((c) => c.getBoundingClientRect().height));
+            return tallest + parseFloat(s.paddingTop) + parseFloat(s.paddingBottom)
+                + parseFloat(s.borderTopWidth) + parseFloat(s.borderBottomWidth);"""
+        variable = "return getComputedStyle(document.documentElement).getPropertyValue('--toolbar-height').trim()"
+        try:
+            for pixels in (80, 36, 50):
+                H.api_ok("POST", "/api/configuration", {"viewer": {"toolbarHeight": pixels}})
+                H.wait(d, lambda d: d.execute_script(variable) == f"{pixels}px", timeout=10,
+                       message=f"--toolbar-height {pixels}px")
+                expected = max(pixels, d.execute_script(needed))
+                self.assertAlmostEqual(d.execute_script(height), expected, delta=0.5, msg=f"toolbarHeight {pixels}")
+                H.shot(d, f"20-toolbar-{pixels}")
+                if pixels == 36:
+                    self.assertLess(d.execute_script(height), 50, "the toolbar did not get lower than the default")
+                else:
+                    self.assertAlmostEqual(d.execute_script(height), pixels, delta=0.5)
+            status, _ = H.api("POST", "/api/configuration", {"viewer": {"toolbarHeight": 35}})
+            self.assertEqual(status, 400, "a toolbar lower than 36 px was accepted")
+            self.assertEqual(d.execute_script(variable), "50px")
+            self.assertEqual(H.console(d), [])
+        finally:
+            H.api("POST", "/api/configuration", {"viewer": {"toolbarHeight": 50}})
+
     def test_13_signature_panel(self):
         """A document signed, then changed on page 1 by an unsigned update: the panel says it was
         changed after signing, shows the signed version (tiles of that revision) and outlines the
