@@ -227,6 +227,51 @@ final class ScriptedHost: DecisionChannel {
         #expect(closedPage.headers["x-frame-options"] == "DENY")
     }
 
+    @Test("An answer through the browser cannot change what is signed in the host's name; a forged id is 404")
+    func browserAnswerCannotChangeTheSignature() async throws {
+        let server = try await TestServer(host: .embeddingPage(timeout: .seconds(30)))
+        defer { Task { await server.stop() } }
+        let subscription = server.backend.hub.subscribe(first: [])
+        defer { subscription.cancel() }
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
+        let started = Task { try await server.post("/api/start-signature", #"{"field": "Signature1"}"#) }
+        var event = ""
+        for _ in 0..<400 where !event.contains("willStartSigning") {
+            if case .chunk(let bytes) = subscription.next(timeout: 0.001) {
+                event = String(decoding: bytes, as: UTF8.self)
+            } else {
+                try await Task.sleep(for: .milliseconds(25))
+            }
+        }
+        let line = try #require(event.split(separator: "\n").first { $0.hasPrefix("data: ") })
+        let id = try #require(try JSONValue.parse(Array(line.dropFirst(6).utf8))["id"]?.stringValue)
+        let browser = ["Origin: \(server.base)", "Sec-Fetch-Site: same-origin"]
+        let forged = try await server.request(
+            "POST", "/api/decisions/" + String(repeating: "f", count: 5000), auth: .cookie,
+            json: #"{"answer": false}"#, headers: browser)
+        #expect(forged.status == 404, "\(forged.status)")
+        let answer = #"{"answer": true, "configuration": {"appearance": {"signerName": "Eve"}}}"#
+        let answered = try await server.request(
+            "POST", "/api/decisions/" + id, auth: .cookie, json: answer, headers: browser)
+        #expect(answered.status == 200, "\(answered.text)")
+        // The next question (signingProcessStarted) is answered too, so nothing waits for the timeout.
+        event = ""
+        for _ in 0..<400 where !event.contains("signingProcessStarted") {
+            if case .chunk(let bytes) = subscription.next(timeout: 0.001) {
+                event = String(decoding: bytes, as: UTF8.self)
+            } else {
+                try await Task.sleep(for: .milliseconds(25))
+            }
+        }
+        let next = try #require(event.split(separator: "\n").first { $0.hasPrefix("data: ") })
+        let nextID = try #require(try JSONValue.parse(Array(next.dropFirst(6).utf8))["id"]?.stringValue)
+        _ = try await server.request(
+            "POST", "/api/decisions/" + nextID, auth: .cookie, json: #"{"answer": []}"#, headers: browser)
+        #expect(try await started.value.json["phase"]?.stringValue == "capturingSignature")
+        let now = try await server.request("/api/configuration").json
+        #expect(now["appearance"]?["signerName"] == .null, "\(now)")
+    }
+
     @Test("EmbedOrigin.parse takes one origin, canonically, and refuses the rest")
     func origins() {
         #expect(EmbedOrigin.parse("https://App.Example.com/") == "https://app.example.com")
