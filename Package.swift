@@ -94,7 +94,7 @@ let package = Package(
             name: "PDFSession",
             dependencies: [
                 "PDFCore", "PDFAuthoring", "PDFForms", "PDFSigning", "PDFAnnotations", "PDFGraphics",
-                "PDFRendering", "CSQLite", "AutographCrypto",
+                "PDFRendering", "PDFViewer", "CSQLite", "AutographCrypto",
             ],
             swiftSettings: upcoming),
         // Layouts, spreads, viewport, coordinate conversion, hit testing, modes; no C (ARCHITECTURE.md).
@@ -184,6 +184,7 @@ let package = Package(
             name: "PDFSessionTests",
             dependencies: [
                 "PDFAuthoring", "PDFSession", "PDFSigning", "PDFForms", "PDFAnnotations", "PDFCore", "PDFTestSupport",
+                "PDFViewer",
             ],
             swiftSettings: upcoming),
         .testTarget(

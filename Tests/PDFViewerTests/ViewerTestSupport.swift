@@ -27,27 +27,5 @@ func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PDFRec
     PDFRectangle(x: x, y: y, width: width, height: height)
 }
 
-/// The index test document: four 100 × 200 pages stacked with 20-point gaps in a 100 × 100 viewport
-/// (zoom 1, no padding; in the horizontal variant the pages are 200 × 100). Along the axis the spreads span 0–200, 220–420, 440–640 and
-/// 660–860; the content is 860 long and the largest offset is 760.
-func fourPageState(direction: LayoutConfiguration.Direction = .vertical) -> ViewerState {
-    let vertical = direction == .vertical
-    let pages = Array(repeating: vertical ? page(100, 200) : page(200, 100), count: 4)
-    let configuration = LayoutConfiguration(direction: direction, spreadSpacing: 20, fit: .zoom(1))
-    return ViewerState(
-        layout: DocumentLayout(
-            pages: pages, configuration: configuration, viewportSize: PDFSize(width: 100, height: 100)))
-}
-
-/// The scroll-axis component of `point` for `direction`.
-func axis(_ point: PDFPoint, _ direction: LayoutConfiguration.Direction) -> Double {
-    direction == .vertical ? point.y : point.x
-}
-
-/// A point with `value` on the scroll axis and 0 across it.
-func axisPoint(_ value: Double, _ direction: LayoutConfiguration.Direction) -> PDFPoint {
-    direction == .vertical ? point(0, value) : point(value, 0)
-}
-
 /// Passes a mutating call's result into `#expect` (which cannot mutate its operands).
 func changed<T>(_ value: T) -> T { value }

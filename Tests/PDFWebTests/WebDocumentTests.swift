@@ -48,6 +48,10 @@ import Testing
             }
         }
         #expect(try await server.request("/api/layout?fit=sideways").status == 400)
+        // A zoom asked beyond the layout's bounds is the bound, and the bounds come with it.
+        let far = try await server.request("/api/layout?width=632&height=500&fit=zoom&zoom=0.05").json
+        #expect(far["zoom"]?.doubleValue == far["minZoom"]?.doubleValue && far["minZoom"]?.doubleValue == 0.25)
+        #expect(far["maxZoom"]?.doubleValue == 8)
         // The page in view reaches the session (and a bad one is refused).
         #expect(try await server.post("/api/page", #"{"page": 1}"#).status == 200)
         #expect(try await server.request("/api/state").json["currentPage"]?.intValue == 1)

@@ -131,30 +131,48 @@ final class ScriptedHost: DecisionChannel {
         #expect(try await server.post("/api/buttons/signature-info").json["show"] == .bool(false))
         #expect(try await server.post("/api/buttons/signature-info").json["show"] == .bool(true))
         #expect(try await server.post("/api/buttons/back").status == 200)
+        // The session hands out the ids: one rectangle open at a time, named by its id.
+        func open() async throws -> Int {
+            let opened = try await server.post("/api/viewer-rects")
+            #expect(opened.status == 201 && opened.json["mode"]?["name"]?.stringValue == "viewerRect", "\(opened.text)")
+            return try #require(opened.json["id"]?.intValue)
+        }
+        let first = try await open()
+        #expect(try await server.post("/api/viewer-rects").status == 409)
+        #expect(try await server.post("/api/accept").status == 409)
+        #expect(try await server.post("/api/viewer-rects/\(first + 1)", #"{"confirmed": false}"#).status == 409)
         let kept = try await server.post(
-            "/api/viewer-rects/7", #"{"confirmed": true, "page": 0, "rect": [100, 100, 300, 170]}"#)
+            "/api/viewer-rects/\(first)", #"{"confirmed": true, "page": 0, "rect": [100, 100, 300, 170]}"#)
         #expect(kept.json["hide"] == .bool(false), "\(kept.text)")
-        let offPage = try await server.post("/api/viewer-rects/8", #"{"confirmed": true, "page": null}"#)
+        // The host said no: the rectangle stays open; the same one is confirmed again, off the pages.
+        #expect(try await server.request("/api/state").json["mode"]?["id"]?.intValue == first)
+        let offPage = try await server.post("/api/viewer-rects/\(first)", #"{"confirmed": true, "page": null}"#)
         #expect(offPage.json["hide"] == .bool(true), "\(offPage.text)")
-        #expect(try await server.post("/api/viewer-rects/9", #"{"confirmed": false}"#).status == 200)
+        #expect(try await server.request("/api/state").json["mode"]?["name"]?.stringValue == "browsing")
+        #expect(try await server.post("/api/viewer-rects/\(first)", #"{"confirmed": false}"#).status == 409)
+        let second = try await open()
+        #expect(second != first)
+        #expect(try await server.post("/api/viewer-rects/\(second)", #"{"confirmed": false}"#).status == 200)
         let rectangles = host.asked.withLock { $0.filter { $0.name.hasPrefix("viewerRect") } }
         #expect(rectangles.map(\.name) == ["viewerRectConfirmed", "viewerRectConfirmed", "viewerRectCancelled"])
-        #expect(rectangles.first?.arguments["page"] == .int(0) && rectangles.first?.arguments["id"] == .int(7))
+        #expect(rectangles.first?.arguments["page"] == .int(0) && rectangles.first?.arguments["id"] == .int(first))
         #expect(rectangles.first?.arguments["rect"]?.arrayValue?.compactMap(\.doubleValue) == [100, 100, 300, 170])
-        #expect(rectangles[1].arguments["page"] == .null && rectangles[2].arguments["id"] == .int(9))
+        #expect(rectangles[1].arguments["page"] == .null && rectangles[2].arguments["id"] == .int(second))
         #expect(host.names.contains("backButtonPressed"))
+        let third = try await open()
         for (path, body) in [
-            ("/api/viewer-rects/1", #"{"confirmed": true, "page": -1, "rect": [0, 0, 10, 10]}"#),
-            ("/api/viewer-rects/1", #"{"confirmed": true, "page": 99, "rect": [0, 0, 10, 10]}"#),
-            ("/api/viewer-rects/1", #"{"confirmed": true, "page": 0, "rect": [0, 0, 1e300, 10]}"#),
-            ("/api/viewer-rects/1", #"{"confirmed": true, "page": 0}"#),
-            ("/api/viewer-rects/1", #"{"confirmed": "yes"}"#),
+            ("/api/viewer-rects/\(third)", #"{"confirmed": true, "page": -1, "rect": [0, 0, 10, 10]}"#),
+            ("/api/viewer-rects/\(third)", #"{"confirmed": true, "page": 99, "rect": [0, 0, 10, 10]}"#),
+            ("/api/viewer-rects/\(third)", #"{"confirmed": true, "page": 0, "rect": [0, 0, 1e300, 10]}"#),
+            ("/api/viewer-rects/\(third)", #"{"confirmed": true, "page": 0}"#),
+            ("/api/viewer-rects/\(third)", #"{"confirmed": "yes"}"#),
             ("/api/viewer-rects/-4", #"{"confirmed": false}"#),
             ("/api/viewer-rects/99999999999", #"{"confirmed": false}"#),
         ] {
             let reply = try await server.post(path, body)
             #expect([400, 404].contains(reply.status), "\(path) \(body): \(reply.status) \(reply.text)")
         }
+        #expect(try await server.post("/api/viewer-rects/\(third)", #"{"confirmed": false}"#).status == 200)
         #expect(try await server.post("/api/buttons/forward").status == 404)
     }
 

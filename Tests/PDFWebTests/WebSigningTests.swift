@@ -72,7 +72,7 @@ import Testing
             try await server.post("/api/notes/start", ##"{"width": 3, "color": "#d01010"}"##).json["phase"]?.stringValue
                 == "notes")
         let stroke = #"{"page": 0, "strokes": [[{"x": 100, "y": 300}, {"x": 200, "y": 320}, {"x": 300, "y": 310}]]}"#
-        #expect(try await server.post("/api/notes/stroke", stroke).json["notes"]?.intValue == 1)
+        #expect(try await server.post("/api/notes/stroke", stroke).json["mode"]?["notes"]?.arrayValue?.count == 1)
         #expect(try await server.post("/api/notes/undo").json["changed"] == .bool(true))
         #expect(try await server.post("/api/notes/redo").json["changed"] == .bool(true))
         #expect(try await server.post("/api/notes/style", #"{"color": "blue"}"#).status == 400)

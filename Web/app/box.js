@@ -2,6 +2,10 @@
 // signo createViewerRect). Mouse, touch and pen through Pointer Events; arrows move it, Shift+arrows
 // resize it, Enter confirms, Escape cancels. With `image`, the box shows what will be signed: the
 // server draws it at the box's size (in points), again after each resize or zoom.
+//
+// Dragging stays in the browser (it must follow the pointer every frame); what it ends in goes to
+// the session, which checks it: the position (POST /api/position) or the rectangle's Create and
+// Cancel (POST /api/viewer-rects/ID, the rectangle the session opened).
 import { h } from './dialogs.js';
 import { viewBox, pdfRect } from './geometry.js';
 

@@ -159,7 +159,7 @@ export class EmbedBridge {
         if (args.color !== null && args.color !== undefined && !/^#[0-9a-fA-F]{6}$/.test(String(args.color))) {
           throw refusal('color must be written #rrggbb');
         }
-        app.search.show(args.index, args.color ?? null);
+        await app.search.select(args.index, args.color ?? null);
         return args.index;
       }
       default: throw refusal(`no command ${String(command).slice(0, 40)}`);

@@ -1,6 +1,11 @@
 // Notes mode (signo startNotesModeWithConfig …): ink drawn with Pointer Events on a canvas over
 // each page, sent in PDF user space; width, colour, undo, redo, save, cancel.
-import { post } from './api.js';
+//
+// The notes are the session's (its viewer mode, ModeJSON): every answer carries them and this file
+// draws what it gets, so undo, redo and a reload show the server's notes, never a copy kept here.
+// Only the stroke under the pen is drawn here first — it must follow the pen at once — and until
+// the server has it, it stays drawn as pending.
+import { get, post } from './api.js';
 import { announce, h } from './dialogs.js';
 import { apply, invert, pdfRect } from './geometry.js';
 import { button } from './icons.js';
@@ -10,14 +15,16 @@ export class Notes {
     this.app = app;
     this.bar = bar;
     this.active = false;
-    this.strokes = [];
-    this.undone = [];
+    // The session's notes mode ({notes, canUndo, canRedo, width, color}) and the strokes sent but
+    // not answered yet.
+    this.mode = null;
+    this.pending = [];
     this.canvases = new Map();
     this.width = h('select', { id: 'notes-width', 'aria-label': 'Line width' },
       [1, 2, 3, 5, 8].map((w) => h('option', { value: w, textContent: `${w} pt` })));
     this.width.value = '2';
     this.color = h('input', { type: 'color', id: 'notes-color', 'aria-label': 'Ink colour', value: '#d01010' });
-    const style = () => this.active && post('/api/notes/style', this.style()).catch((e) => app.workflow.showError(e));
+    const style = () => this.active && this.send('/api/notes/style', this.style());
     this.width.addEventListener('change', style);
     this.color.addEventListener('change', style);
     bar.append(
@@ -41,27 +48,64 @@ export class Notes {
     try {
       const answer = await post('/api/notes/start', this.style());
       this.app.workflow.setPhase(answer?.phase);
-      // Refused (a PDF/A-1, signed or read-only document): the session stays where it was and its
-      // notesModeDidFailToStart event shows why; the notes bar stays closed.
-      if (answer?.phase === 'notes') this.enter();
+      // Refused (a PDF/A-1, signed or read-only document, a viewer rectangle open): the session
+      // stays where it was and its notesModeDidFailToStart event shows why; the notes bar stays closed.
+      if (answer?.mode?.name === 'notes') {
+        this.app.search.show(answer.mode);  // the session ended any search shown
+        this.enter(answer.mode);
+      }
     } catch (error) {
       this.app.workflow.showError(error, 'Notes cannot start');
     }
   }
 
-  enter() {
-    if (this.active) return;
-    this.active = true;
-    this.strokes = [];
-    this.undone = [];
-    this.bar.hidden = false;
-    document.body.classList.add('notes-mode');
-    this.app.workflow.setPhase('notes');
-    announce('Notes: draw on the page, then save');
+  /** Shows the notes bar over the session's notes mode `mode` (after a start, or a reload). */
+  enter(mode) {
+    if (!this.active) {
+      this.active = true;
+      this.pending = [];
+      this.bar.hidden = false;
+      document.body.classList.add('notes-mode');
+      this.app.workflow.setPhase('notes');
+      announce('Notes: draw on the page, then save');
+    }
+    if (mode) {
+      if (mode.width) this.width.value = String(mode.width);
+      if (mode.color) this.color.value = mode.color;
+      this.show(mode);
+    }
+  }
+
+  /** Draws the session's notes: every page that has some, and the pages that had some before. */
+  show(mode) {
+    if (mode?.name !== 'notes') return;
+    this.mode = mode;
+    this.bar.querySelector('#notes-undo').disabled = !mode.canUndo;
+    this.bar.querySelector('#notes-redo').disabled = !mode.canRedo;
+    const pages = new Set([...this.canvases.keys(), ...(mode.notes || []).map((note) => note.page)]);
+    for (const index of pages) {
+      if (!this.app.pages.elements[index]) continue;
+      this.canvas(index);
+      this.redraw(index);
+    }
+  }
+
+  /** Posts an intent; the answer's mode is drawn. */
+  async send(path, body) {
+    try {
+      const answer = await post(path, body);
+      this.show(answer?.mode);
+      return answer;
+    } catch (error) {
+      this.app.workflow.showError(error, 'Notes');
+      return null;
+    }
   }
 
   exit() {
     this.active = false;
+    this.mode = null;
+    this.pending = [];
     this.bar.hidden = true;
     document.body.classList.remove('notes-mode');
     for (const canvas of this.canvases.values()) canvas.remove();
@@ -105,18 +149,22 @@ export class Notes {
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     const matrix = this.app.pages.matrix(index);
     const zoom = Math.hypot(matrix[0], matrix[1]);
-    for (const stroke of [...this.strokes, this.drawing].filter((s) => s && s.page === index)) {
-      context.strokeStyle = stroke.color;
-      context.lineWidth = stroke.width * zoom;
+    // The session's notes (each of strokes in one pen), then the strokes it has not answered yet.
+    const drawn = [...(this.mode?.notes || []), ...this.pending, this.drawing].filter((n) => n && n.page === index);
+    for (const note of drawn) {
+      context.strokeStyle = note.color;
+      context.lineWidth = note.width * zoom;
       context.lineCap = 'round';
       context.lineJoin = 'round';
-      context.beginPath();
-      stroke.points.forEach((p, i) => {
-        const [x, y] = apply(matrix, p.x, p.y);
-        if (i) context.lineTo(x, y); else context.moveTo(x, y);
-      });
-      if (stroke.points.length === 1) context.lineTo(...apply(matrix, stroke.points[0].x + 0.01, stroke.points[0].y));
-      context.stroke();
+      for (const points of note.strokes || [note.points]) {
+        context.beginPath();
+        points.forEach((p, i) => {
+          const [x, y] = apply(matrix, p.x, p.y);
+          if (i) context.lineTo(x, y); else context.moveTo(x, y);
+        });
+        if (points.length === 1) context.lineTo(...apply(matrix, points[0].x + 0.01, points[0].y));
+        context.stroke();
+      }
     }
   }
 
@@ -147,41 +195,29 @@ export class Notes {
     if (!this.drawing || event.pointerId !== this.drawing.pointer) return;
     const stroke = this.drawing;
     this.drawing = null;
-    this.strokes.push(stroke);
-    this.undone = [];
+    this.pending.push(stroke);
     this.redraw(stroke.page);
     try {
-      await post('/api/notes/stroke', { page: stroke.page, strokes: [stroke.points] });
+      const answer = await post('/api/notes/stroke', { page: stroke.page, strokes: [stroke.points] });
+      this.pending.splice(this.pending.indexOf(stroke), 1);
+      this.show(answer?.mode);
     } catch (error) {
-      this.strokes.splice(this.strokes.indexOf(stroke), 1);
+      this.pending.splice(this.pending.indexOf(stroke), 1);
       this.redraw(stroke.page);
       this.app.workflow.showError(error, 'The stroke was not kept');
     }
   }
 
-  async undo() {
-    if (!this.strokes.length) return;
-    try {
-      await post('/api/notes/undo');
-      const stroke = this.strokes.pop();
-      this.undone.push(stroke);
-      this.redraw(stroke.page);
-    } catch (error) { this.app.workflow.showError(error); }
-  }
+  undo() { return this.send('/api/notes/undo'); }
 
-  async redo() {
-    if (!this.undone.length) return;
-    try {
-      await post('/api/notes/redo');
-      const stroke = this.undone.pop();
-      this.strokes.push(stroke);
-      this.redraw(stroke.page);
-    } catch (error) { this.app.workflow.showError(error); }
-  }
+  redo() { return this.send('/api/notes/redo'); }
 
   handlers() {
     return {
-      notesModeDidStart: () => this.enter(),
+      // Started elsewhere (the host, another tab): the session's notes come with its state.
+      notesModeDidStart: () => {
+        if (!this.active) get('/api/state').then((state) => this.enter(state?.mode)).catch((e) => console.warn(e));
+      },
       notesModeDidFailToStart: (data) => this.app.workflow.showError({ message: 'Notes cannot be added to this document', signoCode: data?.signoCode ?? data?.code }, 'Notes'),
       notesModeDidFinish: () => { if (this.active) this.exit(); },
       notesModeDidFinishWithFailure: (data) => this.app.workflow.showError({ message: 'The notes could not be saved', signoCode: data?.signoCode ?? data?.code }, 'Notes'),

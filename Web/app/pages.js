@@ -1,5 +1,9 @@
 // The pages: placeholders laid out from the layout, tiles loaded only for the visible pages and
 // their neighbours (IntersectionObserver), overlays anchored in PDF coordinates.
+//
+// Scrolling, zooming and pinching live here and only here: they must follow the finger every frame,
+// which a request to the server cannot. Where pages go is PDFViewer's (`GET /api/layout`, with the
+// zoom's bounds); what the viewer shows besides them is the session's mode (search.js, notes.js).
 import { url } from './api.js';
 import { computeLayout } from './layout.js';
 import { viewBox } from './geometry.js';

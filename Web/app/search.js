@@ -1,6 +1,10 @@
 // Text search (signo search / scrollToSearchResult / finishTextSearch): highlight boxes from the
 // result quads, next / previous with the current hit in the highlight colour, clear.
-import { get } from './api.js';
+//
+// The search shown is the session's (its viewer mode): the results, the current one and its colour
+// come back in every answer and after a reload, and this file draws them. Each step is a request:
+// it is a click, not a gesture, and the host's scrollToSearchResult and the bar then agree.
+import { post } from './api.js';
 import { announce, h } from './dialogs.js';
 import { button } from './icons.js';
 
@@ -8,8 +12,8 @@ export class Search {
   constructor(app, bar) {
     this.app = app;
     this.bar = bar;
-    this.results = [];
-    this.index = -1;
+    // The session's search mode (ModeJSON: query, results, current, color) and the marks drawn for it.
+    this.mode = null;
     this.marks = [];
     this.input = h('input', { type: 'search', id: 'search-input', placeholder: 'Search', 'aria-label': 'Search text', enterkeyhint: 'search' });
     this.count = h('span', { className: 'search-count', id: 'search-count', 'aria-live': 'polite' });
@@ -40,19 +44,23 @@ export class Search {
     this.input.select();
   }
 
-  close() {
+  /** The results shown (each {page, quads}). */
+  get results() { return this.mode?.results || []; }
+
+  get query() { return this.mode?.query ?? null; }
+
+  async close() {
     this.clear();
     this.bar.hidden = true;
     this.app.viewport.focus({ preventScroll: true });
+    await post('/api/search/finish').catch((error) => console.warn(error));
   }
 
-  /** finishTextSearch: removes the highlights. */
+  /** finishTextSearch: removes the highlights drawn here. */
   clear() {
     for (const mark of this.marks) mark.remove();
     this.marks = [];
-    this.results = [];
-    this.index = -1;
-    this.query = null;
+    this.mode = null;
     this.count.textContent = '';
   }
 
@@ -69,52 +77,81 @@ export class Search {
     const q = this.input.value;
     this.clear();
     if (!q) return;
-    this.query = q;
+    let answer;
     try {
-      this.results = (await get('/api/search', { q, caseSensitive: this.caseBox.checked ? 1 : 0, wholeWord: 0 })) || [];
+      answer = await post('/api/search', { q, caseSensitive: this.caseBox.checked });
     } catch (error) {
       if (quiet) throw error;
       this.app.workflow.showError(error, 'Search failed');
       return;
     }
-    this.results.forEach((result, i) => {
-      result.marks = (result.quads || []).map((quad) => {
-        const mark = h('div', { className: 'hit', 'data-hit': i });
-        this.app.pages.anchor(mark, result.page, quad);
-        this.marks.push(mark);
-        return mark;
-      });
-    });
+    this.show(answer?.mode);
     if (!this.results.length) {
-      this.count.textContent = 'No results';
       announce(`No results for “${q}”`);
       return;
     }
-    this.step(1);
+    await this.step(1);
   }
 
   /** scrollToSearchResult: the next (1) or previous (-1) result. */
-  step(direction) {
+  async step(direction) {
     if (!this.results.length) return;
-    this.show((this.index + direction + this.results.length) % this.results.length);
+    await this.send({ direction });
   }
 
   /** signo scrollToSearchResult:withHighlightColor: result `index` (from 0) as the current one, in `color` ("#rrggbb") if given. */
-  show(index, color = null) {
-    this.results[this.index]?.marks.forEach((m) => {
-      m.classList.remove('current');
-      m.style.removeProperty('background-color');
-    });
-    this.index = index;
-    const result = this.results[this.index];
-    // The CSSOM, not a style attribute: the page's Content-Security-Policy refuses those.
-    result.marks.forEach((m) => {
-      m.classList.add('current');
-      if (color) m.style.setProperty('background-color', color);
-    });
-    this.count.textContent = `${this.index + 1} / ${this.results.length}`;
+  select(index, color = null) {
+    return this.send(color ? { index, color } : { index }, true);
+  }
+
+  async send(body, quiet = false) {
+    try {
+      this.show((await post('/api/search/step', body))?.mode, { scroll: true });
+    } catch (error) {
+      if (quiet) throw error;
+      this.app.workflow.showError(error, 'Search');
+    }
+  }
+
+  /** Draws the session's search `mode`: every result's marks, the current one in its colour. */
+  show(mode, { scroll = false } = {}) {
+    if (mode?.name !== 'search') {
+      if (this.mode) this.clear();
+      return;
+    }
+    const same = this.mode && this.mode.query === mode.query && this.mode.results.length === mode.results.length;
+    if (!same) {
+      this.clear();
+      mode.results.forEach((result, i) => {
+        for (const quad of result.quads || []) {
+          const mark = h('div', { className: 'hit', 'data-hit': i });
+          this.app.pages.anchor(mark, result.page, quad);
+          this.marks.push(mark);
+        }
+      });
+      this.bar.hidden = false;
+      if (document.activeElement !== this.input) this.input.value = mode.query;
+    }
+    this.mode = mode;
+    for (const mark of this.marks) {
+      const current = Number(mark.dataset.hit) === mode.current;
+      mark.classList.toggle('current', current);
+      // The CSSOM, not a style attribute: the page's Content-Security-Policy refuses those.
+      if (current && mode.color) mark.style.setProperty('background-color', mode.color);
+      else mark.style.removeProperty('background-color');
+    }
+    if (!mode.results.length) {
+      this.count.textContent = 'No results';
+      return;
+    }
+    if (mode.current === null || mode.current === undefined) {
+      this.count.textContent = `${mode.results.length} results`;
+      return;
+    }
+    this.count.textContent = `${mode.current + 1} / ${mode.results.length}`;
+    const result = mode.results[mode.current];
     const quad = result.quads?.[0];
-    this.app.pages.goTo(result.page, quad ? quadRect(quad) : null);
+    if (scroll) this.app.pages.goTo(result.page, quad ? quadRect(quad) : null);
   }
 }
 

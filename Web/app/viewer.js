@@ -49,7 +49,6 @@ class App {
     this.embed = new EmbedBridge(this);
     /** Whether the document takes scrolling, zooming, focus and pointer input (signo enableTouchEvents). */
     this.acceptsInput = true;
-    this.viewerRectCounter = 0;
     this.fields = new FieldLayer(this.pages, {
       onSign: (name) => this.workflow.sign(name),
       onPhoto: (name) => this.choosePhoto(name),
@@ -115,8 +114,16 @@ class App {
     this.validation.refresh();
     document.body.dataset.ready = '1';
     this.embed.ready(this.state);
-    // Whatever step the session waits on gets its dialog back (a reload is never a dead end).
+    // Whatever step the session waits on gets its dialog back (a reload is never a dead end), and
+    // whatever the viewer showed — a search, an open rectangle — is drawn again from the session.
     this.workflow.resume(this.state);
+    this.resumeMode(this.state.mode);
+  }
+
+  /** Draws the session's viewer mode after a reload (notes come back with the notes phase). */
+  resumeMode(mode) {
+    if (mode?.name === 'search') this.search.show(mode, { scroll: false });
+    if (mode?.name === 'viewerRect') this.newSignatureField(mode.id);
   }
 
   applyState(state) {
@@ -232,7 +239,9 @@ class App {
 
   /** Zooms by `factor`; `focus` ({x, y} from the viewport's top left) stays where it is on screen. */
   zoomBy(factor, focus = null) {
-    const zoom = Math.max(0.1, Math.min(8, this.pages.zoom * factor));
+    // The layout's bounds (LayoutConfiguration's, sent by GET /api/layout): one rule for both sides.
+    const { minZoom = 0.25, maxZoom = 8 } = this.pages.layout || {};
+    const zoom = Math.max(minZoom, Math.min(maxZoom, this.pages.zoom * factor));
     if (Math.abs(zoom - this.pages.zoom) > 1e-3) this.pages.relayout({ fit: 'zoom', zoom, focus });
   }
 
@@ -340,15 +349,26 @@ class App {
    * `SignatureN` there — as it always did — unless the embedding page's handler decided (answered
    * true itself): the rectangle is then the host's to use.
    */
-  async newSignatureField() {
+  async newSignatureField(opened = null) {
+    // The session gives the rectangle its id (and refuses one while signing or taking notes);
+    // `opened` is the id of a rectangle already open, drawn again after a reload.
+    let id = opened;
+    if (id === null) {
+      try {
+        const answer = await post('/api/viewer-rects');
+        id = answer?.id;
+        this.search.show(answer?.mode);  // the session ended any search shown
+      } catch (error) {
+        this.workflow.showError(error, 'A signature field cannot be placed now');
+        return;
+      }
+    }
     const index = this.pages.current;
     const element = this.pages.elements[index];
     const zoom = this.pages.zoom;
     const w = Math.min(200 * zoom, element.clientWidth * 0.8);
     const hgt = Math.min(70 * zoom, element.clientHeight * 0.5);
     const box = { x: (element.clientWidth - w) / 2, y: (element.clientHeight - hgt) / 2, w, h: hgt };
-    this.viewerRectCounter += 1;
-    const id = this.viewerRectCounter;
     let hostDecided = false;
     const result = await editRectangle(this.pages, index, pdfRect(this.pages.matrix(index), box), {
       label: 'New signature field', confirmLabel: 'Create', text: 'New signature field',

@@ -15,6 +15,8 @@ export class Workflow {
 
   setPhase(phase) {
     if (phase) document.body.dataset.phase = phase;
+    // Signing takes the screen: the session has ended any search it showed (its viewer mode).
+    if (phase && !['editing', 'finished', 'notes'].includes(phase) && this.app.search?.mode) this.app.search.clear();
   }
 
   /** POSTs a workflow call; shows its error; returns the answer or null. */
@@ -204,7 +206,7 @@ export class Workflow {
     const handlers = this.handlers();
     switch (state?.phase) {
       case 'finished': return this.finished({ reason: state.reason });
-      case 'notes': return app.notes.enter();
+      case 'notes': return app.notes.enter(state.mode);
       case 'selectingField':
         return handlers.selectSignatureFormField({ fields: (state.candidates || []).map((name) => ({ name })) });
       case 'capturingSignature': return this.capture({ field: state.field, capture: state.capture });

@@ -27,22 +27,40 @@ public struct NotesSession: Sendable {
     /// Starts a session.
     /// - Throws: `.pdfA1` when the document is PDF/A-1 (signoAPI `notesModeDidFailToStart`).
     public init(document: PDFDocument, style: InkStyle = InkStyle()) throws(AnnotationError) {
+        try self.init(document: document, notes: InkNotes(style: style))
+    }
+
+    /// A session over notes drawn elsewhere (a viewer's notes mode), to check and write them.
+    /// - Throws: `.pdfA1` when the document is PDF/A-1; `.invalidArgument` when a note is on a page
+    ///   the document does not have or far off its page.
+    public init(document: PDFDocument, notes: InkNotes) throws(AnnotationError) {
         try InkAnnotator.checkAllowed(in: document)
+        for note in notes.notes + notes.undone {
+            if let problem = Self.problem(note.strokes, onPage: note.pageIndex, in: document) {
+                throw AnnotationError(.invalidArgument, problem)
+            }
+        }
         self.document = document
-        self.model = InkNotes(style: style)
+        self.model = notes
+    }
+
+    /// Why `strokes` cannot be a note on page `pageIndex` of `document` (a page it does not have,
+    /// a point far off the page), or nil. Points a little off the page are kept: a pen overshoots
+    /// the edge.
+    public static func problem(_ strokes: [InkStroke], onPage pageIndex: Int, in document: PDFDocument) -> String? {
+        if let problem = PageIndexCheck.problem(pageIndex, pageCount: document.pageCount) { return problem }
+        let box = document.pages[pageIndex].cropBox
+        let margin = max(box.width, box.height)
+        let area = PDFRectangle(x0: box.x0 - margin, y0: box.y0 - margin, x1: box.x1 + margin, y1: box.y1 + margin)
+        return strokes.problem(within: area)
     }
 
     /// Adds a note of one or more strokes (page user space) in the current style; clears the redo list.
     /// - Throws: `.invalidArgument` for a page out of range or strokes without points.
     public mutating func add(_ strokes: [InkStroke], onPage pageIndex: Int) throws(AnnotationError) {
-        if let problem = PageIndexCheck.problem(pageIndex, pageCount: document.pageCount) {
+        if let problem = Self.problem(strokes, onPage: pageIndex, in: document) {
             throw AnnotationError(.invalidArgument, problem)
         }
-        // Points a little off the page are kept (a pen overshoots the edge); far off, refused.
-        let box = document.pages[pageIndex].cropBox
-        let margin = max(box.width, box.height)
-        let area = PDFRectangle(x0: box.x0 - margin, y0: box.y0 - margin, x1: box.x1 + margin, y1: box.y1 + margin)
-        if let problem = strokes.problem(within: area) { throw AnnotationError(.invalidArgument, problem) }
         guard model.add(strokes, onPage: pageIndex) else {
             throw AnnotationError(.invalidArgument, "a note needs at least one point")
         }

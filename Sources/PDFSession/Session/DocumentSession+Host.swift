@@ -1,5 +1,6 @@
 public import PDFAnnotations
 public import PDFCore
+import PDFViewer
 
 /// What the host changes and is told while the session runs: the configuration (signo's
 /// `enableTouchEvents:`, `enableAutoRotation`, a `signatureCaptureConfig` set inside
@@ -55,23 +56,30 @@ extension DocumentSession {
         await delegate?.backButtonPressed()
     }
 
-    /// A viewer rectangle confirmed on page `pageIndex` (from 0; nil with a zero `rect` when it lies
-    /// on no page), `rect` in that page's PDF user space. Returns the delegate's answer: true hides
-    /// the rectangle (true without a delegate).
-    /// - Throws: `.invalidArgument` for a page the document does not have or a rectangle that is
-    ///   not finite.
+    /// Viewer rectangle `id` (from ``beginViewerRect()``) confirmed on page `pageIndex` (from 0; nil
+    /// with a zero `rect` when it lies on no page), `rect` in that page's PDF user space. Returns the
+    /// delegate's answer: true hides the rectangle and the viewer browses again (true without a
+    /// delegate); false keeps it open.
+    /// - Throws: `.invalidState` when rectangle `id` is not open; `.invalidArgument` for a page the
+    ///   document does not have or a rectangle that is not finite.
     public func viewerRectConfirmed(rect: PDFRectangle, pageIndex: Int?, id: Int) async throws(SessionError) -> Bool {
+        try requireViewerRect(id)
         if let pageIndex, let problem = PageIndexCheck.problem(pageIndex, pageCount: pageCount) {
             throw SessionError(.invalidArgument, problem)
         }
         guard [rect.x0, rect.y0, rect.x1, rect.y1].allSatisfy(\.isFinite), pageIndex != nil || rect == .zero else {
             throw SessionError(.invalidArgument, "the rectangle must be finite, and zero when it lies on no page")
         }
-        return await delegate?.viewerRectConfirmed(rect: rect, pageIndex: pageIndex, id: id) ?? true
+        let hide = await delegate?.viewerRectConfirmed(rect: rect, pageIndex: pageIndex, id: id) ?? true
+        if hide { modes.endViewerRect(id: id) }
+        return hide
     }
 
-    /// A viewer rectangle cancelled (signo `viewerRectCancelled:`): tells the delegate.
-    public func viewerRectCancelled(id: Int) async {
+    /// Viewer rectangle `id` cancelled (signo `viewerRectCancelled:`): closes it and tells the delegate.
+    /// - Throws: `.invalidState` when rectangle `id` is not open.
+    public func viewerRectCancelled(id: Int) async throws(SessionError) {
+        try requireViewerRect(id)
+        modes.endViewerRect(id: id)
         await delegate?.viewerRectCancelled(id: id)
     }
 }

@@ -3,6 +3,7 @@ public import PDFAuthoring
 public import PDFCore
 import PDFForms
 import PDFSigning
+import PDFViewer
 
 /// The WYSIWYS workflow: accept or refuse, then the decisions the person makes, each a call that
 /// continues the flow. `SigningWorkflow` decides; this extension performs.
@@ -119,6 +120,14 @@ extension DocumentSession {
 
     /// Feeds an input and performs the actions, feeding what they produce until the workflow waits.
     func run(_ input: SigningWorkflow.Input) async throws(SessionError) {
+        switch input {
+        case .accept, .refuse, .startSigno:
+            if case .viewerRect(let id) = modes.mode {
+                throw SessionError(.invalidState, "viewer rectangle \(id) is open: create or cancel it first")
+            }
+        default: break
+        }
+        defer { followWorkflow() }
         var pending: [SigningWorkflow.Input] = [input]
         var first = true
         while !pending.isEmpty {
@@ -134,6 +143,16 @@ extension DocumentSession {
             for action in actions {
                 if let follow = await perform(action) { pending.append(follow) }
             }
+        }
+    }
+
+    /// Keeps the viewer's mode in step with the workflow: a signing phase has the screen (a search
+    /// shown ends); back in editing or finished, the viewer browses.
+    private func followWorkflow() {
+        switch snapshot.workflow.phase {
+        case .editing, .finished: modes.endSigning()
+        case .notes: break
+        default: modes.beginSigning()
         }
     }
 

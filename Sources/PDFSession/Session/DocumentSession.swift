@@ -2,6 +2,7 @@ import PDFAnnotations
 public import PDFCore
 public import PDFForms
 import PDFSigning
+import PDFViewer
 import Synchronization
 
 /// One open document (WYSIWYS `WYSPDFViewer` + `WYSIWYSController`'s per-document calls, signo
@@ -47,8 +48,12 @@ public actor DocumentSession {
     /// `.documentChanged` when another session (another process, say) wrote the document since.
     var storeVersion: StoreVersion?
     var snapshot: SessionSnapshot
-    /// The notes of an active notes mode (not stored until saved, as the seeds say).
-    var notes: NotesSession?
+    /// The viewer's mode: the one record of what the viewer shows besides the workflow's dialogs
+    /// (the notes of a notes mode, not stored until saved as the seeds say; search highlights; an
+    /// open viewer rectangle).
+    var modes = ViewerModeMachine()
+    /// The id the next viewer rectangle gets.
+    var nextViewerRectID = 1
     var closed = false
 
     init(
@@ -65,6 +70,11 @@ public actor DocumentSession {
         self.username = username
         self.clock = clock
         self.snapshot = snapshot
+        // A session restored in the middle of signing (a preview to confirm, a CMS awaited).
+        switch snapshot.workflow.phase {
+        case .editing, .finished, .notes: break
+        default: self.modes = ViewerModeMachine(mode: .signing)
+        }
         self.bytes = stored.bytes
         self.revisionSizes = stored.revisions.map(\.count)
         self.storeVersion = stored.version

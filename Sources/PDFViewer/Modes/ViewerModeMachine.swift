@@ -1,13 +1,14 @@
 public import PDFAnnotations
 public import PDFAuthoring
-public import PDFCore
 
 /// The viewer's mode transitions as a pure state machine.
 ///
-/// Every mode starts from ``ViewerMode/browsing`` (signature capture also from form editing, and
-/// field selection leads to capture) and ends back in it. A call that does not apply to the current
-/// mode, or whose arguments are invalid (an unknown field, an empty list), is a no-op: it returns
-/// false (or nil for calls that return a result) and leaves ``mode`` unchanged. Nothing throws.
+/// Every mode starts from ``ViewerMode/browsing`` and ends back in it; a new search replaces the
+/// one shown, and signing or notes end a search (the highlights go, as when the person closes the
+/// search bar). A call that does not apply to the current mode, or whose arguments are invalid (an
+/// empty note, an index out of range), is a no-op: it returns false (or nil for calls that return
+/// a result) and leaves ``mode`` unchanged. Nothing throws: the owner (`DocumentSession`) turns a
+/// refusal into its error.
 public struct ViewerModeMachine: Sendable, Hashable {
     /// The current mode.
     public private(set) var mode: ViewerMode
@@ -20,8 +21,16 @@ public struct ViewerModeMachine: Sendable, Hashable {
     /// Whether the viewer is browsing.
     public var isBrowsing: Bool { mode == .browsing }
 
-    /// Leaves any mode for browsing, discarding its work (unsaved notes, an unconfirmed rectangle…).
-    /// False when already browsing.
+    /// Whether the viewer is browsing or searching: the modes that give way to signing and notes.
+    private var isIdle: Bool {
+        switch mode {
+        case .browsing, .search: true
+        default: false
+        }
+    }
+
+    /// Leaves any mode for browsing, discarding its work (unsaved notes, highlights, an open
+    /// rectangle). False when already browsing.
     @discardableResult
     public mutating func cancel() -> Bool {
         guard !isBrowsing else { return false }
@@ -29,245 +38,135 @@ public struct ViewerModeMachine: Sendable, Hashable {
         return true
     }
 
-    // MARK: Form editing
-
-    /// Starts form editing over `fields` (tab order), focusing `focus` when given.
-    @discardableResult
-    public mutating func beginFormEditing(fields: [String], focus: String? = nil) -> Bool {
-        guard isBrowsing, !fields.isEmpty else { return false }
-        var focusedIndex: Int?
-        if let focus {
-            guard let index = fields.firstIndex(of: focus) else { return false }
-            focusedIndex = index
-        }
-        mode = .formEditing(FormEditing(fields: fields, focusedIndex: focusedIndex))
-        return true
-    }
-
-    /// Focuses the field named `name`.
-    @discardableResult
-    public mutating func focusField(_ name: String) -> Bool {
-        guard case .formEditing(var editing) = mode, let index = editing.fields.firstIndex(of: name) else {
-            return false
-        }
-        editing.focusedIndex = index
-        mode = .formEditing(editing)
-        return true
-    }
-
-    /// Focuses the next field in tab order, wrapping from the last to the first (the first when none has focus).
-    @discardableResult
-    public mutating func focusNextField() -> Bool { moveFocus(by: 1) }
-
-    /// Focuses the previous field, wrapping from the first to the last (the last when none has focus).
-    @discardableResult
-    public mutating func focusPreviousField() -> Bool { moveFocus(by: -1) }
-
-    private mutating func moveFocus(by step: Int) -> Bool {
-        guard case .formEditing(var editing) = mode else { return false }
-        let count = editing.fields.count
-        if let index = editing.focusedIndex {
-            editing.focusedIndex = ((index + step) % count + count) % count
-        } else {
-            editing.focusedIndex = step > 0 ? 0 : count - 1
-        }
-        mode = .formEditing(editing)
-        return true
-    }
-
-    /// Ends form editing.
-    @discardableResult
-    public mutating func endFormEditing() -> Bool {
-        guard case .formEditing = mode else { return false }
-        mode = .browsing
-        return true
-    }
-
     // MARK: Signing
 
-    /// Asks the user to choose among `candidates` (signature fields).
+    /// The signing workflow takes the screen (from browsing or searching; true when it already has it).
     @discardableResult
-    public mutating func beginFieldSelection(candidates: [String]) -> Bool {
-        guard isBrowsing, !candidates.isEmpty else { return false }
-        mode = .fieldSelection(candidates: candidates)
+    public mutating func beginSigning() -> Bool {
+        guard mode == .signing || isIdle else { return false }
+        mode = .signing
         return true
     }
 
-    /// Chooses `name` among the candidates and starts capturing a signature for it.
+    /// The signing workflow gives the screen back.
     @discardableResult
-    public mutating func chooseField(_ name: String) -> Bool {
-        guard case .fieldSelection(let candidates) = mode, candidates.contains(name) else { return false }
-        mode = .signatureCapture(field: name)
-        return true
-    }
-
-    /// Starts capturing a signature (from browsing or form editing).
-    @discardableResult
-    public mutating func beginSignatureCapture(field: String? = nil) -> Bool {
-        switch mode {
-        case .browsing, .formEditing:
-            mode = .signatureCapture(field: field)
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// Ends the capture and starts positioning the signature at `placement`.
-    @discardableResult
-    public mutating func finishSignatureCapture(placement: SignaturePlacement) -> Bool {
-        guard case .signatureCapture = mode else { return false }
-        mode = .signaturePositioning(placement)
-        return true
-    }
-
-    /// Moves the signature being positioned (see ``SignaturePlacement/move(byViewDelta:geometry:zoom:)``).
-    @discardableResult
-    public mutating func moveSignature(byViewDelta delta: PDFPoint, geometry: PageGeometry, zoom: Double) -> Bool {
-        guard case .signaturePositioning(var placement) = mode else { return false }
-        placement.move(byViewDelta: delta, geometry: geometry, zoom: zoom)
-        mode = .signaturePositioning(placement)
-        return true
-    }
-
-    /// Resizes the signature being positioned by one of its corner handles.
-    @discardableResult
-    public mutating func resizeSignature(
-        handle: ResizeHandle, byViewDelta delta: PDFPoint, geometry: PageGeometry, zoom: Double
-    ) -> Bool {
-        guard case .signaturePositioning(var placement) = mode else { return false }
-        placement.resize(handle: handle, byViewDelta: delta, geometry: geometry, zoom: zoom)
-        mode = .signaturePositioning(placement)
-        return true
-    }
-
-    /// Confirms the position: the page (0-based) and rectangle in PDF user space; back to browsing.
-    public mutating func confirmSignaturePosition() -> (page: Int, rect: PDFRectangle)? {
-        guard case .signaturePositioning(let placement) = mode else { return nil }
+    public mutating func endSigning() -> Bool {
+        guard mode == .signing else { return false }
         mode = .browsing
-        return (placement.page, placement.rect)
+        return true
     }
 
     // MARK: Viewer rectangle (signo)
 
-    /// Shows viewer rectangle `id` at `rect` (viewport coordinates).
+    /// Shows viewer rectangle `id` (from browsing or searching).
     @discardableResult
-    public mutating func beginViewerRect(id: Int, rect: PDFRectangle, minimumSize: Double = 10) -> Bool {
-        guard isBrowsing else { return false }
-        mode = .viewerRect(ViewerRectSession(id: id, rect: rect, minimumSize: minimumSize))
+    public mutating func beginViewerRect(id: Int) -> Bool {
+        guard isIdle else { return false }
+        mode = .viewerRect(id: id)
         return true
     }
 
-    /// Moves the viewer rectangle by `delta` view pixels.
+    /// Hides viewer rectangle `id` (created or cancelled); false when it is not the one shown.
     @discardableResult
-    public mutating func moveViewerRect(by delta: PDFPoint) -> Bool {
-        guard case .viewerRect(var session) = mode else { return false }
-        session.move(by: delta)
-        mode = .viewerRect(session)
-        return true
-    }
-
-    /// Resizes the viewer rectangle by a corner handle.
-    @discardableResult
-    public mutating func resizeViewerRect(handle: ResizeHandle, by delta: PDFPoint) -> Bool {
-        guard case .viewerRect(var session) = mode else { return false }
-        session.resize(handle: handle, by: delta)
-        mode = .viewerRect(session)
-        return true
-    }
-
-    /// Confirms the viewer rectangle against `state` (see ``ViewerRectSession/result(in:)``); back to browsing.
-    public mutating func confirmViewerRect(in state: ViewerState) -> ViewerRectResult? {
-        guard case .viewerRect(let session) = mode else { return nil }
+    public mutating func endViewerRect(id: Int) -> Bool {
+        guard mode == .viewerRect(id: id) else { return false }
         mode = .browsing
-        return session.result(in: state)
+        return true
     }
 
     // MARK: Notes
 
-    /// Starts the notes mode with `style`; the notes are PDFAnnotations' model, the one
-    /// `NotesSession` writes.
+    /// Starts the notes mode with `style` (from browsing or searching); the notes are
+    /// PDFAnnotations' model, the one `NotesSession` writes.
     @discardableResult
     public mutating func beginNotes(style: InkStyle = InkStyle()) -> Bool {
-        guard isBrowsing else { return false }
+        guard isIdle else { return false }
         mode = .notes(InkNotes(style: style))
         return true
     }
 
-    /// Changes the pen for the next strokes (signo `changeNotesConfig`).
+    /// Changes the pen for the next notes (signo `changeNotesConfig`).
     @discardableResult
     public mutating func setNoteStyle(_ style: InkStyle) -> Bool {
-        guard case .notes(var notes) = mode else { return false }
-        notes.style = style
-        mode = .notes(notes)
-        return true
+        updateNotes { notes in
+            notes.style = style
+            return true
+        }
     }
 
-    /// Adds `stroke` (PDF user space of `page`) as a note in the current pen; clears the redo stack.
-    /// A stroke without points or a negative page changes nothing.
+    /// Adds a note of `strokes` (PDF user space of `page`) in the current pen; clears the redo
+    /// stack. Strokes without points, or a negative page, change nothing.
     @discardableResult
-    public mutating func addStroke(_ stroke: InkStroke, page: Int) -> Bool {
-        guard case .notes(var notes) = mode, page >= 0, notes.add([stroke], onPage: page) else { return false }
-        mode = .notes(notes)
-        return true
+    public mutating func addNote(_ strokes: [InkStroke], page: Int) -> Bool {
+        guard page >= 0 else { return false }
+        return updateNotes { $0.add(strokes, onPage: page) }
     }
 
     /// Removes the last note (onto the redo stack).
     @discardableResult
-    public mutating func undoStroke() -> Bool {
-        guard case .notes(var notes) = mode, notes.undo() else { return false }
-        mode = .notes(notes)
-        return true
-    }
+    public mutating func undoNote() -> Bool { updateNotes { $0.undo() } }
 
     /// Restores the last undone note.
     @discardableResult
-    public mutating func redoStroke() -> Bool {
-        guard case .notes(var notes) = mode, notes.redo() else { return false }
-        mode = .notes(notes)
-        return true
+    public mutating func redoNote() -> Bool { updateNotes { $0.redo() } }
+
+    /// The notes of the notes mode, nil in any other mode.
+    public var notes: InkNotes? {
+        guard case .notes(let notes) = mode else { return nil }
+        return notes
     }
 
     /// Ends the notes mode keeping its notes (signo `saveAndFinishNotesMode`): returns them, oldest
-    /// first, ready for `NotesSession` or `InkAnnotator` to write.
+    /// first, for `NotesSession` to write.
     public mutating func saveNotes() -> [InkNote]? {
-        guard case .notes(let notes) = mode else { return nil }
+        guard let notes else { return nil }
         mode = .browsing
         return notes.notes
     }
 
+    private mutating func updateNotes(_ change: (inout InkNotes) -> Bool) -> Bool {
+        guard var notes, change(&notes) else { return false }
+        mode = .notes(notes)
+        return true
+    }
+
     // MARK: Search
 
-    /// Shows `results` highlighted; none is current until ``nextSearchResult(highlightColor:)``.
+    /// Shows the `results` of `query` highlighted (from browsing, or replacing a search); none is
+    /// current until ``nextSearchResult(highlightColor:)`` or ``showSearchResult(at:highlightColor:)``.
     @discardableResult
-    public mutating func beginSearch(results: [SearchHit], highlightColor: ViewerColor = .yellow) -> Bool {
-        guard isBrowsing else { return false }
-        mode = .search(SearchSession(results: results, currentIndex: nil, highlightColor: highlightColor))
+    public mutating func beginSearch(query: String, results: [SearchHit], highlightColor: PDFColor? = nil) -> Bool {
+        guard isIdle else { return false }
+        mode = .search(SearchSession(query: query, results: results, currentIndex: nil, highlightColor: highlightColor))
         return true
     }
 
     /// Makes the next result current, wrapping from the last to the first (the first when none is
     /// current), optionally changing the highlight colour. Nil when not searching or with no results.
-    public mutating func nextSearchResult(highlightColor: ViewerColor? = nil) -> SearchHit? {
+    public mutating func nextSearchResult(highlightColor: PDFColor? = nil) -> SearchHit? {
         stepSearch(by: 1, highlightColor: highlightColor)
     }
 
     /// Makes the previous result current, wrapping from the first to the last (the last when none is current).
-    public mutating func previousSearchResult(highlightColor: ViewerColor? = nil) -> SearchHit? {
+    public mutating func previousSearchResult(highlightColor: PDFColor? = nil) -> SearchHit? {
         stepSearch(by: -1, highlightColor: highlightColor)
     }
 
-    private mutating func stepSearch(by step: Int, highlightColor: ViewerColor?) -> SearchHit? {
-        guard case .search(var session) = mode, !session.results.isEmpty else { return nil }
-        let count = session.results.count
-        if let index = session.currentIndex {
-            session.currentIndex = ((index + step) % count + count) % count
-        } else {
-            session.currentIndex = step > 0 ? 0 : count - 1
-        }
+    /// Makes result `index` (from 0) current (signo `scrollToSearchResult:withHighlightColor:`);
+    /// nil when not searching or when there is no such result.
+    public mutating func showSearchResult(at index: Int, highlightColor: PDFColor? = nil) -> SearchHit? {
+        guard case .search(var session) = mode, session.results.indices.contains(index) else { return nil }
+        session.currentIndex = index
         if let highlightColor { session.highlightColor = highlightColor }
         mode = .search(session)
         return session.current
+    }
+
+    private mutating func stepSearch(by step: Int, highlightColor: PDFColor?) -> SearchHit? {
+        guard case .search(let session) = mode, !session.results.isEmpty else { return nil }
+        let count = session.results.count
+        let next = session.currentIndex.map { (($0 + step) % count + count) % count } ?? (step > 0 ? 0 : count - 1)
+        return showSearchResult(at: next, highlightColor: highlightColor)
     }
 
     /// Clears the highlights (signo `finishTextSearch`); back to browsing.

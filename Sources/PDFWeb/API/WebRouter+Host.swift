@@ -45,6 +45,14 @@ extension WebRouter {
         }
     }
 
+    /// `POST /api/viewer-rects`: opens a viewer rectangle (signo `createViewerRect`); answers its
+    /// `{"id"}`. 409 while signing, taking notes, or with another rectangle open.
+    func openViewerRect() async throws(WebError) -> HTTPResponse {
+        let session = try await backend.current()
+        let id = try await Self.call { () async throws(SessionError) in try await session.beginViewerRect() }
+        return .json(.object([("id", .int(id)), ("mode", ModeJSON.mode(await session.viewerMode))]), status: 201)
+    }
+
     /// `POST /api/viewer-rects/ID {"confirmed": true, "page", "rect"}` or `{"confirmed": false}`:
     /// a viewer rectangle's Create or Cancel button. `page` counts from 0 like every page number of
     /// the API (null, without `rect`, when the rectangle lies on no page); the answer `{"hide"}` is
@@ -59,7 +67,7 @@ extension WebRouter {
             throw WebError.badRequest("\"confirmed\" must be true or false", member: "confirmed")
         }
         guard confirmed else {
-            await session.viewerRectCancelled(id: id)
+            try await Self.call { () async throws(SessionError) in try await session.viewerRectCancelled(id: id) }
             return .json(.object([("hide", .bool(true))]))
         }
         var pageIndex: Int?

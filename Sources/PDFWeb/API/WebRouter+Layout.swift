@@ -23,6 +23,8 @@ extension WebRouter {
         return .object([
             ("contentWidth", .double(description.contentWidth)), ("contentHeight", .double(description.contentHeight)),
             ("zoom", .double(description.zoom)),
+            // The zoom's bounds, so that the browser's zoom gestures stop where the layout does.
+            ("minZoom", .double(configuration.minZoom)), ("maxZoom", .double(configuration.maxZoom)),
             (
                 "spreads",
                 .array(

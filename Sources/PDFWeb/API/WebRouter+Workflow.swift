@@ -109,7 +109,6 @@ extension WebRouter {
                 x0: box.x0 - margin, y0: box.y0 - margin, x1: box.x1 + margin, y1: box.y1 + margin)
             let strokes = try CheckedInput.strokes(body, within: area)
             try await Self.call { () async throws(SessionError) in try await session.addNote(strokes, pageIndex: page) }
-            answer.append(("notes", .int(await session.currentNotes.count)))
         case "undo": answer.append(("changed", .bool(await session.undoNote())))
         case "redo": answer.append(("changed", .bool(await session.redoNote())))
         case "style":
@@ -119,7 +118,7 @@ extension WebRouter {
         default: await session.saveAndFinishNotesMode()  // save
         }
         guard case .object(let phase) = await SessionJSON.phase(of: session) else { return .json(.null) }
-        return .json(.object(phase + answer))
+        return .json(.object(phase + answer + [("mode", ModeJSON.mode(await session.viewerMode))]))
     }
 
     static func style(_ body: JSONValue, _ base: InkStyle) throws(WebError) -> InkStyle {

@@ -3,6 +3,7 @@ import PDFCore
 import PDFForms
 import PDFGraphics
 import PDFSession
+import PDFViewer
 
 /// Matches a request against the API's routes (exact paths; no file system) and answers it.
 struct WebRouter: Sendable {
@@ -58,6 +59,8 @@ struct WebRouter: Sendable {
         case ("POST", 1, _) where Self.workflowSteps.contains(first): return try await workflow(first, request)
         case ("POST", 1, "signature-fields"): return try await createSignatureField(request)
         case ("GET", 1, "search"): return try await search(request)
+        case ("POST", 1, "search"): return try await showSearch(request)
+        case ("POST", 2, "search"): return try await searchStep(second, request)
         case ("GET", 1, "validation"): return .json(try await validation())
         case ("GET", 2, "validation") where second == "diff": return .json(try await validationDiff(request))
         case ("POST", 2, "notes"): return try await notes(second, request)
@@ -71,6 +74,7 @@ struct WebRouter: Sendable {
         case ("POST", 1, "configuration"): return try await changeConfiguration(request)
         case ("POST", 2, "decisions"): return try answerDecision(second, request)
         case ("POST", 2, "buttons"): return try await pressButton(second)
+        case ("POST", 1, "viewer-rects"): return try await openViewerRect()
         case ("POST", 2, "viewer-rects"): return try await viewerRect(second, request)
         case ("POST", 1, "links"):
             // Only a holder of the API token hands out sign-in links (a browser's cookie cannot).
@@ -98,8 +102,11 @@ struct WebRouter: Sendable {
         let named = parts.count == 2 && !parts[1].isEmpty
         switch (parts.count, parts[0]) {
         case (1, "state"), (1, "pages"), (1, "layout"), (1, "fields"), (1, "download"), (1, "preview.png"),
-            (1, "appearance.png"), (1, "search"), (1, "events"), (1, "validation"):
+            (1, "appearance.png"), (1, "events"), (1, "validation"):
             return reading
+        case (1, "search"): return reading + ["POST"]
+        case (2, "search") where ["step", "finish"].contains(parts[1]): return ["POST"]
+        case (1, "viewer-rects"): return ["POST"]
         case (3, "pages") where parts[2] == "tile" && !parts[1].isEmpty: return reading
         case (2, "validation") where parts[1] == "diff": return reading
         case (2, "fields") where named: return ["PUT"]
@@ -149,6 +156,7 @@ struct WebRouter: Sendable {
         members.append(
             ("handwriting", .bool(signature.appearance.handwrittenSignatureEnabled)))
         members.append(("currentPage", .int(await session?.currentPageIndex ?? 0)))
+        members.append(("mode", ModeJSON.mode(await session?.viewerMode ?? .browsing)))
         return .object(members)
     }
 
