@@ -75,6 +75,7 @@ let package = Package(
             name: "PDFSigning",
             dependencies: [
                 "PDFCore", "PDFFonts", "PDFAuthoring", "PDFForms", "AutographJSON", "AutographCrypto", "CShims",
+                "HTTPClient",
             ],
             swiftSettings: upcoming),
         .target(

@@ -25,6 +25,21 @@ public enum SignatureOracle {
         return verdicts
     }
 
+    /// pyHanko's verdict on each document time-stamp (`/DocTimeStamp`), which `pyhanko sign validate`
+    /// does not list: field name → `intact:valid:trusted` (each `True` or `False`), from
+    /// `Tests/Scripts/pyhanko_doc_timestamps.py` with `root` as the only trust anchor.
+    public static func pyhankoDocumentTimestamps(_ path: String, trust root: String) throws -> [String: String] {
+        let script = TestPaths.repository + "/Tests/Scripts/pyhanko_doc_timestamps.py"
+        let result = try Oracle.run("python3", [script, path, root], timeout: 120)
+        var verdicts: [String: String] = [:]
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 4)
+            guard parts.count == 5 else { continue }
+            verdicts[String(parts[0])] = parts[1...3].joined(separator: ":")
+        }
+        return verdicts
+    }
+
     /// pyHanko's difference analysis per signed field, from `scripts/pyhanko-modlevel.py`: its
     /// `ModificationLevel` (`NONE`, `LTA_UPDATES`, `FORM_FILLING`, `ANNOTATIONS`, `OTHER` — also
     /// for a coverage short of the signed revision, as pyHanko's own verdict reads it), or

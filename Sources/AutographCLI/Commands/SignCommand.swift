@@ -10,6 +10,7 @@ enum SignCommand: Command {
             autograph sign FILE -o OUT (--p12 ID.p12 [--p12-password PW] | --key KEY.pem [--key-password PW] --cert CERT.pem [--chain CHAIN.pem])
                    [--field NAME] [--page N --rect x1,y1,x2,y2 | --invisible] [--reason R] [--location L] [--name N]
                    [--contact C] [--certify 1|2|3] [--lock-fields all|A,B] [--hash sha256|sha384|sha512] [--size BYTES]
+                   [--level B-B|B-T --tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
             """,
         positionals: 1...1,
         options: [
@@ -29,12 +30,17 @@ enum SignCommand: Command {
             .init(
                 name: "biometrics-cert", valueName: "CERT.pem",
                 help: "encrypt the handwriting strokes to this certificate in the signed revision"),
-        ] + SignatureOptions.specs,
+            .init(
+                name: "level", valueName: "LEVEL",
+                help: "the PAdES level: B-B (default), or B-T with a signature time-stamp from --tsa"),
+        ] + SignatureOptions.specs + TimeStampOptions.specs,
         details: """
             An existing empty signature field NAME is signed; otherwise a new field (NAME, or Signature1, 2 …) is
             made on page N at the rectangle, or invisible. The input stays an exact prefix of OUT; earlier
             signatures stay intact. Errors carry signoAPI codes, e.g. -125 wrong password, -130 bad field,
-            -136 signature larger than --size, -138 expired certificate.
+            -136 signature larger than --size, -138 expired certificate, -146 a time-stamp authority's failure.
+            With --tsa the signature is B-T: the authority stamps the signature value, and the token (checked:
+            its signature, its time-stamping certificate, the hash, the nonce) joins the signature.
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -45,6 +51,7 @@ enum SignCommand: Command {
         try applyAppearance(arguments, to: &request)
         var documentSigner = DocumentSigner(document: document, request: request, signer: signer)
         documentSigner.writeOptions.deterministicID = arguments.has("deterministic-id")
+        documentSigner.timeStampAuthority = try timeStampAuthority(arguments)
         let configured = documentSigner
         let signed = try await configured.sign()
         try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
@@ -54,6 +61,24 @@ enum SignCommand: Command {
             "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "
                 + "(\(signed.cms.count) of \(signed.prepared.signature.capacity) bytes reserved); wrote \(output)")
         return report(document.warnings, console: console)
+    }
+
+    /// The authority for `--level` (B-T needs `--tsa`; `--tsa` alone means B-T).
+    static func timeStampAuthority(_ arguments: Arguments) throws -> HTTPTimeStampAuthority? {
+        let authority = try TimeStampOptions.authority(arguments)
+        switch arguments.value("level")?.uppercased() {
+        case nil: return authority
+        case "B-B":
+            guard authority == nil else { throw UsageError("--level B-B takes no --tsa: a time-stamp makes it B-T") }
+            return nil
+        case "B-T":
+            guard let authority else { throw UsageError("--level B-T needs --tsa URL") }
+            return authority
+        case "B-LT", "B-LTA":
+            throw UsageError("--level \(arguments.value("level") ?? "") is not available yet: B-B and B-T are")
+        case let level?:
+            throw UsageError("--level must be B-B or B-T, not \(level.prefix(40))")
+        }
     }
 
     /// `--appearance` and `--biometrics-cert`.

@@ -60,8 +60,9 @@ enum VerifyCommand: Command {
             later changes); and modificationLevel (none, ltv, signatures, formFilling, annotations,
             disallowed; null when the signed revision is unknown), changes [{object, kind, page (from
             0, as every page in JSON, or null), allowed, reason, revision}], certification (null or
-            {permissions: 1|2|3}), fieldLocks [{signatureField, action: All|Include|Exclude, fields}]
-            and verdict.
+            {permissions: 1|2|3}), fieldLocks [{signatureField, action: All|Include|Exclude, fields}],
+            verdict, level (the PAdES level reached: B-B, or B-T with a valid signature time-stamp; null
+            for other signatures) and timeStamp (null, or {time, authority, intact, trusted, problems}).
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -115,6 +116,17 @@ enum VerifyCommand: Command {
                 times.append("\(PDFDate(seconds: cms).displayString) (CMS signingTime)")
             }
             if !times.isEmpty { lines.append(("Signing time", times.joined(separator: "; "))) }
+            if let stamp = status.timeStamp {
+                let verdict =
+                    stamp.isValid
+                    ? "valid" : stamp.intact ? "intact, authority not trusted" : "not valid"
+                lines.append(
+                    (
+                        "Time-stamp",
+                        "\(PDFDate(seconds: stamp.time).displayString) by \(stamp.authority ?? "an unnamed authority") (\(verdict))"
+                    ))
+            }
+            if let level = status.level { lines.append(("PAdES level", level)) }
             lines.append(
                 ("SubFilter", (status.subFilter ?? "none") + (status.digestAlgorithm.map { ", digest \($0)" } ?? "")))
             if !status.byteRange.isEmpty {

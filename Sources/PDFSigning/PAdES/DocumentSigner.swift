@@ -14,6 +14,12 @@ public struct DocumentSigner: Sendable {
     public var writeOptions: WriteOptions = .default
     /// Refuse (signo -137) instead of making appearances when the form sets `/NeedAppearances`.
     public var refuseNeedAppearances = false
+    /// The time-stamp authority that stamps the signature (PAdES B-T); nil for a B-B signature.
+    /// `/Contents` then reserves room for the token as well.
+    public var timeStampAuthority: (any TimeStampAuthority)?
+
+    /// The room reserved for a signature time-stamp: a token with its authority's certificate chain.
+    static let timeStampAllowance = 8192
 
     /// A signer of `document` as `request` asks, with the CMS made by `signer`.
     public init(document: PDFDocument, request: SignatureRequest, signer: any Signer) {
@@ -42,12 +48,16 @@ public struct DocumentSigner: Sendable {
     ///   (-136) when the CMS does not fit a size the request fixed, or still does not fit after a
     ///   second round.
     public func sign() async throws(SigningError) -> Signed {
-        var size = request.contentsSize ?? signer.estimatedSize
+        var size =
+            request.contentsSize ?? signer.estimatedSize + (timeStampAuthority == nil ? 0 : Self.timeStampAllowance)
         for _ in 0..<2 {
             var preparer = SignaturePreparer(document: document, request: request, writeOptions: writeOptions)
             preparer.refuseNeedAppearances = refuseNeedAppearances
             let prepared = try preparer.prepare(contentsSize: size, signerName: signer.signerName)
-            let cms = try await signer.cms(for: prepared.signature.digest, algorithm: request.digestAlgorithm)
+            var cms = try await signer.cms(for: prepared.signature.digest, algorithm: request.digestAlgorithm)
+            if let authority = timeStampAuthority {
+                cms = try await SignatureTimestamp.adding(to: cms, from: authority, algorithm: request.digestAlgorithm)
+            }
             if cms.count <= prepared.signature.capacity { return Signed(prepared: prepared, cms: cms) }
             // A fixed size the caller chose is respected: too small is their error (-136).
             if request.contentsSize != nil {

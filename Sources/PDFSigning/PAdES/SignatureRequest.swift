@@ -19,6 +19,9 @@ public struct SignatureRequest: Sendable, Codable {
         case cadesDetached = "ETSI.CAdES.detached"
         /// `adbe.pkcs7.detached`: the older detached PKCS#7 form (§12.8.3.3), for validators that predate PAdES.
         case pkcs7Detached = "adbe.pkcs7.detached"
+        /// `ETSI.RFC3161`: a document time-stamp (ETSI EN 319 142-1 §5.4, ISO 32000-2 §12.8.5), whose
+        /// `/Contents` is a time-stamp token over the byte ranges; made by `DocumentTimestamper`.
+        case rfc3161 = "ETSI.RFC3161"
     }
 
     /// The permissions of a certification signature (`/DocMDP /P`, §12.8.2.2): the level the

@@ -42,18 +42,22 @@ struct SignatureUpdateBuilder {
         }
 
         // The signature dictionary (§12.8.1, Table 255), with placeholders patched after serialization.
+        // A document time-stamp (Table 260) has no time, name or reason of its own: its token has them.
+        let isTimeStamp = request.subFilter == .rfc3161
         var signature: PDFDictionary = [
-            .type: .name(.sig), .filter: .name("Adobe.PPKLite"),
+            .type: .name(isTimeStamp ? .docTimeStamp : .sig), .filter: .name("Adobe.PPKLite"),
             .subFilter: .name(PDFName(request.subFilter.rawValue)),
             .byteRange: .array([0, 9_999_999_999, 9_999_999_999, 9_999_999_999]),
             .contents: .string(PDFString(bytes: [UInt8](repeating: 0, count: contentsSize), isHex: true)),
-            .m: .string(PDFString(text: request.signingTime.pdfString)),
         ]
         let name = request.name ?? signerName
-        if let name { signature[.name] = .string(PDFString(text: name)) }
-        if let location = request.location { signature[.location] = .string(PDFString(text: location)) }
-        if let reason = request.reason { signature[.reason] = .string(PDFString(text: reason)) }
-        if let contact = request.contactInfo { signature[.contactInfo] = .string(PDFString(text: contact)) }
+        if !isTimeStamp {
+            signature[.m] = .string(PDFString(text: request.signingTime.pdfString))
+            if let name { signature[.name] = .string(PDFString(text: name)) }
+            if let location = request.location { signature[.location] = .string(PDFString(text: location)) }
+            if let reason = request.reason { signature[.reason] = .string(PDFString(text: reason)) }
+            if let contact = request.contactInfo { signature[.contactInfo] = .string(PDFString(text: contact)) }
+        }
         signature[.propBuild] = .dictionary([
             .app: .dictionary([
                 .name: .name("Autograph"), .rEx: .string(PDFString(text: AutographVersion.string)),
@@ -126,22 +130,25 @@ struct SignatureUpdateBuilder {
             guard pages.indices.contains(pageIndex), let pageReference = pages[pageIndex].reference else {
                 throw SigningError(.invalidArgument, "the document has no page to put the signature field on")
             }
-            let appearance =
-                try rect.width > 0
-                ? appearanceObject(
-                    width: rect.width, height: rect.height, rotation: pages[pageIndex].rotation, signerName: name)
-                : PDFObject.stream(
-                    PDFStream(
-                        dictionary: [.type: .name("XObject"), .subtype: .name("Form"), .bBox: rect.object],
-                        data: [], compress: false))
-            let appearanceReference = update.add(appearance)
             var field: PDFDictionary = [
                 .type: .name("Annot"), .subtype: .name("Widget"), .ft: .name(.sig),
                 .t: .string(PDFString(text: fieldName)),
                 .v: .reference(signatureReference), .rect: rect.object,
-                .p: .reference(pageReference),
-                .f: .integer(132), .ap: .dictionary([.n: .reference(appearanceReference)]),
+                .p: .reference(pageReference), .f: .integer(132),
             ]
+            // A document time-stamp's widget shows nothing and has no appearance: the update then adds
+            // nothing a validator could read as a change of what is shown (pyHanko: an LTA update).
+            if !isTimeStamp {
+                let appearance =
+                    try rect.width > 0
+                    ? appearanceObject(
+                        width: rect.width, height: rect.height, rotation: pages[pageIndex].rotation, signerName: name)
+                    : PDFObject.stream(
+                        PDFStream(
+                            dictionary: [.type: .name("XObject"), .subtype: .name("Form"), .bBox: rect.object],
+                            data: [], compress: false))
+                field[.ap] = .dictionary([.n: .reference(update.add(appearance))])
+            }
             if let lock { field[.lock] = .dictionary(lock.merging([.type: .name("SigFieldLock")])) }
             if let biometricsReference { field[BiometricCapture.fieldKey] = .reference(biometricsReference) }
             let fieldReference = update.add(.dictionary(field))

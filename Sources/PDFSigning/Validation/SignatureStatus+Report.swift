@@ -29,7 +29,15 @@ extension SignatureStatus {
             }
                 ?? .null,
             "fieldLocks": .array((modifications?.fieldLocks ?? []).map(\.json)),
-            "verdict": .string(verdict.rawValue),
+            "verdict": .string(verdict.rawValue), "level": level.map { .string($0) } ?? .null,
+            "timeStamp": timeStamp.map { stamp in
+                .object(sortingKeys: [
+                    "time": .string(PDFDate(seconds: stamp.time).pdfString),
+                    "authority": stamp.authority.map { .string($0) } ?? .null, "intact": .bool(stamp.intact),
+                    "trusted": .bool(stamp.trust.isTrusted),
+                    "problems": .array(stamp.problems.map { .string($0) }),
+                ])
+            } ?? .null,
         ])
     }
 }

@@ -77,6 +77,9 @@ public struct SignatureStatus: Sendable {
     /// Why the signature could not be checked completely (an algorithm or `/SubFilter` this
     /// validator does not support), nil when it could; also listed in ``problems``.
     public var unsupported: String?
+    /// The signature time-stamp (an unsigned attribute of the SignerInfo, PAdES B-T); nil when the
+    /// signature has none.
+    public var timeStamp: TimeStampStatus?
     /// What is wrong or unusual, one human-readable sentence each.
     public var problems: [String] = []
 
@@ -115,6 +118,14 @@ public struct SignatureStatus: Sendable {
 
     /// True when the verdict is ``Verdict/valid`` or ``Verdict/validWithAllowedChanges``.
     public var isValidAsShown: Bool { verdict == .valid || verdict == .validWithAllowedChanges }
+
+    /// The PAdES baseline level the signature reaches (ETSI EN 319 142-1 §6): `B-T` with a valid
+    /// signature time-stamp, else `B-B`; nil for what is not a PAdES signature (`adbe.pkcs7.*`, a
+    /// document time-stamp) or a signature that is not valid.
+    public var level: String? {
+        guard subFilter == "ETSI.CAdES.detached", digestIntact, signatureValid else { return nil }
+        return timeStamp?.isValid == true ? "B-T" : "B-B"
+    }
 
     /// The reason the signer is not trusted, nil when trusted.
     public var trustReason: String? {

@@ -217,6 +217,19 @@ public struct SignatureValidator: Sendable {
         status.certificates = signedData.certificates
         checkIntegrity(signedData, ranges: byteRange?.ranges, status: &status)
         status.trust = checkTrust(status.signerCertificate, intermediates: signedData.certificates)
+        if status.subFilter == "ETSI.RFC3161", let token = try? TimeStampToken(der: signedData.encoded) {
+            // A document time-stamp: its time is the token's; its checks are the signature's own.
+            status.timeStamp = TimeStampStatus(
+                time: token.time, authority: token.authority, intact: status.digestIntact && status.signatureValid,
+                trust: status.trust)
+        } else if let signer = signedData.signerInfos.first, let token = signer.timeStampToken {
+            let timeStamp = checkTimeStamp(token, over: signer.signature)
+            status.problems += timeStamp.problems
+            if case .untrusted(let reason) = timeStamp.trust, timeStamp.intact {
+                status.problems.append("the signature time-stamp's authority is not trusted: \(reason)")
+            }
+            status.timeStamp = timeStamp
+        }
         return (status, sortKey)
     }
 
@@ -230,17 +243,17 @@ public struct SignatureValidator: Sendable {
 
     /// Builds and checks the path from `signer` to a trust root at ``validationTime``; when it fails
     /// because a certificate is outside its validity, the reason says when it expired.
-    func checkTrust(_ signer: Certificate?, intermediates: [Certificate]) -> TrustResult {
-        guard let signer else { return .untrusted(reason: "the CMS does not carry the signer's certificate") }
+    func checkTrust(_ signer: Certificate?, intermediates: [Certificate], role: String = "signer") -> TrustResult {
+        guard let signer else { return .untrusted(reason: "the CMS does not carry the \(role)'s certificate") }
         let result = trustStore.verify(signer, intermediates: intermediates, at: validationTime)
         guard case .untrusted(var reason) = result else { return result }
         if trustRoots.isEmpty { reason = "no trust roots were given: " + reason }
         if validationTime > signer.notAfter {
             reason =
-                "the signer's certificate expired on \(PDFDate(seconds: signer.notAfter).displayString) (\(reason))"
+                "the \(role)'s certificate expired on \(PDFDate(seconds: signer.notAfter).displayString) (\(reason))"
         } else if validationTime < signer.notBefore {
             reason =
-                "the signer's certificate is not valid before \(PDFDate(seconds: signer.notBefore).displayString) "
+                "the \(role)'s certificate is not valid before \(PDFDate(seconds: signer.notBefore).displayString) "
                 + "(\(reason))"
         } else if let expired = intermediates.first(where: { validationTime > $0.notAfter && $0 != signer }),
             reason.contains("expired")

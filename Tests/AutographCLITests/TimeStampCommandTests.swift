@@ -1,0 +1,73 @@
+import Foundation
+import PDFTestSupport
+import Testing
+
+@testable import AutographCLI
+
+/// `autograph sign --level B-T --tsa`, `autograph timestamp` and what `verify` says of them, against
+/// certomancer's time-stamp authority on loopback; checked by pyHanko.
+@Suite("time-stamps on the command line")
+struct TimeStampCommandTests {
+    @Test("sign --level B-T, then timestamp: verify reports the level and the time-stamp; pyHanko agrees")
+    func signAndStamp() async throws {
+        let services = try Certomancer.shared()
+        let directory = try TestPaths.temporaryDirectory("cli-tsa")
+        let (input, signed, stamped) = (directory + "/in.pdf", directory + "/b-t.pdf", directory + "/b-t-ts.pdf")
+        _ = await autograph("sample", "-o", input)
+        let key = TestPaths.fixture("certomancer", "keys/signer.key.pem")
+        let certificate = try services.certificate("signer")
+        let chain = try services.certificate("intermediate")
+        let sign = await autograph(
+            "sign", input, "-o", signed, "--key", key, "--cert", certificate, "--chain", chain, "--level", "B-T",
+            "--tsa", services.tsaURL)
+        #expect(sign.code == .success, "\(sign.errors)")
+        let stamp = await autograph("timestamp", signed, "-o", stamped, "--tsa", services.tsaURL)
+        #expect(
+            stamp.code == .success && stamp.output.contains("time-stamped by CN=Autograph Certomancer TSA"), "\(stamp)")
+        let verify = await autograph("verify", stamped, "--trust", services.rootCertificatePath, "--json")
+        #expect(verify.code == .success, "\(verify.errors)")
+        let signatures = try #require(
+            try JSONSerialization.jsonObject(with: Data(verify.output.utf8)) as? [[String: Any]])
+        #expect(signatures.count == 2)
+        let first = try #require(signatures.first)
+        #expect(first["level"] as? String == "B-T" && first["verdict"] as? String == "validWithAllowedChanges")
+        let stampReport = try #require(first["timeStamp"] as? [String: Any])
+        #expect(stampReport["intact"] as? Bool == true && stampReport["trusted"] as? Bool == true)
+        #expect(
+            signatures.last?["subFilter"] as? String == "ETSI.RFC3161"
+                && signatures.last?["verdict"] as? String == "valid")
+        let text = await autograph("verify", stamped, "--trust", services.rootCertificatePath)
+        #expect(text.output.contains("PAdES level:    B-T") && text.output.contains("Time-stamp:"), "\(text.output)")
+        let verdicts = try SignatureOracle.pyhanko(stamped, trust: services.rootCertificatePath)
+        #expect(
+            verdicts.count == 1 && verdicts.values.first?.contains("TIMESTAMP_TOKEN<INTACT:TRUSTED>") == true,
+            "\(verdicts)")
+    }
+
+    @Test("--level and --tsa misused are usage errors; an authority that fails is −146 and writes nothing")
+    func mistakes() async throws {
+        let services = try Certomancer.shared()
+        let directory = try TestPaths.temporaryDirectory("cli-tsa")
+        let input = directory + "/in.pdf"
+        _ = await autograph("sample", "-o", input)
+        let signing = [
+            "sign", input, "--key", TestPaths.fixture("certomancer", "keys/signer.key.pem"), "--cert",
+            try services.certificate("signer"),
+        ]
+        for extra in [
+            ["--level", "B-T"], ["--level", "B-B", "--tsa", services.tsaURL], ["--level", "B-X"],
+            ["--tsa-user", "ada"], ["--tsa", services.tsaURL, "--tsa-password-file", "/nonexistent"],
+        ] {
+            let result = await AutographCLI.run(signing + ["-o", directory + "/out.pdf"] + extra, console: .captured())
+            #expect(result == .usage, "\(extra)")
+        }
+        let output = directory + "/refused.pdf"
+        let refused = await autograph(
+            "sign", input, "-o", output, "--key", TestPaths.fixture("certomancer", "keys/signer.key.pem"), "--cert",
+            try services.certificate("signer"), "--tsa", services.tsaNoEKUURL)
+        #expect(refused.code == .failure && refused.errors.contains("-146"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let missing = await autograph("timestamp", input, "-o", output)
+        #expect(missing.code == .usage)
+    }
+}
