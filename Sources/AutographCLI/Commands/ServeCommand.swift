@@ -22,6 +22,7 @@ enum ServeCommand: Command {
                                   [--replace] [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
                                   [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
                                   [--decisions URL --decisions-secret-file FILE]
+                                  [--tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
             """,
         positionals: 0...1,
         options: [
@@ -58,12 +59,14 @@ enum ServeCommand: Command {
             .init(
                 name: "decisions-secret-file", valueName: "FILE",
                 help: "the secret --decisions signs with, mode 600 (else $\(DecisionsSecret.environmentVariable))"),
-        ],
+        ] + TimeStampOptions.specs,
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
             the demo identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted
             by nothing), and prints a sign-in link (it opens the viewer in one browser, once, and leaves a cookie)
-            and the run's random API token for scripts. Only the Host named in the URL is answered.
+            and the run's random API token for scripts. Only the Host named in the URL is answered. With --tsa
+            every signature is time-stamped (PAdES B-T); an authority that fails is -146, and the prepared
+            document waits to be signed again.
 
             A restart loses nothing: the document's id is "demo-form", or for FILE "file-" and the first 16 hex
             digits of the SHA-256 of its bytes, and a stored document of that id is resumed as it was left
@@ -137,6 +140,8 @@ enum ServeCommand: Command {
     static func prepare(_ arguments: Arguments, console: Console) async throws -> (DemoStore, WebBackend) {
         // Who answers the decisions, first: a wrong option is said before anything is created.
         let host = try hostLink(arguments, console: console)
+        // Every signature of the service is time-stamped (PAdES B-T) by the authority given.
+        let authority = try TimeStampOptions.authority(arguments)
         let directory = arguments.value("store") ?? ".build/serve"
         let name = arguments.value("name") ?? "Ada Lovelace"
         let pdf: [UInt8]
@@ -154,6 +159,7 @@ enum ServeCommand: Command {
             directory: directory, name: name, arguments: arguments, console: console, command: "serve")
         var viewer = ViewerConfiguration()
         var signature = demo.configuration
+        signature.timeStampAuthority = authority
         if let path = arguments.value("config") {
             try configure(from: path, viewer: &viewer, signature: &signature)
         }

@@ -43,6 +43,11 @@ public struct SignatureConfiguration: Sendable {
     /// signo's biometrics certificate (DER): when set, the captured handwriting (points, pressure,
     /// times) is stored encrypted to it in the signed revision; -131 when it cannot be read.
     public var biometricsCertificate: [UInt8]?
+    /// The time-stamp authority that stamps every signature of the session (PAdES B-T): the
+    /// signature value is stamped as soon as the CMS is there, whoever made it. A failing authority
+    /// is −146 (`timestampFailed`): the signature fails as a signer's failure does and the document
+    /// stays as it was (a CMS given to `embedSignature(_:)` may be given again).
+    public var timeStampAuthority: (any TimeStampAuthority)?
 
     /// The seeds' defaults: a deferred CMS, a name signature, the refusal watermark `REFUSED`.
     public init() {}

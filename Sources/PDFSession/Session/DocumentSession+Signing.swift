@@ -137,10 +137,26 @@ extension DocumentSession {
             }
         }
         do {
-            try embed(cms)
+            try embed(try await timeStamped(cms))
             return .signed
         } catch {
             return .failed(error)
+        }
+    }
+
+    /// `cms` with a signature time-stamp when the configuration names an authority (and the CMS has
+    /// none yet); `cms` itself otherwise.
+    /// - Throws: −146 (`timestampFailed`) when the authority gives no valid token; a signing error
+    ///   when `cms` is not a SignedData of one signer.
+    func timeStamped(_ cms: [UInt8]) async throws(SessionError) -> [UInt8] {
+        guard let authority = signatureConfiguration.timeStampAuthority, let prepared = snapshot.prepared else {
+            return cms
+        }
+        do {
+            if try CMSSignedData(der: cms).signerInfos.first?.timeStampToken != nil { return cms }
+            return try await SignatureTimestamp.adding(to: cms, from: authority, algorithm: prepared.digestAlgorithm)
+        } catch {
+            throw SessionError(error)
         }
     }
 
@@ -151,7 +167,7 @@ extension DocumentSession {
             throw SigningWorkflow.unexpected(.signed, snapshot.workflow.phase)
         }
         do {
-            try embed(cms)
+            try embed(try await timeStamped(cms))
         } catch {
             // The prepared revision stays: a right CMS can still be embedded.
             emit(.processDidFail(error))
