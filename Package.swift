@@ -160,7 +160,7 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFSigningTests",
-            dependencies: ["PDFAuthoring", "PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport"],
+            dependencies: ["PDFAuthoring", "PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport", "HTTPClient"],
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFAnnotationsTests",

@@ -45,6 +45,9 @@ public struct SigningError: AutographError, Hashable {
         case xrefProblem
         /// A time-stamp could not be obtained or checked (-146).
         case timestampFailed
+        /// Revocation information (a CRL, an OCSP response) could not be obtained or is not usable:
+        /// unreachable, unreadable, wrongly signed or stale (-129; the seeds define no code for it).
+        case revocationCheckFailed
         /// The signer (a person or a delegate) cancelled.
         case cancelled
         /// An argument is invalid (an unknown algorithm, a bad rectangle …).
@@ -94,7 +97,7 @@ public struct SigningError: AutographError, Hashable {
         case .noPrivateKey: -127
         case .writeFailed: -128
         case .signingFailed, .cancelled, .invalidArgument, .malformedData, .unsupportedAlgorithm,
-            .certificationViolated:
+            .certificationViolated, .revocationCheckFailed:
             -129
         case .invalidFieldName: -130
         case .biometricsCertificateUnreadable: -131
@@ -129,7 +132,7 @@ public struct SigningError: AutographError, Hashable {
         case .unsupportedKeyContainer, .unsupportedAlgorithm: .unsupported
         case .signatureTooLarge: .tooLarge
         case .needAppearances, .certificationViolated: .conflict
-        case .timestampFailed: .unavailable
+        case .timestampFailed, .revocationCheckFailed: .unavailable
         case .cancelled: .cancelled
         case .writeFailed, .signingFailed: .internal
         }
