@@ -84,7 +84,8 @@ public final class Certomancer: Sendable {
     public func certificate(_ label: String) throws -> String {
         let pem = try download("/_certomancer/any-cert/\(Self.architecture)/\(label).cert.pem")
         let path = "\(directory)/\(label).cert.pem"
-        try pem.write(to: URL(fileURLWithPath: path))
+        // Atomically: tests running at once ask for the same certificate and read it meanwhile.
+        try pem.write(to: URL(fileURLWithPath: path), options: .atomic)
         return path
     }
 

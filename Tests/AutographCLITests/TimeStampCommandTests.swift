@@ -44,6 +44,40 @@ struct TimeStampCommandTests {
             "\(verdicts)")
     }
 
+    @Test("sign --level B-LTA, and extend a B-T file to B-LT then B-LTA: verify reports each level")
+    func longTerm() async throws {
+        let services = try Certomancer.shared()
+        let directory = try TestPaths.temporaryDirectory("cli-ltv")
+        let input = directory + "/in.pdf"
+        _ = await autograph("sample", "-o", input)
+        let signing = [
+            "sign", input, "--key", TestPaths.fixture("certomancer", "keys/signer.key.pem"), "--cert",
+            try services.certificate("signer"), "--chain", try services.certificate("intermediate"), "--tsa",
+            services.tsaURL,
+        ]
+        func level(_ path: String) async throws -> String? {
+            let verify = await autograph("verify", path, "--trust", services.rootCertificatePath, "--json")
+            let list = try JSONSerialization.jsonObject(with: Data(verify.output.utf8)) as? [[String: Any]]
+            return list?.first?["level"] as? String
+        }
+        let archived = directory + "/b-lta.pdf"
+        let sign = await AutographCLI.run(signing + ["-o", archived, "--level", "B-LTA"], console: .captured())
+        #expect(sign == .success)
+        #expect(try await level(archived) == "B-LTA")
+        let timestamped = directory + "/b-t.pdf"
+        _ = await AutographCLI.run(signing + ["-o", timestamped], console: .captured())
+        #expect(try await level(timestamped) == "B-T")
+        let longTerm = directory + "/b-lt.pdf"
+        let extend = await autograph("extend", timestamped, "-o", longTerm)
+        #expect(extend.code == .success && extend.errors.isEmpty, "\(extend)")
+        #expect(try await level(longTerm) == "B-LT")
+        let renewed = directory + "/renewed.pdf"
+        #expect(await autograph("extend", longTerm, "-o", renewed, "--tsa", services.tsaURL).code == .success)
+        #expect(try await level(renewed) == "B-LTA")
+        let unsigned = await autograph("extend", input, "-o", directory + "/nothing.pdf")
+        #expect(unsigned.code == .failure && unsigned.errors.contains("no signature"), "\(unsigned.errors)")
+    }
+
     @Test("--level and --tsa misused are usage errors; an authority that fails is −146 and writes nothing")
     func mistakes() async throws {
         let services = try Certomancer.shared()

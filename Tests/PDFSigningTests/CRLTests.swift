@@ -139,7 +139,7 @@ struct CRLTests {
     }
 
     /// A reasonCode entry extension (RFC 5280 §5.3.1).
-    static func reasonExtension(_ reason: CRLReason) -> [UInt8] {
+    static func reasonExtension(_ reason: RevocationReason) -> [UInt8] {
         extensionDER(.crlReasonCode, [0x0A, 0x01, UInt8(reason.rawValue)])
     }
 

@@ -10,7 +10,7 @@ enum SignCommand: Command {
             autograph sign FILE -o OUT (--p12 ID.p12 [--p12-password PW] | --key KEY.pem [--key-password PW] --cert CERT.pem [--chain CHAIN.pem])
                    [--field NAME] [--page N --rect x1,y1,x2,y2 | --invisible] [--reason R] [--location L] [--name N]
                    [--contact C] [--certify 1|2|3] [--lock-fields all|A,B] [--hash sha256|sha384|sha512] [--size BYTES]
-                   [--level B-B|B-T --tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
+                   [--level B-B|B-T|B-LT|B-LTA --tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
             """,
         positionals: 1...1,
         options: [
@@ -32,7 +32,7 @@ enum SignCommand: Command {
                 help: "encrypt the handwriting strokes to this certificate in the signed revision"),
             .init(
                 name: "level", valueName: "LEVEL",
-                help: "the PAdES level: B-B (default), or B-T with a signature time-stamp from --tsa"),
+                help: "the PAdES level: B-B (default); B-T, B-LT or B-LTA with a time-stamp authority (--tsa)"),
         ] + SignatureOptions.specs + TimeStampOptions.specs,
         details: """
             An existing empty signature field NAME is signed; otherwise a new field (NAME, or Signature1, 2 …) is
@@ -40,7 +40,10 @@ enum SignCommand: Command {
             signatures stay intact. Errors carry signoAPI codes, e.g. -125 wrong password, -130 bad field,
             -136 signature larger than --size, -138 expired certificate, -146 a time-stamp authority's failure.
             With --tsa the signature is B-T: the authority stamps the signature value, and the token (checked:
-            its signature, its time-stamping certificate, the hash, the nonce) joins the signature.
+            its signature, its time-stamping certificate, the hash, the nonce) joins the signature. B-LT then
+            adds, in a second update, the certificates of the signer's and the authority's paths with an OCSP
+            response (or a CRL) for each, fetched from the addresses the certificates give; B-LTA adds a
+            document time-stamp over it all (see `autograph extend`).
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -54,8 +57,18 @@ enum SignCommand: Command {
         documentSigner.timeStampAuthority = try timeStampAuthority(arguments)
         let configured = documentSigner
         let signed = try await configured.sign()
+        let level = arguments.value("level")?.uppercased() ?? "B-B"
+        var bytes = try signed.bytes()
+        if level == "B-LT" || level == "B-LTA" {
+            let extended = try await ExtendCommand.extend(
+                bytes, authority: level == "B-LTA" ? documentSigner.timeStampAuthority : nil,
+                extra: signer.certificates,
+                console: console)
+            bytes = extended
+        }
+        let result = bytes
         try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
-            try signed.write(to: path)
+            try writeFile(path, result)
         }
         console.print(
             "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "
@@ -71,13 +84,11 @@ enum SignCommand: Command {
         case "B-B":
             guard authority == nil else { throw UsageError("--level B-B takes no --tsa: a time-stamp makes it B-T") }
             return nil
-        case "B-T":
-            guard let authority else { throw UsageError("--level B-T needs --tsa URL") }
+        case "B-T", "B-LT", "B-LTA":
+            guard let authority else { throw UsageError("--level \(arguments.value("level") ?? "") needs --tsa URL") }
             return authority
-        case "B-LT", "B-LTA":
-            throw UsageError("--level \(arguments.value("level") ?? "") is not available yet: B-B and B-T are")
         case let level?:
-            throw UsageError("--level must be B-B or B-T, not \(level.prefix(40))")
+            throw UsageError("--level must be B-B, B-T, B-LT or B-LTA, not \(level.prefix(40))")
         }
     }
 

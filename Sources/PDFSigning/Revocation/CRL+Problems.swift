@@ -9,7 +9,7 @@ extension CertificateRevocationList {
     /// Entries are matched by serial number alone (the INTEGERs compared by value, so a redundant
     /// sign octet does not matter); whether the CRL is the certificate's issuer's, and usable, is
     /// ``problem(for:issuer:at:)``'s question.
-    public func entry(for certificate: Certificate) -> (time: Int, reason: CRLReason?)? {
+    public func entry(for certificate: Certificate) -> (time: Int, reason: RevocationReason?)? {
         var reader = DERReader(certificate.serialDER)
         guard let content = try? reader.readInteger() else { return nil }
         let serial = Self.canonical(content)

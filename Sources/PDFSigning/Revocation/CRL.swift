@@ -21,7 +21,7 @@ public struct CertificateRevocationList: Hashable, Sendable {
         /// When the certificate was revoked (`revocationDate`), in seconds since 1970.
         public let time: Int
         /// Why, from the entry's reasonCode extension (RFC 5280 §5.3.1); nil when it has none.
-        public let reason: CRLReason?
+        public let reason: RevocationReason?
 
         /// The serial number in upper-case hexadecimal, as `openssl crl -text` and
         /// ``Certificate/serialNumber`` write it (`03EA`).
@@ -205,14 +205,14 @@ public struct CertificateRevocationList: Hashable, Sendable {
             try reader.readSequence { (entry) throws(SigningError) -> Entry in
                 let serial = CertificateRevocationList.canonical(try entry.readInteger())
                 let time = try entry.readTime()
-                var reason: CRLReason?
+                var reason: RevocationReason?
                 if !entry.isAtEnd {
                     try readExtensions(&entry) { (identifier, critical, value) throws(SigningError) in
                         var reader = DERReader(value)
                         switch identifier {
                         case .crlReasonCode:
                             let code = try reader.readEnumerated()
-                            guard let known = CRLReason(rawValue: code) else {
+                            guard let known = RevocationReason(rawValue: code) else {
                                 throw SigningError(.malformedData, "CRL: unknown reason code \(code)")
                             }
                             reason = known

@@ -29,6 +29,13 @@ extension PDFName {
     static let action: PDFName = "Action"
     // §12.8.4 long-term validation
     static let dss: PDFName = "DSS"
+    static let vri: PDFName = "VRI"
+    static let certs: PDFName = "Certs"
+    static let ocsps: PDFName = "OCSPs"
+    static let crls: PDFName = "CRLs"
+    static let cert: PDFName = "Cert"
+    static let ocsp: PDFName = "OCSP"
+    static let crl: PDFName = "CRL"
     // §12.8.5 document timestamps
     static let etsiRFC3161: PDFName = "ETSI.RFC3161"
     // §14.3.3 document information

@@ -119,12 +119,21 @@ public struct SignatureStatus: Sendable {
     /// True when the verdict is ``Verdict/valid`` or ``Verdict/validWithAllowedChanges``.
     public var isValidAsShown: Bool { verdict == .valid || verdict == .validWithAllowedChanges }
 
-    /// The PAdES baseline level the signature reaches (ETSI EN 319 142-1 §6): `B-T` with a valid
-    /// signature time-stamp, else `B-B`; nil for what is not a PAdES signature (`adbe.pkcs7.*`, a
-    /// document time-stamp) or a signature that is not valid.
+    /// Whether the document's `/DSS` gives a status (an OCSP response or a CRL) for every
+    /// certificate of the signer's and the time-stamp authority's paths but the roots (PAdES B-LT).
+    public var validationMaterialComplete = false
+    /// Whether a valid document time-stamp of a later revision covers that material (PAdES B-LTA).
+    public var archived = false
+
+    /// The PAdES baseline level the signature reaches (ETSI EN 319 142-1 §6): `B-B`; `B-T` with a
+    /// valid signature time-stamp; `B-LT` when the `/DSS` also holds the validation material of
+    /// every certificate involved; `B-LTA` when a valid document time-stamp covers it. Nil for what
+    /// is not a PAdES signature (`adbe.pkcs7.*`, a document time-stamp) or a signature that is not valid.
     public var level: String? {
         guard subFilter == "ETSI.CAdES.detached", digestIntact, signatureValid else { return nil }
-        return timeStamp?.isValid == true ? "B-T" : "B-B"
+        guard timeStamp?.isValid == true else { return "B-B" }
+        guard validationMaterialComplete else { return "B-T" }
+        return archived ? "B-LTA" : "B-LT"
     }
 
     /// The reason the signer is not trusted, nil when trusted.

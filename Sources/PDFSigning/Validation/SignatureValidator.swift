@@ -79,8 +79,10 @@ public struct SignatureValidator: Sendable {
             checked.append((key, status))
         }
         // A stable sort: fields with equal keys keep the form's order.
-        return checked.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
+        var statuses = checked.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
             .map(\.element.status)
+        applyLongTermValidation(&statuses)
+        return statuses
     }
 
     // MARK: Finding the signatures

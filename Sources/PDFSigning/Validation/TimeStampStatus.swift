@@ -13,6 +13,10 @@ public struct TimeStampStatus: Sendable {
     public var trust: TrustResult
     /// What is wrong, one sentence each.
     public var problems: [String] = []
+    /// The authority's signing certificate, when the token carries it.
+    public var authorityCertificate: Certificate?
+    /// Every certificate the token carries (the authority's path, for long-term validation).
+    public var authorityCertificates: [Certificate] = []
 
     /// The token is intact and its authority trusted: the signature's time is proven.
     public var isValid: Bool { intact && trust.isTrusted }
@@ -33,6 +37,8 @@ extension SignatureValidator {
         var status = TimeStampStatus(
             time: token.time, authority: token.authority, intact: false,
             trust: .untrusted(reason: "not checked"))
+        status.authorityCertificate = token.signerCertificate
+        status.authorityCertificates = token.certificates
         guard let algorithm = token.digestAlgorithm else {
             status.problems.append("the signature time-stamp's hash algorithm is not supported")
             return status

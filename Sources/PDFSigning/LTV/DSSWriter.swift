@@ -1,0 +1,93 @@
+import AutographCrypto
+public import PDFCore
+
+/// Writes validation material into a document's Document Security Store (`/DSS`, ISO 32000-2
+/// §12.8.4.3; ETSI EN 319 142-1 §5.4.2, PAdES B-LT) in one incremental update.
+///
+/// What the document's `/DSS` already holds stays; an item already there (the same bytes) is not
+/// added twice. Each signature's own material is also listed in a `/VRI` entry keyed by the
+/// upper-case hexadecimal SHA-1 of its `/Contents` string, as pyHanko and Acrobat write it.
+public struct DSSWriter: Sendable {
+    /// The document; its bytes stay a prefix of the result.
+    public let document: PDFDocument
+    /// Whether the update's `/ID` is derived from its content, and where its random bytes come from.
+    public var writeOptions: WriteOptions = .default
+
+    /// A writer for `document`.
+    public init(document: PDFDocument) {
+        self.document = document
+    }
+
+    /// The document with `material` for each signature added to its `/DSS`: `contents` is the
+    /// signature dictionary's `/Contents` string as stored (zero padding included), the VRI key's source.
+    /// - Throws: `.writeFailed` when the update cannot be written; `.documentUnreadable` when the
+    ///   document has no catalog.
+    public func update(adding entries: [(contents: [UInt8], material: ValidationMaterial)]) throws(SigningError)
+        -> [UInt8]
+    {
+        guard let root = document.trailer.reference(.root), var catalog = document.object(root).dictionaryValue else {
+            throw SigningError(.documentUnreadable, "the document has no catalog to hold a DSS")
+        }
+        var update = IncrementalUpdate(base: document, options: writeOptions)
+        var dss = document.resolve(catalog[.dss] ?? .null).dictionaryValue ?? PDFDictionary()
+        // What is stored already, by its bytes: found again instead of written twice.
+        var stored: [PDFName: [([UInt8], PDFObject)]] = [:]
+        for key in [PDFName.certs, .ocsps, .crls] {
+            stored[key] = (document.resolve(dss[key] ?? .null).arrayValue ?? []).compactMap { item in
+                guard case .reference = item, let stream = document.resolve(item).streamValue,
+                    let bytes = try? stream.decodedData(maxSize: 64 << 20)
+                else { return nil }
+                return (bytes, item)
+            }
+        }
+        func references(_ items: [[UInt8]], _ key: PDFName) -> [PDFObject] {
+            items.map { bytes in
+                if let found = stored[key, default: []].first(where: { $0.0 == bytes }) { return found.1 }
+                let reference = PDFObject.reference(update.add(.stream(PDFStream(data: bytes, compress: true))))
+                stored[key, default: []].append((bytes, reference))
+                return reference
+            }
+        }
+        var vri = document.resolve(dss[.vri] ?? .null).dictionaryValue ?? PDFDictionary()
+        for (contents, material) in entries {
+            let key: [UInt8]
+            do {
+                key = try DigestHasher.hash(.sha1, [contents])
+            } catch {
+                throw SigningError(.writeFailed, "the VRI key cannot be computed: \(error.message)")
+            }
+            var entry = PDFDictionary()
+            let certificates = references(material.certificates, .certs)
+            let ocsps = references(material.ocspResponses, .ocsps)
+            let crls = references(material.crls, .crls)
+            if !certificates.isEmpty { entry[.cert] = .array(certificates) }
+            if !ocsps.isEmpty { entry[.ocsp] = .array(ocsps) }
+            if !crls.isEmpty { entry[.crl] = .array(crls) }
+            vri[PDFName(key.map { byte in String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }.joined())] =
+                .dictionary(entry)
+        }
+        for key in [PDFName.certs, .ocsps, .crls] where !(stored[key] ?? []).isEmpty {
+            dss[key] = .array(stored[key, default: []].map(\.1))
+        }
+        if !vri.isEmpty { dss[.vri] = .dictionary(vri) }
+        // The DSS goes in an object of its own: later updates replace it without touching the catalog.
+        if case .reference(let existing)? = catalog[.dss] {
+            update.replace(existing, with: .dictionary(dss))
+        } else {
+            catalog[.dss] = .reference(update.add(.dictionary(dss)))
+            update.replace(root, with: .dictionary(catalog))
+        }
+        do {
+            return try update.documentBytes()
+        } catch {
+            throw SigningError(.writeFailed, "the DSS update cannot be written: \(error.message)")
+        }
+    }
+}
+
+extension String {
+    /// The string with zeros in front up to `length` characters.
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,134 @@
+public import PDFCore
+
+/// Where the status of one certificate comes from: its issuer's OCSP responder or CRL (online), or
+/// anything else that gives DER material.
+public protocol RevocationSource: Sendable {
+    /// The material that proves `certificate`'s status (an OCSP response, or a CRL, with the
+    /// certificates needed to check it), and why none could be had.
+    func material(for certificate: Certificate, issuer: Certificate) async -> (ValidationMaterial, problem: String?)
+
+    /// The issuer of `certificate` when no certificate at hand is (fetched from the address the
+    /// certificate gives, RFC 5280 §4.2.2.1 caIssuers); nil when it cannot be had.
+    func issuer(of certificate: Certificate) async -> Certificate?
+}
+
+extension RevocationSource {
+    /// No issuer is fetched.
+    public func issuer(of certificate: Certificate) async -> Certificate? { nil }
+}
+
+/// Makes a signed document's signatures last (PAdES B-LT and B-LTA, ETSI EN 319 142-1 §5.4): the
+/// certificates of every signature's path and of every time-stamp authority's, with their OCSP
+/// responses or CRLs, go into the `/DSS` in one incremental update; for B-LTA a document
+/// time-stamp then covers it all. Run again later (`extend`), it adds fresh material and a new
+/// time-stamp: an archive renewal.
+public struct LongTermValidation: Sendable {
+    /// The signed document; its bytes stay a prefix of the result.
+    public let document: PDFDocument
+    /// Where certificates' statuses come from.
+    public let revocation: any RevocationSource
+    /// Certificates that complete the paths when the CMS does not carry them (trust roots, intermediates).
+    public var extraCertificates: [Certificate] = []
+    /// Whether the updates' `/ID`s are derived from their content, and where random bytes come from.
+    public var writeOptions: WriteOptions = .default
+
+    /// Long-term validation of `document` with statuses from `revocation`.
+    public init(document: PDFDocument, revocation: any RevocationSource) {
+        self.document = document
+        self.revocation = revocation
+    }
+
+    /// What could not be had, one sentence each (a responder down and no CRL …): the material
+    /// written covers the rest.
+    public typealias Problems = [String]
+
+    /// The document with a `/DSS` holding validation material for every signature and time-stamp
+    /// it has (B-LT), and what could not be fetched.
+    /// - Throws: `.invalidArgument` when the document has no signature; `.writeFailed` when the
+    ///   update cannot be written.
+    public func addValidationMaterial() async throws(SigningError) -> (bytes: [UInt8], problems: Problems) {
+        let fields = SignatureValidator(document: document, trustRoots: []).signedFields()
+        guard !fields.isEmpty else { throw SigningError(.invalidArgument, "the document has no signature to extend") }
+        var entries: [(contents: [UInt8], material: ValidationMaterial)] = []
+        var problems: Problems = []
+        for field in fields {
+            guard let contents = document.resolve(field.dictionary[.contents] ?? .null).stringValue?.bytes,
+                let signedData = Self.signedData(contents)
+            else {
+                problems.append("signature '\(field.name)': its CMS cannot be read; no material for it")
+                continue
+            }
+            var material = ValidationMaterial()
+            // The signer's path (or the authority's, for a document time-stamp)…
+            if let signer = signedData.signerInfos.first, let certificate = signedData.signerCertificate(for: signer) {
+                material.merge(
+                    await collect(for: certificate, pool: signedData.certificates, label: field.name, into: &problems))
+                // … and the signature time-stamp authority's.
+                if let bytes = signer.timeStampToken, let token = try? TimeStampToken(der: bytes),
+                    let authority = token.signerCertificate
+                {
+                    material.merge(
+                        await collect(
+                            for: authority, pool: token.certificates + signedData.certificates,
+                            label: "\(field.name)'s time-stamp", into: &problems))
+                }
+            } else {
+                problems.append("signature '\(field.name)': the CMS does not carry the signer's certificate")
+            }
+            entries.append((contents, material))
+        }
+        var writer = DSSWriter(document: document)
+        writer.writeOptions = writeOptions
+        return (try writer.update(adding: entries), problems)
+    }
+
+    /// B-LTA: ``addValidationMaterial()``, then a document time-stamp from `authority` over it.
+    /// - Throws: as ``addValidationMaterial()``; `.timestampFailed` (−146) when the authority fails.
+    public func archive(with authority: any TimeStampAuthority) async throws(SigningError) -> (
+        bytes: [UInt8], problems: Problems
+    ) {
+        let (withMaterial, problems) = try await addValidationMaterial()
+        let extended: PDFDocument
+        do {
+            extended = try PDFDocument(bytes: withMaterial)
+        } catch {
+            throw SigningError(.writeFailed, "the extended document cannot be read back: \(error)")
+        }
+        var stamper = DocumentTimestamper(document: extended, authority: authority)
+        stamper.writeOptions = writeOptions
+        return (try await stamper.timestamp().bytes(), problems)
+    }
+
+    /// The material for `leaf`'s path: every certificate, and each one's status but the root's.
+    private func collect(
+        for leaf: Certificate, pool: [Certificate], label: String, into problems: inout Problems
+    ) async -> ValidationMaterial {
+        var available = pool + extraCertificates
+        var path = CertificatePath.build(from: leaf, pool: available)
+        // A path that stops short of a root (the CMS seldom carries it): its issuer is fetched.
+        while let last = path.last, last.subjectDER != last.issuerDER, path.count < 10,
+            let issuer = await revocation.issuer(of: last), issuer.subjectDER == last.issuerDER,
+            !path.contains(issuer)
+        {
+            available.append(issuer)
+            path = CertificatePath.build(from: leaf, pool: available)
+        }
+        var material = ValidationMaterial(certificates: path.map(\.derBytes))
+        for (certificate, issuer) in zip(path, path.dropFirst()) {
+            let (found, problem) = await revocation.material(for: certificate, issuer: issuer)
+            material.merge(found)
+            if let problem { problems.append("\(label): \(certificate.subject): \(problem)") }
+        }
+        if let last = path.last, last.subjectDER != last.issuerDER {
+            problems.append("\(label): the path ends at \(last.subject), whose issuer is not known")
+        }
+        return material
+    }
+
+    /// The CMS of a `/Contents` string: DER, or BER re-encoded; the zero padding ignored.
+    private static func signedData(_ contents: [UInt8]) -> CMSSignedData? {
+        if let signedData = try? CMSSignedData(der: contents) { return signedData }
+        guard let (encoding, _) = try? BERConverter.definiteLength(contents) else { return nil }
+        return try? CMSSignedData(der: encoding)
+    }
+}

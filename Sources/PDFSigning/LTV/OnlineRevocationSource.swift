@@ -1,0 +1,67 @@
+package import HTTPClient
+
+/// Certificates' statuses fetched from the addresses they give: the issuer's OCSP responder first
+/// (a response checked: signed by the issuer or its delegated responder, covering the
+/// certificate, current, with our nonce), its CRL when that fails (checked likewise). The material
+/// is what a validator needs later: the response or the CRL, and a delegated responder's
+/// certificate.
+public struct OnlineRevocationSource: RevocationSource {
+    let ocsp: OCSPClient
+    let crl: CRLClient
+    let transport: any HTTPTransport
+
+    /// A source over HTTP (libcurl), TLS verified, bounded in time and size.
+    public init() {
+        self.init(ocsp: OCSPClient(), crl: CRLClient(), transport: CurlTransport())
+    }
+
+    /// A source with clients of the caller's (tests count their requests).
+    package init(ocsp: OCSPClient, crl: CRLClient, transport: any HTTPTransport) {
+        self.ocsp = ocsp
+        self.crl = crl
+        self.transport = transport
+    }
+
+    /// The issuer at the certificate's first caIssuers address that answers with it (DER or PEM).
+    public func issuer(of certificate: Certificate) async -> Certificate? {
+        for url in certificate.caIssuersURLs where HTTPClientRequest.isHTTP(url) {
+            var request = HTTPClientRequest(.get, url)
+            request.timeout = .seconds(30)
+            request.maxResponseSize = 1 << 20
+            guard let response = try? await transport.send(request), response.isSuccess else { continue }
+            let found =
+                (try? Certificate(der: response.body)).map { [$0] } ?? Certificate.certificates(pem: response.body)
+            if let issuer = found.first(where: { $0.subjectDER == certificate.issuerDER }) { return issuer }
+        }
+        return nil
+    }
+
+    /// The certificate's status from its OCSP responder, else from its issuer's CRL.
+    public func material(for certificate: Certificate, issuer: Certificate) async -> (
+        ValidationMaterial, problem: String?
+    ) {
+        var reasons: [String] = []
+        if !certificate.ocspURLs.isEmpty {
+            do {
+                let response = try await ocsp.fetch(for: certificate, issuer: issuer)
+                return (
+                    ValidationMaterial(
+                        certificates: response.certificates.map(\.derBytes), ocspResponses: [response.encoded]),
+                    nil
+                )
+            } catch {
+                reasons.append("OCSP: \(error.message)")
+            }
+        }
+        if !certificate.crlDistributionPointURLs.isEmpty {
+            do {
+                let list = try await crl.fetch(for: certificate, issuer: issuer)
+                return (ValidationMaterial(crls: [list.encoded]), nil)
+            } catch {
+                reasons.append("CRL: \(error.message)")
+            }
+        }
+        if reasons.isEmpty { reasons.append("the certificate names no OCSP responder and no CRL") }
+        return (ValidationMaterial(), "no status: " + reasons.joined(separator: "; "))
+    }
+}

@@ -1,0 +1,104 @@
+import PDFCore
+
+/// What the `/DSS` of a revision holds, read: certificates, OCSP responses and CRLs (an item
+/// that cannot be read is left out).
+struct EmbeddedMaterial {
+    var certificates: [Certificate] = []
+    var ocspResponses: [OCSPResponse] = []
+    var crls: [CertificateRevocationList] = []
+
+    /// The `/DSS` of `document`; nil when it has none.
+    init?(_ document: PDFDocument) {
+        guard let root = document.trailer.reference(.root),
+            let dss = document.resolve(document.object(root).dictionaryValue?[.dss] ?? .null).dictionaryValue
+        else { return nil }
+        func items(_ key: PDFName) -> [[UInt8]] {
+            (document.resolve(dss[key] ?? .null).arrayValue ?? []).compactMap {
+                try? document.resolve($0).streamValue?.decodedData(maxSize: 64 << 20)
+            }
+        }
+        certificates = items(.certs).compactMap { try? Certificate(der: $0) }
+        ocspResponses = items(.ocsps).compactMap { try? OCSPResponse(der: $0) }
+        crls = items(.crls).compactMap { try? CertificateRevocationList(der: $0) }
+    }
+
+    /// `certificate`'s status by this material: from an OCSP response that covers it and checks, else
+    /// from its issuer's CRL; nil when the material says nothing usable of it.
+    func status(of certificate: Certificate, issuer: Certificate) -> CertificateStatus? {
+        for response in ocspResponses where response.problem(for: certificate, issuer: issuer, at: nil) == nil {
+            if let status = response.status(of: certificate, issuer: issuer), status != .unknown { return status }
+        }
+        for list in crls where list.problem(for: certificate, issuer: issuer, at: nil) == nil {
+            if let (time, reason) = list.entry(for: certificate) { return .revoked(time: time, reason: reason) }
+            return .good
+        }
+        return nil
+    }
+}
+
+extension SignatureValidator {
+    /// Long-term validation from what the document embeds (PAdES B-LT and B-LTA): for a signature
+    /// with a valid time-stamp, whether the `/DSS` gives a status for every certificate of the
+    /// signer's and the authority's paths; a certificate revoked before the time-stamp makes the
+    /// signature untrusted (one revoked after it does not); and whether a valid document
+    /// time-stamp covers that material.
+    func applyLongTermValidation(_ statuses: inout [SignatureStatus]) {
+        guard let latest = EmbeddedMaterial(document) else { return }
+        let documentStamps = statuses.filter { $0.subFilter == "ETSI.RFC3161" && $0.isValid }
+        for index in statuses.indices where statuses[index].timeStamp?.isValid == true {
+            var status = statuses[index]
+            guard let signer = status.signerCertificate, let stamp = status.timeStamp else { continue }
+            let (covered, revoked) = check(
+                paths: [(signer, status.certificates), (stamp.authorityCertificate, stamp.authorityCertificates)],
+                material: latest)
+            if let (subject, time) = revoked.first(where: { $0.time <= stamp.time }) {
+                status.trust = .untrusted(
+                    reason: "\(subject) was revoked on \(PDFDate(seconds: time).displayString), before the time-stamp")
+                status.problems.append(
+                    "the embedded validation material says \(subject) was revoked before the time-stamp")
+            }
+            status.validationMaterialComplete = covered
+            if covered {
+                // B-LTA: a valid document time-stamp of a later revision whose document held the material.
+                status.archived = documentStamps.contains { documentStamp in
+                    guard let stampRevision = documentStamp.revision, let signed = status.revision,
+                        stampRevision > signed, let prefix = try? document.document(asOfRevision: stampRevision),
+                        let material = EmbeddedMaterial(prefix)
+                    else { return false }
+                    return check(
+                        paths: [
+                            (signer, status.certificates), (stamp.authorityCertificate, stamp.authorityCertificates),
+                        ],
+                        material: material
+                    ).covered
+                }
+            }
+            statuses[index] = status
+        }
+    }
+
+    /// Whether `material` gives a status for every certificate but the root of each path (leaf and
+    /// pool), and the certificates it says were revoked (subject and time).
+    private func check(paths: [(Certificate?, [Certificate])], material: EmbeddedMaterial) -> (
+        covered: Bool, revoked: [(subject: String, time: Int)]
+    ) {
+        var covered = true
+        var revoked: [(subject: String, time: Int)] = []
+        for (leaf, pool) in paths {
+            guard let leaf else {
+                covered = false
+                continue
+            }
+            let path = CertificatePath.build(from: leaf, pool: pool + material.certificates + trustRoots)
+            if let last = path.last, last.subjectDER != last.issuerDER { covered = false }
+            for (certificate, issuer) in zip(path, path.dropFirst()) {
+                switch material.status(of: certificate, issuer: issuer) {
+                case nil, .unknown?: covered = false
+                case .good?: break
+                case .revoked(let time, _)?: revoked.append((certificate.subject, time))
+                }
+            }
+        }
+        return (covered, revoked)
+    }
+}
