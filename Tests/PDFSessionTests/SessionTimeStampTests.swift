@@ -41,6 +41,19 @@ import Testing
         #expect(signed.level == "B-T" && signed.isValid, "\(signed.problems)")
         let verdicts = try SignatureOracle.pyhanko(path, trust: services.rootCertificatePath)
         #expect(verdicts.values.contains { $0.contains("TIMESTAMP_TOKEN<INTACT:TRUSTED>") }, "\(verdicts)")
+
+        // Completed, the document is made to last: B-LTA, two more revisions, nothing missing.
+        let revisions = try PDFDocument(bytes: await session.documentBytes).revisions.count
+        let missing = try await session.completeDocument()
+        #expect(missing.isEmpty, "\(missing)")
+        let completed = await session.documentBytes
+        #expect(try PDFDocument(bytes: completed).revisions.count == revisions + 2)
+        let final = SignatureValidator(document: try PDFDocument(bytes: completed), trustRoots: root).validate()
+        #expect(final.first { $0.signatureValid }?.level == "B-LTA", "\(final.map { $0.problems })")
+        let completedPath = try SessionFixtures.write(completed, directory, "b-lta.pdf")
+        let completedVerdicts = try SignatureOracle.pyhanko(completedPath, trust: services.rootCertificatePath)
+        #expect(
+            completedVerdicts.values.contains { $0.contains("EXTENDED_WITH_LTA_UPDATES") }, "\(completedVerdicts)")
     }
 
     @Test("An authority that cannot stamp fails the signature with −146 and leaves the document as it was")

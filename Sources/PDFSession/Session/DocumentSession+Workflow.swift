@@ -111,9 +111,35 @@ extension DocumentSession {
     /// Says the document is complete: after the signatures it needs (each one leaves the session
     /// editing, so the next field or the next signer can sign), nothing more may change it. Emits
     /// `documentCompleted`; the phase becomes `finished(reason: "completed")`.
-    public func completeDocument() async throws(SessionError) {
+    ///
+    /// With a time-stamp authority in the configuration, a signed document is made to last first
+    /// (PAdES B-LTA): the validation material of its signatures, then a document time-stamp, each
+    /// a revision of its own. A material that cannot be fetched is named in `problems`; an authority
+    /// that fails is −146 and the document is not completed.
+    @discardableResult
+    public func completeDocument() async throws(SessionError) -> [String] {
         try requireEditing("completing the document")
+        var problems: [String] = []
+        if let authority = signatureConfiguration.timeStampAuthority,
+            !SignatureValidator(document: document, trustRoots: []).validate().isEmpty
+        {
+            do {
+                let validation = LongTermValidation(document: document, revocation: OnlineRevocationSource())
+                let (material, missing) = try await validation.addValidationMaterial()
+                problems = missing
+                try appendRevision(bytes: Array(material[bytes.count...]))
+                let stamped = try await DocumentTimestamper(document: document, authority: authority).timestamp()
+                try appendRevision(bytes: Array(try stamped.bytes()[bytes.count...]))
+            } catch let error as SigningError {
+                throw SessionError(error)
+            } catch let error as SessionError {
+                throw error
+            } catch {
+                throw SessionError(.signing, "\(error)")
+            }
+        }
         try await run(.complete)
+        return problems
     }
 
     // MARK: - Running the workflow
