@@ -51,6 +51,8 @@ public struct LongTermValidation: Sendable {
         guard !fields.isEmpty else { throw SigningError(.invalidArgument, "the document has no signature to extend") }
         var entries: [(contents: [UInt8], material: ValidationMaterial)] = []
         var problems: Problems = []
+        // Each certificate's status is asked once, however many paths it is on.
+        var known: [[UInt8]: ValidationMaterial] = [:]
         for field in fields {
             guard let contents = document.resolve(field.dictionary[.contents] ?? .null).stringValue?.bytes,
                 let signedData = Self.signedData(contents)
@@ -62,7 +64,9 @@ public struct LongTermValidation: Sendable {
             // The signer's path (or the authority's, for a document time-stamp)…
             if let signer = signedData.signerInfos.first, let certificate = signedData.signerCertificate(for: signer) {
                 material.merge(
-                    await collect(for: certificate, pool: signedData.certificates, label: field.name, into: &problems))
+                    await collect(
+                        for: certificate, pool: signedData.certificates, label: field.name, known: &known,
+                        into: &problems))
                 // … and the signature time-stamp authority's.
                 if let bytes = signer.timeStampToken, let token = try? TimeStampToken(der: bytes),
                     let authority = token.signerCertificate
@@ -70,7 +74,7 @@ public struct LongTermValidation: Sendable {
                     material.merge(
                         await collect(
                             for: authority, pool: token.certificates + signedData.certificates,
-                            label: "\(field.name)'s time-stamp", into: &problems))
+                            label: "\(field.name)'s time-stamp", known: &known, into: &problems))
                 }
             } else {
                 problems.append("signature '\(field.name)': the CMS does not carry the signer's certificate")
@@ -101,7 +105,8 @@ public struct LongTermValidation: Sendable {
 
     /// The material for `leaf`'s path: every certificate, and each one's status but the root's.
     private func collect(
-        for leaf: Certificate, pool: [Certificate], label: String, into problems: inout Problems
+        for leaf: Certificate, pool: [Certificate], label: String, known: inout [[UInt8]: ValidationMaterial],
+        into problems: inout Problems
     ) async -> ValidationMaterial {
         var available = pool + extraCertificates
         var path = CertificatePath.build(from: leaf, pool: available)
@@ -115,7 +120,12 @@ public struct LongTermValidation: Sendable {
         }
         var material = ValidationMaterial(certificates: path.map(\.derBytes))
         for (certificate, issuer) in zip(path, path.dropFirst()) {
+            if let found = known[certificate.derBytes] {
+                material.merge(found)
+                continue
+            }
             let (found, problem) = await revocation.material(for: certificate, issuer: issuer)
+            known[certificate.derBytes] = found
             material.merge(found)
             if let problem { problems.append("\(label): \(certificate.subject): \(problem)") }
         }

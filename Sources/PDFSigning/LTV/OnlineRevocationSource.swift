@@ -1,4 +1,6 @@
 package import HTTPClient
+import PDFCore
+import Synchronization
 
 /// Certificates' statuses fetched from the addresses they give: the issuer's OCSP responder first
 /// (a response checked: signed by the issuer or its delegated responder, covering the
@@ -9,6 +11,8 @@ public struct OnlineRevocationSource: RevocationSource {
     let ocsp: OCSPClient
     let crl: CRLClient
     let transport: any HTTPTransport
+    /// The CRLs fetched so far, by address.
+    private let lists = FetchedLists()
 
     /// A source over HTTP (libcurl), TLS verified, bounded in time and size.
     public init() {
@@ -53,9 +57,20 @@ public struct OnlineRevocationSource: RevocationSource {
                 reasons.append("OCSP: \(error.message)")
             }
         }
-        if !certificate.crlDistributionPointURLs.isEmpty {
+        for url in certificate.crlDistributionPointURLs {
+            // One CRL serves every certificate of its issuer: fetched once for all of them.
+            if let list = lists.entries.withLock({ $0[url] }),
+                list.problem(for: certificate, issuer: issuer, at: PDFDate.now().seconds) == nil
+            {
+                return (ValidationMaterial(crls: [list.encoded]), nil)
+            }
             do {
-                let list = try await crl.fetch(for: certificate, issuer: issuer)
+                let list = try await crl.fetch(url, issuer: issuer)
+                if let problem = list.problem(for: certificate, issuer: issuer, at: nil) {
+                    reasons.append("CRL at \(url): \(problem)")
+                    continue
+                }
+                lists.entries.withLock { $0[url] = list }
                 return (ValidationMaterial(crls: [list.encoded]), nil)
             } catch {
                 reasons.append("CRL: \(error.message)")
@@ -64,4 +79,9 @@ public struct OnlineRevocationSource: RevocationSource {
         if reasons.isEmpty { reasons.append("the certificate names no OCSP responder and no CRL") }
         return (ValidationMaterial(), "no status: " + reasons.joined(separator: "; "))
     }
+}
+
+/// The CRLs a source fetched, by address (a class: the source is a value shared by its copies).
+private final class FetchedLists: Sendable {
+    let entries = Mutex<[String: CertificateRevocationList]>([:])
 }
