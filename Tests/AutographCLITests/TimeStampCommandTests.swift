@@ -74,6 +74,14 @@ struct TimeStampCommandTests {
         let renewed = directory + "/renewed.pdf"
         #expect(await autograph("extend", longTerm, "-o", renewed, "--tsa", services.tsaURL).code == .success)
         #expect(try await level(renewed) == "B-LTA")
+        // After the signer's certificate has expired (2028-12-31): the B-LTA file still validates with
+        // what it embeds, checked at its time-stamp's time; the B-T file, without material, does not.
+        let later = await autograph("verify", renewed, "--trust", services.rootCertificatePath, "--at", "2029-06-01")
+        #expect(later.code == .success && later.output.contains("PAdES level:    B-LTA"), "\(later.output)")
+        let expired = await autograph(
+            "verify", timestamped, "--trust", services.rootCertificatePath, "--at", "2029-06-01T00:00:00Z")
+        #expect(expired.code == .failure && expired.output.contains("expired"), "\(expired.output)")
+        #expect(await autograph("verify", renewed, "--at", "next year").code == .usage)
         let unsigned = await autograph("extend", input, "-o", directory + "/nothing.pdf")
         #expect(unsigned.code == .failure && unsigned.errors.contains("no signature"), "\(unsigned.errors)")
     }

@@ -8,7 +8,7 @@ enum VerifyCommand: Command {
     static let validationSpec = CommandSpec(
         name: "verify",
         summary: "Validate the signatures of a PDF: integrity, CMS signature, trust, coverage",
-        usage: "autograph verify FILE [--trust ROOT.pem ...] [--password P] [--json]",
+        usage: "autograph verify FILE [--trust ROOT.pem ...] [--password P] [--json] [--at TIME]",
         positionals: 1...1,
         options: [
             .init(
@@ -17,6 +17,9 @@ enum VerifyCommand: Command {
                 repeatable: true),
             .init(name: "password", valueName: "P", help: "user or owner password of an encrypted document"),
             .init(name: "json", help: "print a JSON array, one object per signature, instead of text"),
+            .init(
+                name: "at", valueName: "TIME",
+                help: "validate as of TIME (2030-06-01 or 2030-06-01T12:00:00Z), with what the document embeds"),
         ],
         details: """
             For each signed signature field, in the order of the signed byte ranges (oldest first):
@@ -71,8 +74,15 @@ enum VerifyCommand: Command {
         for path in arguments.values("trust") {
             roots += try certificates(in: path)
         }
+        var time: Int?
+        if let text = arguments.value("at") {
+            guard let seconds = Self.seconds(iso: text) else {
+                throw UsageError("--at takes a UTC time as 2030-06-01 or 2030-06-01T12:00:00Z, not \(text.prefix(40))")
+            }
+            time = seconds
+        }
         let document = try openDocument(arguments)
-        let statuses = SignatureValidator(document: document, trustRoots: roots).validate()
+        let statuses = SignatureValidator(document: document, trustRoots: roots, validationTime: time).validate()
         if arguments.has("json") {
             console.print(JSONValue.array(statuses.map(\.json)).prettyText)
         } else if statuses.isEmpty {
@@ -82,6 +92,27 @@ enum VerifyCommand: Command {
         }
         try await diff?.write(statuses, of: document, console: console)
         return !statuses.isEmpty && statuses.allSatisfy(\.isValidAsShown) ? .success : .failure
+    }
+
+    /// `2030-06-01` or `2030-06-01T12:00:00Z` (UTC) as seconds since 1970; nil for anything else.
+    static func seconds(iso text: String) -> Int? {
+        let digits = text.split(whereSeparator: { "-T:Z".contains($0) }).map { Int($0) }
+        guard digits.allSatisfy({ $0 != nil }), digits.count == 3 || (digits.count == 6 && text.hasSuffix("Z")) else {
+            return nil
+        }
+        let values = digits.compactMap { $0 } + [0, 0, 0]
+        let (year, month, day, hour, minute, second) = (values[0], values[1], values[2], values[3], values[4], values[5])
+        guard (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+            (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        // Days since 1970 (the civil-from-days inverse, proleptic Gregorian).
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + hour * 3600 + minute * 60 + second
     }
 
     /// The certificates in a `--trust` file: PEM blocks, or else one DER certificate.

@@ -45,9 +45,23 @@ extension SignatureValidator {
     func applyLongTermValidation(_ statuses: inout [SignatureStatus]) {
         guard let latest = EmbeddedMaterial(document) else { return }
         let documentStamps = statuses.filter { $0.subFilter == "ETSI.RFC3161" && $0.isValid }
-        for index in statuses.indices where statuses[index].timeStamp?.isValid == true {
+        for index in statuses.indices where statuses[index].timeStamp?.intact == true {
             var status = statuses[index]
-            guard let signer = status.signerCertificate, let stamp = status.timeStamp else { continue }
+            guard let signer = status.signerCertificate, var stamp = status.timeStamp else { continue }
+            // An authority whose certificate has expired since is vouched for by a valid document
+            // time-stamp of a later revision: its path is checked at that time-stamp's time.
+            if !stamp.trust.isTrusted, let signed = status.revision,
+                let later = documentStamps.filter({ ($0.revision ?? 0) > signed }).compactMap({ $0.timeStamp?.time }).min()
+            {
+                let atLater = trustStore.verify(
+                    stamp.authorityCertificate ?? signer, intermediates: stamp.authorityCertificates + latest.certificates,
+                    at: later)
+                if atLater.isTrusted, stamp.authorityCertificate != nil {
+                    stamp.trust = atLater
+                    status.timeStamp = stamp
+                }
+            }
+            guard stamp.isValid else { continue }
             let (covered, revoked) = check(
                 paths: [(signer, status.certificates), (stamp.authorityCertificate, stamp.authorityCertificates)],
                 material: latest)
@@ -58,6 +72,18 @@ extension SignatureValidator {
                     "the embedded validation material says \(subject) was revoked before the time-stamp")
             }
             status.validationMaterialComplete = covered
+            // The time-stamp proves the signature existed then; with every status embedded, its path
+            // is checked at that time, not now (a certificate that expired since still counts).
+            if covered, !status.trust.isTrusted, !revoked.contains(where: { $0.time <= stamp.time }) {
+                let atStamp = trustStore.verify(
+                    signer, intermediates: status.certificates + latest.certificates, at: stamp.time)
+                if atStamp.isTrusted {
+                    status.trust = atStamp
+                    status.problems.append(
+                        "the signer's path was checked at the time-stamp's time, "
+                            + "\(PDFDate(seconds: stamp.time).displayString), with the embedded validation material")
+                }
+            }
             if covered {
                 // B-LTA: a valid document time-stamp of a later revision whose document held the material.
                 status.archived = documentStamps.contains { documentStamp in
