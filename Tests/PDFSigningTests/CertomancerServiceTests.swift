@@ -3,8 +3,8 @@ import PDFTestSupport
 import Testing
 
 /// The services later signatures rely on (RFC 3161 time stamps, OCSP, CRLs) are real and reachable:
-/// certomancer's Animator on loopback (`Certomancer`), asked and checked by openssl and curl, since
-/// Autograph has no client of its own for them yet.
+/// certomancer's Animator on loopback (`Certomancer`), asked and checked by openssl and curl alone,
+/// so that Autograph's own clients are tested against services known to answer right.
 @Suite("certomancer's time stamping, OCSP and CRL services on loopback, checked by openssl and curl")
 struct CertomancerServiceTests {
     /// One Animator for the suite (and for every other test of the process that shares it).

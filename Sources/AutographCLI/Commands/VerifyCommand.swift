@@ -101,7 +101,9 @@ enum VerifyCommand: Command {
             return nil
         }
         let values = digits.compactMap { $0 } + [0, 0, 0]
-        let (year, month, day, hour, minute, second) = (values[0], values[1], values[2], values[3], values[4], values[5])
+        let (year, month, day, hour, minute, second) = (
+            values[0], values[1], values[2], values[3], values[4], values[5]
+        )
         guard (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
             (0...59).contains(minute), (0...60).contains(second)
         else { return nil }

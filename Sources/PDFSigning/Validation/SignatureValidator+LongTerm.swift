@@ -51,10 +51,12 @@ extension SignatureValidator {
             // An authority whose certificate has expired since is vouched for by a valid document
             // time-stamp of a later revision: its path is checked at that time-stamp's time.
             if !stamp.trust.isTrusted, let signed = status.revision,
-                let later = documentStamps.filter({ ($0.revision ?? 0) > signed }).compactMap({ $0.timeStamp?.time }).min()
+                let later = documentStamps.filter({ ($0.revision ?? 0) > signed }).compactMap({ $0.timeStamp?.time })
+                    .min()
             {
                 let atLater = trustStore.verify(
-                    stamp.authorityCertificate ?? signer, intermediates: stamp.authorityCertificates + latest.certificates,
+                    stamp.authorityCertificate ?? signer,
+                    intermediates: stamp.authorityCertificates + latest.certificates,
                     at: later)
                 if atLater.isTrusted, stamp.authorityCertificate != nil {
                     stamp.trust = atLater
