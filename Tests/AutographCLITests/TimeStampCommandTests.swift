@@ -81,7 +81,11 @@ struct TimeStampCommandTests {
         let expired = await autograph(
             "verify", timestamped, "--trust", services.rootCertificatePath, "--at", "2029-06-01T00:00:00Z")
         #expect(expired.code == .failure && expired.output.contains("expired"), "\(expired.output)")
-        #expect(await autograph("verify", renewed, "--at", "next year").code == .usage)
+        for hostile in [
+            "next year", "99999999999999999999-01-01", "2030-13-01", "2030-06-01T25:00:00Z", "2030-06-01T12:00:00",
+        ] {
+            #expect(await autograph("verify", renewed, "--at", hostile).code == .usage, "\(hostile)")
+        }
         let unsigned = await autograph("extend", input, "-o", directory + "/nothing.pdf")
         #expect(unsigned.code == .failure && unsigned.errors.contains("no signature"), "\(unsigned.errors)")
     }

@@ -76,6 +76,15 @@ import Testing
             return
         }
         #expect(notes.notes.map(\.pageIndex) == [1] && notes.canRedo && notes.style.width == 4)
+        // Bounded: past the limit a note is refused, and the ones drawn stay.
+        for _ in 1..<DocumentSession.maxNotes {
+            try await session.addNote([InkStroke([InkPoint(x: 1, y: 1)])], pageIndex: 0)
+        }
+        let tooMany = await #expect(throws: SessionError.self) {
+            try await session.addNote([InkStroke([InkPoint(x: 1, y: 1)])], pageIndex: 0)
+        }
+        #expect(tooMany?.code == .invalidArgument)
+        #expect(await session.currentNotes.count == DocumentSession.maxNotes)
         await session.cancelNotesMode()
         #expect(await session.viewerMode == .browsing)
         #expect(await session.phase == .editing)

@@ -27,6 +27,7 @@ import Testing
         #expect(state == colored)
         for body in [
             #"{"index": 2}"#, #"{"index": -1}"#, #"{"direction": 3}"#, ##"{"index": 0, "color": "red"}"##, "{}",
+            #"{"index": 1e300}"#, #"{"index": 9223372036854775807}"#, #"{"direction": 1e308}"#,
         ] {
             let reply = try await server.post("/api/search/step", body)
             #expect(reply.status == 400, "\(body): \(reply.status) \(reply.text)")

@@ -38,14 +38,7 @@ enum TimestampCommand: Command {
         var stamper = DocumentTimestamper(document: document, authority: authority)
         stamper.fieldName = arguments.value("field")
         stamper.writeOptions.deterministicID = arguments.has("deterministic-id")
-        if let hash = arguments.value("hash") {
-            switch hash.lowercased() {
-            case "sha256": stamper.digestAlgorithm = .sha256
-            case "sha384": stamper.digestAlgorithm = .sha384
-            case "sha512": stamper.digestAlgorithm = .sha512
-            default: throw UsageError("--hash must be sha256, sha384 or sha512")
-            }
-        }
+        if let hash = arguments.value("hash") { stamper.digestAlgorithm = try SignatureOptions.digestAlgorithm(hash) }
         if let size = arguments.value("size") {
             guard let bytes = Int(size), (1024...1_000_000).contains(bytes) else {
                 throw UsageError("--size must be a number of bytes from 1024 to 1000000")

@@ -26,6 +26,15 @@ enum SignatureOptions {
     ]
 
     /// The request from the arguments; `document` decides whether `--field` names an existing field.
+    /// `--hash`'s value: sha256, sha384 or sha512 (any case, `sha-256` too).
+    static func digestAlgorithm(_ text: String) throws -> DigestAlgorithm {
+        guard let algorithm = DigestAlgorithm(rawValue: text.lowercased().replacingOccurrences(of: "-", with: ""))
+        else {
+            throw UsageError("--hash wants sha256, sha384 or sha512")
+        }
+        return algorithm
+    }
+
     static func request(_ arguments: Arguments, document: PDFDocument) throws -> SignatureRequest {
         var request = SignatureRequest()
         request.fieldName = arguments.value("field")
@@ -62,13 +71,7 @@ enum SignatureOptions {
         if let lock = arguments.value("lock-fields") {
             request.lockFields = lock == "all" ? .all : .include(lock.split(separator: ",").map(String.init))
         }
-        if let hash = arguments.value("hash") {
-            guard let algorithm = DigestAlgorithm(rawValue: hash.lowercased().replacingOccurrences(of: "-", with: ""))
-            else {
-                throw UsageError("--hash wants sha256, sha384 or sha512")
-            }
-            request.digestAlgorithm = algorithm
-        }
+        if let hash = arguments.value("hash") { request.digestAlgorithm = try digestAlgorithm(hash) }
         if let size = arguments.value("size") {
             guard let bytes = Int(size), bytes > 0 else { throw UsageError("--size wants a number of bytes") }
             request.contentsSize = bytes

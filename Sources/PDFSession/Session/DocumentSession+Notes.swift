@@ -33,6 +33,9 @@ extension DocumentSession {
         }
     }
 
+    /// The most notes one notes session holds before they must be saved.
+    public static let maxNotes = 2000
+
     /// Whether notes mode is active.
     public var isInNotesMode: Bool { modes.notes != nil }
 
@@ -43,9 +46,14 @@ extension DocumentSession {
 
     /// Adds a note: strokes in PDF user space of page `pageIndex` (from 0).
     /// - Throws: `.invalidState` outside notes mode; `.invalidArgument` for a page the document
-    ///   does not have, a point far off the page, or strokes without points.
+    ///   does not have, a point far off the page, strokes without points, or a note past ``maxNotes``.
     public func addNote(_ strokes: [InkStroke], pageIndex: Int) throws(SessionError) {
         guard isInNotesMode else { throw SessionError(.invalidState, "notes mode is not active") }
+        // Every answer of the web API carries the notes: their number is bounded.
+        guard currentNotes.count < Self.maxNotes else {
+            throw SessionError(
+                .invalidArgument, "a notes session holds at most \(Self.maxNotes) notes: save them first")
+        }
         if let problem = NotesSession.problem(strokes, onPage: pageIndex, in: document) {
             throw SessionError(.invalidArgument, problem)
         }

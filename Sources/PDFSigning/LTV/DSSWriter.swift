@@ -29,22 +29,24 @@ public struct DSSWriter: Sendable {
             throw SigningError(.documentUnreadable, "the document has no catalog to hold a DSS")
         }
         var update = IncrementalUpdate(base: document, options: writeOptions)
-        var dss = document.resolve(catalog[.dss] ?? .null).dictionaryValue ?? PDFDictionary()
-        // What is stored already, by its bytes: found again instead of written twice.
-        var stored: [PDFName: [([UInt8], PDFObject)]] = [:]
+        var dss = DSSContents.dictionary(of: document) ?? PDFDictionary()
+        // Every item already there stays, read or not; those read are found again by their bytes
+        // instead of being written twice.
+        var arrays: [PDFName: [PDFObject]] = [:]
+        var known: [PDFName: [[UInt8]: PDFObject]] = [:]
+        var budget = DSSContents.maxBytes
         for key in [PDFName.certs, .ocsps, .crls] {
-            stored[key] = (document.resolve(dss[key] ?? .null).arrayValue ?? []).compactMap { item in
-                guard case .reference = item, let stream = document.resolve(item).streamValue,
-                    let bytes = try? stream.decodedData(maxSize: 64 << 20)
-                else { return nil }
-                return (bytes, item)
+            arrays[key] = document.resolve(dss[key] ?? .null).arrayValue ?? []
+            for (object, bytes) in DSSContents.items(key, in: dss, of: document, budget: &budget) {
+                known[key, default: [:]][bytes] = object
             }
         }
         func references(_ items: [[UInt8]], _ key: PDFName) -> [PDFObject] {
             items.map { bytes in
-                if let found = stored[key, default: []].first(where: { $0.0 == bytes }) { return found.1 }
+                if let found = known[key]?[bytes] { return found }
                 let reference = PDFObject.reference(update.add(.stream(PDFStream(data: bytes, compress: true))))
-                stored[key, default: []].append((bytes, reference))
+                known[key, default: [:]][bytes] = reference
+                arrays[key, default: []].append(reference)
                 return reference
             }
         }
@@ -66,8 +68,8 @@ public struct DSSWriter: Sendable {
             vri[PDFName(key.map { byte in String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }.joined())] =
                 .dictionary(entry)
         }
-        for key in [PDFName.certs, .ocsps, .crls] where !(stored[key] ?? []).isEmpty {
-            dss[key] = .array(stored[key, default: []].map(\.1))
+        for key in [PDFName.certs, .ocsps, .crls] where !(arrays[key] ?? []).isEmpty {
+            dss[key] = .array(arrays[key, default: []])
         }
         if !vri.isEmpty { dss[.vri] = .dictionary(vri) }
         // The DSS goes in an object of its own: later updates replace it without touching the catalog.

@@ -55,7 +55,7 @@ public struct LongTermValidation: Sendable {
         var known: [[UInt8]: ValidationMaterial] = [:]
         for field in fields {
             guard let contents = document.resolve(field.dictionary[.contents] ?? .null).stringValue?.bytes,
-                let signedData = Self.signedData(contents)
+                let signedData = try? SignatureValidator.decodeCMS(contents).0
             else {
                 problems.append("signature '\(field.name)': its CMS cannot be read; no material for it")
                 continue
@@ -133,12 +133,5 @@ public struct LongTermValidation: Sendable {
             problems.append("\(label): the path ends at \(last.subject), whose issuer is not known")
         }
         return material
-    }
-
-    /// The CMS of a `/Contents` string: DER, or BER re-encoded; the zero padding ignored.
-    private static func signedData(_ contents: [UInt8]) -> CMSSignedData? {
-        if let signedData = try? CMSSignedData(der: contents) { return signedData }
-        guard let (encoding, _) = try? BERConverter.definiteLength(contents) else { return nil }
-        return try? CMSSignedData(der: encoding)
     }
 }

@@ -7,26 +7,33 @@ extension SignatureValidator {
         "adbe.pkcs7.detached", "ETSI.CAdES.detached", "adbe.pkcs7.sha1", "ETSI.RFC3161",
     ]
 
-    /// Reads the CMS of `/Contents`: DER, or BER (indefinite lengths, as some signers write)
-    /// re-encoded with definite lengths; the zero padding after it is ignored.
+    /// Reads the CMS of `/Contents` (see ``decodeCMS(_:)``), noting in `status` what is wrong.
     func readCMS(_ contents: [UInt8], status: inout SignatureStatus) -> CMSSignedData? {
+        do {
+            let (signedData, trailingBytes) = try Self.decodeCMS(contents)
+            if trailingBytes { status.problems.append("/Contents holds bytes other than zeros after the CMS") }
+            return signedData
+        } catch {
+            status.problems.append("the CMS in /Contents cannot be read: \(error.message)")
+            return nil
+        }
+    }
+
+    /// The CMS of a `/Contents` string: DER, or BER (indefinite lengths, as some signers write)
+    /// re-encoded with definite lengths; the zero padding after it is ignored, and `trailingBytes`
+    /// says whether anything else follows a BER one.
+    /// - Throws: the DER reader's error when it is neither.
+    static func decodeCMS(_ contents: [UInt8]) throws(SigningError) -> (CMSSignedData, trailingBytes: Bool) {
         let derError: SigningError
         do {
-            return try CMSSignedData(der: contents)
+            return (try CMSSignedData(der: contents), false)
         } catch {
             derError = error
         }
-        do {
-            let (encoding, end) = try BERConverter.definiteLength(contents)
-            let signedData = try CMSSignedData(der: encoding)
-            if !contents[end...].allSatisfy({ $0 == 0 }) {
-                status.problems.append("/Contents holds bytes other than zeros after the CMS")
-            }
-            return signedData
-        } catch {
-            status.problems.append("the CMS in /Contents cannot be read: \(derError.message)")
-            return nil
-        }
+        guard let (encoding, end) = try? BERConverter.definiteLength(contents),
+            let signedData = try? CMSSignedData(der: encoding)
+        else { throw derError }
+        return (signedData, !contents[end...].allSatisfy { $0 == 0 })
     }
 
     /// Checks what the CMS signs against the document (RFC 5652 §5.6) and the CMS signature,

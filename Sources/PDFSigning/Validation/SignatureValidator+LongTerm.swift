@@ -7,15 +7,12 @@ struct EmbeddedMaterial {
     var ocspResponses: [OCSPResponse] = []
     var crls: [CertificateRevocationList] = []
 
-    /// The `/DSS` of `document`; nil when it has none.
+    /// The `/DSS` of `document` (see `DSSContents` for its bounds); nil when it has none.
     init?(_ document: PDFDocument) {
-        guard let root = document.trailer.reference(.root),
-            let dss = document.resolve(document.object(root).dictionaryValue?[.dss] ?? .null).dictionaryValue
-        else { return nil }
+        guard let dss = DSSContents.dictionary(of: document) else { return nil }
+        var budget = DSSContents.maxBytes
         func items(_ key: PDFName) -> [[UInt8]] {
-            (document.resolve(dss[key] ?? .null).arrayValue ?? []).compactMap {
-                try? document.resolve($0).streamValue?.decodedData(maxSize: 64 << 20)
-            }
+            DSSContents.items(key, in: dss, of: document, budget: &budget).map(\.bytes)
         }
         certificates = items(.certs).compactMap { try? Certificate(der: $0) }
         ocspResponses = items(.ocsps).compactMap { try? OCSPResponse(der: $0) }
@@ -25,10 +22,16 @@ struct EmbeddedMaterial {
     /// `certificate`'s status by this material: from an OCSP response that covers it and checks, else
     /// from its issuer's CRL; nil when the material says nothing usable of it.
     func status(of certificate: Certificate, issuer: Certificate) -> CertificateStatus? {
-        for response in ocspResponses where response.problem(for: certificate, issuer: issuer, at: nil) == nil {
-            if let status = response.status(of: certificate, issuer: issuer), status != .unknown { return status }
+        // The cheap match first (CertID, issuer Name), the signature checks only for what matches:
+        // a /DSS of thousands of items costs one comparison each.
+        for response in ocspResponses {
+            guard let status = response.status(of: certificate, issuer: issuer), status != .unknown,
+                response.problem(for: certificate, issuer: issuer, at: nil) == nil
+            else { continue }
+            return status
         }
-        for list in crls where list.problem(for: certificate, issuer: issuer, at: nil) == nil {
+        for list in crls where list.issuerDER == issuer.subjectDER {
+            guard list.problem(for: certificate, issuer: issuer, at: nil) == nil else { continue }
             if let (time, reason) = list.entry(for: certificate) { return .revoked(time: time, reason: reason) }
             return .good
         }
@@ -44,21 +47,27 @@ extension SignatureValidator {
     /// time-stamp covers that material.
     func applyLongTermValidation(_ statuses: inout [SignatureStatus]) {
         guard let latest = EmbeddedMaterial(document) else { return }
+        // Each revision's /DSS is read once, however many signatures ask for it.
+        var revisions: [Int: EmbeddedMaterial?] = [:]
+        func material(asOfRevision revision: Int) -> EmbeddedMaterial? {
+            if let known = revisions[revision] { return known }
+            let read = (try? document.document(asOfRevision: revision)).flatMap { EmbeddedMaterial($0) }
+            revisions[revision] = read
+            return read
+        }
         let documentStamps = statuses.filter { $0.subFilter == "ETSI.RFC3161" && $0.isValid }
         for index in statuses.indices where statuses[index].timeStamp?.intact == true {
             var status = statuses[index]
             guard let signer = status.signerCertificate, var stamp = status.timeStamp else { continue }
             // An authority whose certificate has expired since is vouched for by a valid document
             // time-stamp of a later revision: its path is checked at that time-stamp's time.
-            if !stamp.trust.isTrusted, let signed = status.revision,
+            if !stamp.trust.isTrusted, let authority = stamp.authorityCertificate, let signed = status.revision,
                 let later = documentStamps.filter({ ($0.revision ?? 0) > signed }).compactMap({ $0.timeStamp?.time })
                     .min()
             {
                 let atLater = trustStore.verify(
-                    stamp.authorityCertificate ?? signer,
-                    intermediates: stamp.authorityCertificates + latest.certificates,
-                    at: later)
-                if atLater.isTrusted, stamp.authorityCertificate != nil {
+                    authority, intermediates: stamp.authorityCertificates + latest.certificates, at: later)
+                if atLater.isTrusted {
                     stamp.trust = atLater
                     status.timeStamp = stamp
                 }
@@ -90,8 +99,7 @@ extension SignatureValidator {
                 // B-LTA: a valid document time-stamp of a later revision whose document held the material.
                 status.archived = documentStamps.contains { documentStamp in
                     guard let stampRevision = documentStamp.revision, let signed = status.revision,
-                        stampRevision > signed, let prefix = try? document.document(asOfRevision: stampRevision),
-                        let material = EmbeddedMaterial(prefix)
+                        stampRevision > signed, let material = material(asOfRevision: stampRevision)
                     else { return false }
                     return check(
                         paths: [
