@@ -52,7 +52,9 @@ struct RevocationCheckingTests {
         return try SignatureOracle.pyhanko(path, trust: services.rootCertificatePath).values.first ?? ""
     }
 
-    @Test("A revoked signer without a time-stamp: online says revoked (pyHanko too); embedded has nothing; off asks nothing")
+    @Test(
+        "A revoked signer without a time-stamp: online says revoked (pyHanko too); embedded has nothing; off asks nothing"
+    )
     func revokedSigner() async throws {
         let services = try Certomancer.shared()
         let bytes = try await Self.signed(services, signer: "signer-revoked")
@@ -113,7 +115,8 @@ struct RevocationCheckingTests {
         // so it says REVOKED; ETSI EN 319 102-1 §5.5 (the time-stamp as proof that the signature
         // existed before the revocation) accepts the signature, as Autograph does.
         let verdict = try Self.pyhanko(bytes, services, "revoked-after.pdf")
-        #expect(verdict.hasPrefix("INTACT:REVOKED") && verdict.contains("TIMESTAMP_TOKEN<INTACT:TRUSTED>"), "\(verdict)")
+        #expect(
+            verdict.hasPrefix("INTACT:REVOKED") && verdict.contains("TIMESTAMP_TOKEN<INTACT:TRUSTED>"), "\(verdict)")
     }
 
     @Test("A stale CRL in the DSS proves nothing of the time-stamp's time: B-T, and online fills the gap")
@@ -185,6 +188,7 @@ struct RevocationCheckingTests {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
         let status = try await Self.validate(bytes, services, .embedded)
         #expect(status.subFilter == "adbe.pkcs7.detached" && status.isValidAsShown, "\(status.problems)")
-        #expect(status.revocation.count == 2 && status.revocation.allSatisfy { $0.status == .good && $0.source == .cms })
+        #expect(
+            status.revocation.count == 2 && status.revocation.allSatisfy { $0.status == .good && $0.source == .cms })
     }
 }

@@ -70,7 +70,8 @@ public struct CertificateRevocation: Sendable {
         }
         return .object(sortingKeys: [
             "subject": .string(subject), "serial": .string(serialNumber), "path": .string(path.rawValue),
-            "time": .string(PDFDate(seconds: time).pdfString), "status": statusText, "revokedAt": revokedAt, "reason": reason,
+            "time": .string(PDFDate(seconds: time).pdfString), "status": statusText, "revokedAt": revokedAt,
+            "reason": reason,
             "source": source.map { .string($0.rawValue) } ?? .null, "problem": problem.map { .string($0) } ?? .null,
         ])
     }

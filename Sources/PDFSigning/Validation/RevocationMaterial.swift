@@ -73,7 +73,8 @@ struct RevocationMaterial: Sendable {
             guard let single = response.singleResponse(for: certificate, issuer: issuer), single.status != .unknown,
                 response.problem(for: certificate, issuer: issuer, at: nil) == nil
             else { continue }
-            if single.status.isRevoked || Self.covers(time, thisUpdate: single.thisUpdate, nextUpdate: single.nextUpdate)
+            if single.status.isRevoked
+                || Self.covers(time, thisUpdate: single.thisUpdate, nextUpdate: single.nextUpdate)
             {
                 return (single.status, nil)
             }
@@ -81,7 +82,9 @@ struct RevocationMaterial: Sendable {
         }
         for list in crls where list.issuerDER == issuer.subjectDER {
             guard list.problem(for: certificate, issuer: issuer, at: nil) == nil else { continue }
-            if let (revoked, reason) = list.entry(for: certificate) { return (.revoked(time: revoked, reason: reason), nil) }
+            if let (revoked, reason) = list.entry(for: certificate) {
+                return (.revoked(time: revoked, reason: reason), nil)
+            }
             if Self.covers(time, thisUpdate: list.thisUpdate, nextUpdate: list.nextUpdate) { return (.good, nil) }
             stale.append(
                 "a CRL of \(Self.text(list.thisUpdate))"
