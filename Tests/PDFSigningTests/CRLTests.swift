@@ -557,10 +557,10 @@ struct CRLTests {
 
         let truncated = Array(der.dropLast())
         let answers: [(String, @Sendable (HTTPClientRequest) throws(HTTPClientError) -> HTTPClientResponse)] = [
-            ("HTTP 404", { _ throws(HTTPClientError) in HTTPClientResponse(status: 404, body: der) }),
+            ("answered HTTP 404", { _ throws(HTTPClientError) in HTTPClientResponse(status: 404, body: der) }),
             ("not a CRL", { _ throws(HTTPClientError) in HTTPClientResponse(status: 200, body: Array("<html>".utf8)) }),
             ("is not a CRL", { _ throws(HTTPClientError) in HTTPClientResponse(status: 200, body: truncated) }),
-            ("cannot be fetched", { request throws(HTTPClientError) in throw HTTPClientError(.tooLarge, request.url) }),
+            ("cannot be reached", { request throws(HTTPClientError) in throw HTTPClientError(.tooLarge, request.url) }),
         ]
         for (expected, answer) in answers {
             let transport = Transport(answer)
