@@ -132,7 +132,7 @@ struct CertomancerServiceTests {
         #expect(intermediateStatus.errors.contains("Response verify OK"))
     }
 
-    @Test("the intermediate's CRL lists signer-revoked (keyCompromise) and verifies; the root's lists only the revoked CA")
+    @Test("the intermediate's CRL lists signer-revoked (keyCompromise) and verifies; the root's, the revoked CA alone")
     func crls() throws {
         let services = try Self.services()
         let directory = try TestPaths.temporaryDirectory("certomancer-crl")
