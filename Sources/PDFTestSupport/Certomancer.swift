@@ -135,7 +135,7 @@ public final class Certomancer: Sendable {
             ? [python, TestPaths.repository + "/Tests/Scripts/certomancer_whole_seconds.py"] : [certomancer]
         var failure = Failure(message: "certomancer did not start")
         for _ in 0..<3 {
-            let port = try freePort()
+            let port = try LoopbackPort.free()
             let base = "http://127.0.0.1:\(port)"
             let commandLine =
                 program + [
@@ -171,7 +171,7 @@ public final class Certomancer: Sendable {
                 message: exited
                     ? "certomancer exited: \(command)\n\(output)"
                     : "certomancer did not serve \(base) within \(timeout) s: \(command)\n\(output)")
-            // Only a port taken between freePort() and the Animator's bind is worth another try.
+            // Only a port taken between LoopbackPort.free() and the Animator's bind is worth another try.
             guard exited, output.contains("in use") else { throw failure }
         }
         throw failure
@@ -276,24 +276,6 @@ public final class Certomancer: Sendable {
             }
         }
         return found.reversed()
-    }
-
-    /// A port on 127.0.0.1 that was free a moment ago (bound to port 0, read, closed).
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(message: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw Failure(message: "bind 127.0.0.1:0: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// An HTTP/1.0 GET of `path` on 127.0.0.1:`port`: the status and the body, or nil when nothing

@@ -24,23 +24,6 @@ struct CurlTransportTests {
         }
     }
 
-    /// A port on 127.0.0.1 nothing listens on (bound, then closed).
-    static func closedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test("a GET returns the status, the header fields and the body")
     func get() async throws {
         let server = try await Self.server()
@@ -148,7 +131,7 @@ struct CurlTransportTests {
 
     @Test("a refused connection is connectionFailed with curl's message")
     func refused() async throws {
-        let port = try Self.closedPort()
+        let port = try LoopbackPort.free()
         let error = await Self.failure { () async throws(HTTPClientError) in
             try await transport.send(HTTPClientRequest(.post, "http://127.0.0.1:\(port)/decisions?token=x"))
         }
