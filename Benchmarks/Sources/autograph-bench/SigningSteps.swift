@@ -112,7 +112,8 @@ struct SigningSteps {
             let documents = LTVBench.documents(selection.files)
             Progress.note(
                 "ltv: B-LTA signing, LTA update and validation with revocation against certomancer, autograph and "
-                    + "pyHanko, \(documents.count) documents × \(options.ltvRuns) runs")
+                    + "pyHanko, \(documents.count) documents × \(options.ltvRuns) run\(options.ltvRuns == 1 ? "" : "s")"
+            )
             results.ltv = try LTVBench(environment: environment, runs: options.ltvRuns).run(
                 documents, autograph: autograph)
             bench.printLines(results.ltv!.details())
