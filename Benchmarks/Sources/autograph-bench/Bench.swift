@@ -15,6 +15,14 @@ struct Bench {
             say("  pyHanko:   \(version([environment.python, "-m", "pyhanko", "--version"]) ?? "not found")")
             say("  pdfsig:    \(version([environment.pdfsig, "-v"]) ?? "not found")")
         }
+        if options.steps.contains(.ltv) {
+            say(
+                "  certomancer: "
+                    + (version([
+                        environment.python, "-c",
+                        "import importlib.metadata as m; print(m.version('certomancer'))",
+                    ]) ?? "not found"))
+        }
         if options.steps.contains(.render) {
             say("  mutool:    \(version([environment.mutool, "-v"]) ?? "not found")")
             say("  pdftoppm:  \(version([environment.pdftoppm, "-v"]) ?? "not found")")
@@ -32,10 +40,10 @@ struct Bench {
             files = CorpusFile.all(in: environment.corpus)
         }
         let corpusSteps: Set<Options.Step> = [
-            .corpus, .forms, .process, .sign, .signProcess, .verifyCorpus, .verify, .render, .text,
+            .corpus, .forms, .process, .sign, .signProcess, .verifyCorpus, .verify, .ltv, .render, .text,
         ]
         if files.isEmpty, !options.steps.isDisjoint(with: corpusSteps) {
-            let signing = !options.steps.isDisjoint(with: [.sign, .signProcess, .verify])
+            let signing = !options.steps.isDisjoint(with: [.sign, .signProcess, .verify, .ltv])
             let notice =
                 "no corpus at \(environment.corpus) (set AUTOGRAPH_CORPUS): corpus steps skipped"
                 + (signing ? "; the signing steps sign only the generated 1-page file" : "")
@@ -125,6 +133,7 @@ struct Bench {
         }
         if options.steps.contains(.signBig) { summary.add(signBig: signing.signBig) }
         if options.steps.contains(.verifyBig) { summary.add(verifyBig: signing.verifyBig) }
+        if options.steps.contains(.ltv) { summary.add(ltv: signing.ltv) }
         if options.steps.contains(.render) { summary.add(render: render) }
         if options.steps.contains(.text) { summary.add(text: text) }
         printLines(summary.lines())

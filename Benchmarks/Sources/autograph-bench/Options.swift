@@ -11,6 +11,7 @@ struct Options {
         case verifyCorpus = "verify-corpus"
         case verify
         case verifyBig = "verify-big"
+        case ltv
         case render
         case text
     }
@@ -37,12 +38,13 @@ struct Options {
     var verbose = false
     var rounds = 3
     var bigRuns = 5
+    var ltvRuns = 5
     var steps = Set(Step.allCases)
 
     static let usage = """
-        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N]
+        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N] [--ltv-runs N]
                                [--only corpus,forms,process,big,sign,sign-process,sign-big,verify-corpus,verify,
-                                       verify-big,render,text | verify-all]
+                                       verify-big,ltv,render,text | verify-all]
 
         Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
           corpus   every corpus file opened, every object resolved, every stream decoded, in process,
@@ -65,6 +67,10 @@ struct Options {
                    incremental update after the signature: wall time and peak RSS (median, max of --big-runs)
           verify-all  verify-corpus, verify and verify-big; every verify step writes
                    Benchmarks/.build/verify-verdicts.json (each tool's verdict on each file)
+          ltv      long-term signatures against certomancer on loopback, one process per document: `autograph
+                   sign --level B-LTA` against `pyhanko sign addsig --use-pades-lta`, `autograph extend --tsa`
+                   against `pyhanko sign ltaupdate`, `autograph verify --revocation online` against `pyhanko
+                   sign validate`: wall time (median of --ltv-runs, default 5) and the requests each made
           render   page 1 of every corpus file at 150 dpi to PNG: `autograph render` against `mutool draw` and
                    `pdftoppm`, one process per page (median of --rounds), then pages per second in process
                    with 1 and 2 concurrent tasks
@@ -73,7 +79,7 @@ struct Options {
 
           --verbose   also list the 10 slowest files of each side
         Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF, PDFSIG,
-        MUTOOL, PDFTOPPM, PDFTOTEXT.
+        MUTOOL, PDFTOPPM, PDFTOTEXT; ltv runs `certomancer` and `curl` from PATH.
         The report exits 0 even when a target is missed; 1 only when the harness itself fails.
         """
 
@@ -99,6 +105,7 @@ struct Options {
             case "--verbose", "-v": options.verbose = true
             case "--rounds": options.rounds = try count(argument)
             case "--big-runs": options.bigRuns = try count(argument)
+            case "--ltv-runs": options.ltvRuns = try count(argument)
             case "--only":
                 let names = try value(argument).split(separator: ",").map(String.init)
                 options.steps = []

@@ -1,6 +1,6 @@
 /// The signing steps in order: `sign` (in process), `sign-process`, `verify-corpus` (over the corpus
-/// files of the `signed` class), `verify` (over sign-process's outputs), `sign-big`, `verify-big`, each
-/// printing its details as it finishes; then the verify steps' verdicts file.
+/// files of the `signed` class), `verify` (over sign-process's outputs), `sign-big`, `verify-big`, `ltv`,
+/// each printing its details as it finishes; then the verify steps' verdicts file.
 struct SigningSteps {
     struct Results {
         var sign: [CorpusBench.Result]?
@@ -9,9 +9,10 @@ struct SigningSteps {
         var verify: VerifyBench.Result?
         var signBig: SignBigBench.Result?
         var verifyBig: VerifyBigBench.Result?
+        var ltv: LTVBench.Result?
     }
 
-    static let steps: Set<Options.Step> = [.sign, .signProcess, .verifyCorpus, .verify, .signBig, .verifyBig]
+    static let steps: Set<Options.Step> = [.sign, .signProcess, .verifyCorpus, .verify, .signBig, .verifyBig, .ltv]
 
     var options: Options
     var environment: BenchEnvironment
@@ -25,16 +26,16 @@ struct SigningSteps {
         if needsCLI, environment.autograph == nil {
             let notice =
                 "no release autograph binary (swift build -c release --package-path Benchmarks): "
-                + "sign-process, the verify steps and sign-big skipped"
+                + "sign-process, the verify steps, sign-big and ltv skipped"
             Progress.note("notice: " + notice)
             notices.append(notice)
         }
 
         var selection: SignSetup.Selection? = nil
-        if !steps.isDisjoint(with: [.sign, .signProcess, .verify]) {
+        if !steps.isDisjoint(with: [.sign, .signProcess, .verify, .ltv]) {
             Progress.note("signing: choosing the documents (Autograph opens them here, pyHanko --probe)")
             selection = try SignSetup.select(corpus, environment: environment)
-            bench.printLines(["Signing: the documents of sign, sign-process and verify", selection!.details()])
+            bench.printLines(["Signing: the documents of sign, sign-process, verify and ltv", selection!.details()])
         }
         if steps.contains(.sign), let selection {
             results.sign = try SignBench(environment: environment, rounds: options.rounds).run(selection)
@@ -106,6 +107,16 @@ struct SigningSteps {
                 Progress.note("notice: verify-big: \(error)")
                 notices.append("verify-big not measured: \(error)")
             }
+        }
+        if steps.contains(.ltv), let selection {
+            let documents = LTVBench.documents(selection.files)
+            Progress.note(
+                "ltv: B-LTA signing, LTA update and validation with revocation against certomancer, autograph and "
+                    + "pyHanko, \(documents.count) documents × \(options.ltvRuns) run\(options.ltvRuns == 1 ? "" : "s")"
+            )
+            results.ltv = try LTVBench(environment: environment, runs: options.ltvRuns).run(
+                documents, autograph: autograph)
+            bench.printLines(results.ltv!.details())
         }
         if results.verifyCorpus != nil || results.verify != nil || results.verifyBig != nil {
             let path = environment.buildPath("verify-verdicts.json")
