@@ -53,6 +53,8 @@ public struct LongTermValidation: Sendable {
         var problems: Problems = []
         // Each certificate's status is asked once, however many paths it is on.
         var known: [[UInt8]: ValidationMaterial] = [:]
+        // The certificates a /DSS already holds complete paths without a download.
+        let embedded = RevocationMaterial(dssOf: document)?.certificates ?? []
         for field in fields {
             guard let contents = document.resolve(field.dictionary[.contents] ?? .null).stringValue?.bytes,
                 let signedData = try? SignatureValidator.decodeCMS(contents).0
@@ -65,7 +67,7 @@ public struct LongTermValidation: Sendable {
             if let signer = signedData.signerInfos.first, let certificate = signedData.signerCertificate(for: signer) {
                 material.merge(
                     await collect(
-                        for: certificate, pool: signedData.certificates, label: field.name, known: &known,
+                        for: certificate, pool: signedData.certificates + embedded, label: field.name, known: &known,
                         into: &problems))
                 // … and the signature time-stamp authority's.
                 if let bytes = signer.timeStampToken, let token = try? TimeStampToken(der: bytes),
@@ -73,7 +75,7 @@ public struct LongTermValidation: Sendable {
                 {
                     material.merge(
                         await collect(
-                            for: authority, pool: token.certificates + signedData.certificates,
+                            for: authority, pool: token.certificates + signedData.certificates + embedded,
                             label: "\(field.name)'s time-stamp", known: &known, into: &problems))
                 }
             } else {

@@ -27,14 +27,21 @@ public struct OnlineRevocationSource: RevocationSource {
     }
 
     /// The issuer at the certificate's first caIssuers address that answers with it (DER or PEM).
+    /// Each address is fetched once for the source's life (a root named by several paths is one download).
     public func issuer(of certificate: Certificate) async -> Certificate? {
         for url in certificate.caIssuersURLs where HTTPClientRequest.isHTTP(url) {
-            var request = HTTPClientRequest(.get, url)
-            request.timeout = .seconds(30)
-            request.maxResponseSize = 1 << 20
-            guard let response = try? await transport.send(request), response.isSuccess else { continue }
-            let found =
-                (try? Certificate(der: response.body)).map { [$0] } ?? Certificate.certificates(pem: response.body)
+            let found: [Certificate]
+            if let known = lists.issuers.withLock({ $0[url] }) {
+                found = known
+            } else {
+                var request = HTTPClientRequest(.get, url)
+                request.timeout = .seconds(30)
+                request.maxResponseSize = 1 << 20
+                guard let response = try? await transport.send(request), response.isSuccess else { continue }
+                found =
+                    (try? Certificate(der: response.body)).map { [$0] } ?? Certificate.certificates(pem: response.body)
+                lists.issuers.withLock { $0[url] = found }
+            }
             if let issuer = found.first(where: { $0.subjectDER == certificate.issuerDER }) { return issuer }
         }
         return nil
@@ -81,7 +88,9 @@ public struct OnlineRevocationSource: RevocationSource {
     }
 }
 
-/// The CRLs a source fetched, by address (a class: the source is a value shared by its copies).
+/// The CRLs and the issuers' certificates a source fetched, by address (a class: the source is a
+/// value shared by its copies).
 private final class FetchedLists: Sendable {
     let entries = Mutex<[String: CertificateRevocationList]>([:])
+    let issuers = Mutex<[String: [Certificate]]>([:])
 }
