@@ -76,8 +76,11 @@ struct TimeStampCommandTests {
         #expect(try await level(renewed) == "B-LTA")
         // After the signer's certificate has expired (2028-12-31): the B-LTA file still validates with
         // what it embeds, checked at its time-stamp's time; the B-T file, without material, does not.
-        let later = await autograph("verify", renewed, "--trust", services.rootCertificatePath, "--at", "2029-06-01")
+        let later = await autograph(
+            "verify", renewed, "--trust", services.rootCertificatePath, "--revocation", "embedded", "--at", "2029-06-01"
+        )
         #expect(later.code == .success && later.output.contains("PAdES level:    B-LTA"), "\(later.output)")
+        #expect(later.output.contains("(the time-stamp's)") && later.output.contains("good (dss)"), "\(later.output)")
         let expired = await autograph(
             "verify", timestamped, "--trust", services.rootCertificatePath, "--at", "2029-06-01T00:00:00Z")
         #expect(expired.code == .failure && expired.output.contains("expired"), "\(expired.output)")
@@ -86,6 +89,9 @@ struct TimeStampCommandTests {
         ] {
             #expect(await autograph("verify", renewed, "--at", hostile).code == .usage, "\(hostile)")
         }
+        // --at validates with what the document embeds; --revocation takes three words.
+        #expect(await autograph("verify", renewed, "--at", "2029-06-01", "--revocation", "online").code == .usage)
+        #expect(await autograph("verify", renewed, "--revocation", "sometimes").code == .usage)
         let unsigned = await autograph("extend", input, "-o", directory + "/nothing.pdf")
         #expect(unsigned.code == .failure && unsigned.errors.contains("no signature"), "\(unsigned.errors)")
     }

@@ -83,6 +83,7 @@ struct VerifyCorpusTests {
         }
 
         try Self.compareModificationLevels(signed)
+        try Self.compareTimeStamps(signed)
 
         var agreements = 0
         var unsupported: [Comparison] = []
@@ -147,6 +148,65 @@ struct VerifyCorpusTests {
     }
 
     /// pyHanko's verdict per field, without trust roots (`INTACT:UNTRUSTED,…` or `INVALID`).
+    /// Signatures whose time-stamp Autograph is expected to read differently from pyHanko, and why.
+    static let knownTimeStampDisagreements: [String: String] = [:]
+
+    /// On every signed corpus file, each signature's time-stamp (its time to the second, and whether
+    /// the token is sound) and the `/DSS` agree with pyHanko's reading
+    /// (`Tests/Scripts/pyhanko_signature_times.py`); the PAdES level each one reaches is printed.
+    static func compareTimeStamps(_ signed: [(file: CorpusFile, password: String?, statuses: [JSONValue])]) throws {
+        let script = TestPaths.repository + "/Tests/Scripts/pyhanko_signature_times.py"
+        var stamped = 0
+        var agreements = 0
+        var levels: [String: Int] = [:]
+        var dssFiles = 0
+        var disagreements: [String] = []
+        for (file, password, statuses) in signed {
+            let result = try Oracle.run("python3", [script, file.path] + (password.map { [$0] } ?? [""]), timeout: 300)
+            var theirs: [String: (time: String, sound: String)] = [:]
+            var dss = false
+            for line in result.output.split(separator: "\n") {
+                let parts = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                if parts.first == "DSS" {
+                    dss = parts.count > 1 && parts[1] != "-"
+                } else if parts.count == 5, parts[1] != "error" {
+                    // 2019-04-18T17:18:16.229000+00:00 → D:20190418171816Z (seconds, as Autograph prints).
+                    let digits = parts[2].prefix(19).filter(\.isNumber)
+                    theirs[parts[0]] = (
+                        parts[2] == "-" ? "-" : "D:\(digits)Z",
+                        parts[3] == "-" ? "-" : String(parts[3] == "True" && parts[4] == "True")
+                    )
+                }
+            }
+            let ourDSS = statuses.contains { $0["level"]?.stringValue.map { $0.hasPrefix("B-LT") } == true }
+            if dss { dssFiles += 1 }
+            if ourDSS && !dss { disagreements.append("\(file.name): Autograph reads a /DSS that pyHanko does not") }
+            for status in statuses {
+                let field = status["field"]?.stringValue ?? ""
+                let stamp = status["timeStamp"].flatMap { $0 == .null ? nil : $0 }
+                let ours = (
+                    stamp?["time"]?.stringValue ?? "-",
+                    stamp.map { String($0["intact"] == .bool(true)) } ?? "-"
+                )
+                levels[status["level"]?.stringValue ?? "none", default: 0] += 1
+                if stamp != nil { stamped += 1 }
+                guard let their = theirs[field] else { continue }
+                let key = "\(file.name) '\(field)'"
+                if ours == their {
+                    agreements += 1
+                } else if knownTimeStampDisagreements[key] == nil {
+                    disagreements.append(
+                        "\(key): time-stamp \(ours.0) sound \(ours.1), pyHanko \(their.time) sound \(their.sound)")
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
+        print(
+            "verify corpus time-stamps: \(stamped) signatures carry one (document time-stamps included), "
+                + "\(agreements) signatures read as pyHanko reads them, \(dssFiles) files with a /DSS; levels "
+                + levels.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    }
+
     static func pyhanko(_ path: String, password: String?) throws -> [String: String] {
         let arguments = ["sign", "validate"] + (password.map { ["--password", $0] } ?? []) + [path]
         let result = try SignatureOracle.runPyhanko(arguments)

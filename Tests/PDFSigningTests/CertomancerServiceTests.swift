@@ -132,7 +132,7 @@ struct CertomancerServiceTests {
         #expect(intermediateStatus.errors.contains("Response verify OK"))
     }
 
-    @Test("the intermediate's CRL lists signer-revoked (keyCompromise) and verifies; the root's lists nothing")
+    @Test("the intermediate's CRL lists signer-revoked (keyCompromise) and verifies; the root's, the revoked CA alone")
     func crls() throws {
         let services = try Self.services()
         let directory = try TestPaths.temporaryDirectory("certomancer-crl")
@@ -161,7 +161,9 @@ struct CertomancerServiceTests {
         try Self.curl(services.crlURL("root"), output: rootCRL)
         let rootText = try Self.openssl(["crl", "-inform", "DER", "-in", rootCRL, "-noout", "-text"]).output
         #expect(rootText.contains("Issuer: C = CH, O = Autograph Test, CN = Autograph Certomancer Root CA"))
-        #expect(rootText.contains("No Revoked Certificates."), "\(rootText)")
+        // The root revoked one CA, intermediate-revoked (serial 101, 0x65), and not the intermediate (0x64).
+        #expect(rootText.contains("Serial Number: 65") && rootText.contains("CA Compromise"), "\(rootText)")
+        #expect(!rootText.contains("Serial Number: 64"), "\(rootText)")
         let rootVerified = try Self.openssl(["crl", "-inform", "DER", "-in", rootCRL, "-CAfile", root, "-noout"])
         #expect(rootVerified.errors.contains("verify OK"))
     }

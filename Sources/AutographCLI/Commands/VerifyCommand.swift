@@ -8,7 +8,8 @@ enum VerifyCommand: Command {
     static let validationSpec = CommandSpec(
         name: "verify",
         summary: "Validate the signatures of a PDF: integrity, CMS signature, trust, coverage",
-        usage: "autograph verify FILE [--trust ROOT.pem ...] [--password P] [--json] [--at TIME]",
+        usage:
+            "autograph verify FILE [--trust ROOT.pem ...] [--password P] [--json] [--revocation online|embedded|off] [--at TIME]",
         positionals: 1...1,
         options: [
             .init(
@@ -18,8 +19,15 @@ enum VerifyCommand: Command {
             .init(name: "password", valueName: "P", help: "user or owner password of an encrypted document"),
             .init(name: "json", help: "print a JSON array, one object per signature, instead of text"),
             .init(
+                name: "revocation", valueName: "WHERE",
+                help:
+                    "where certificate statuses come from: online (the document's, then OCSP and CRLs; the default), "
+                    + "embedded (the document's /DSS and CMS only) or off"),
+            .init(
                 name: "at", valueName: "TIME",
-                help: "validate as of TIME (2030-06-01 or 2030-06-01T12:00:00Z), with what the document embeds"),
+                help:
+                    "validate as of TIME (2030-06-01 or 2030-06-01T12:00:00Z), with what the document embeds "
+                    + "(--revocation embedded or off)"),
         ],
         details: """
             For each signed signature field, in the order of the signed byte ranges (oldest first):
@@ -47,6 +55,13 @@ enum VerifyCommand: Command {
                            permits); invalid (not intact, not valid, not trusted, or not covering
                            its revision)
               problems     everything wrong or unsupported (e.g. SHA-1 signatures, adbe.x509.rsa_sha1)
+              revocation   the status of each certificate of the signer's path and of its time-stamp
+                           authority's (roots excepted) at the best signature time — the time-stamp's
+                           when valid, else the validation time, never /M — and where it came from:
+                           dss, cms (revocation information the CMS carries) or online (asked while
+                           validating). A certificate revoked by then makes the signature (or the
+                           time-stamp) untrusted; one revoked after it does not. A status that
+                           cannot be had is named and does not, by itself, make it untrusted.
 
             The text ends with one line saying who signed and what changed since.
 
@@ -64,8 +79,12 @@ enum VerifyCommand: Command {
             disallowed; null when the signed revision is unknown), changes [{object, kind, page (from
             0, as every page in JSON, or null), allowed, reason, revision}], certification (null or
             {permissions: 1|2|3}), fieldLocks [{signatureField, action: All|Include|Exclude, fields}],
-            verdict, level (the PAdES level reached: B-B, or B-T with a valid signature time-stamp; null
-            for other signatures) and timeStamp (null, or {time, authority, intact, trusted, problems}).
+            verdict, level (the PAdES level reached: B-B; B-T with a valid signature time-stamp; B-LT when
+            the /DSS also tells every certificate's status at its time; B-LTA when a valid document
+            time-stamp covers that; null for other signatures), timeStamp (null, or {time, authority,
+            intact, trusted, problems}), revocationChecking (online, embedded or off), bestSignatureTime
+            and revocation [{subject, serial, path: signer|timeStampAuthority, time, status:
+            good|revoked|unknown|null, revokedAt, reason, source: dss|cms|online|null, problem}].
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -81,8 +100,19 @@ enum VerifyCommand: Command {
             }
             time = seconds
         }
+        var revocation = time == nil ? RevocationChecking.online : .embedded
+        if let text = arguments.value("revocation") {
+            guard let chosen = RevocationChecking(rawValue: text) else {
+                throw UsageError("--revocation takes online, embedded or off, not \(text.prefix(40))")
+            }
+            if chosen == .online && time != nil {
+                throw UsageError("--at validates with what the document embeds: --revocation embedded or off")
+            }
+            revocation = chosen
+        }
         let document = try openDocument(arguments)
-        let statuses = SignatureValidator(document: document, trustRoots: roots, validationTime: time).validate()
+        let statuses = await SignatureValidator(document: document, trustRoots: roots, validationTime: time)
+            .validate(revocation: revocation)
         if arguments.has("json") {
             console.print(JSONValue.array(statuses.map(\.json)).prettyText)
         } else if statuses.isEmpty {
@@ -132,6 +162,19 @@ enum VerifyCommand: Command {
         throw UsageError("--trust \(path) holds no certificate (PEM or DER)")
     }
 
+    /// `SUBJECT: good (dss)`, `… revoked on DATE, keyCompromise (online)`, `… no status: WHY`.
+    static func revocationText(_ entry: CertificateRevocation) -> String {
+        let role = entry.path == .timeStampAuthority ? " [time-stamp authority]" : ""
+        switch entry.status {
+        case nil: return "\(entry.subject)\(role): no status (\(entry.problem ?? "none at hand"))"
+        case .good?: return "\(entry.subject)\(role): good (\(entry.source?.rawValue ?? "?"))"
+        case .unknown?: return "\(entry.subject)\(role): unknown to its responder (\(entry.source?.rawValue ?? "?"))"
+        case .revoked(let time, let reason)?:
+            return "\(entry.subject)\(role): REVOKED on \(PDFDate(seconds: time).displayString)"
+                + (reason.map { ", \($0)" } ?? "") + " (\(entry.source?.rawValue ?? "?"))"
+        }
+    }
+
     static func text(_ statuses: [SignatureStatus]) -> String {
         var blocks: [String] = []
         for (index, status) in statuses.enumerated() {
@@ -160,6 +203,12 @@ enum VerifyCommand: Command {
                     ))
             }
             if let level = status.level { lines.append(("PAdES level", level)) }
+            if let best = status.bestSignatureTime {
+                let source = status.timeStamp?.isValid == true ? "the time-stamp's" : "the validation time"
+                lines.append(("Validated at", "\(PDFDate(seconds: best).displayString) (\(source))"))
+            }
+            if status.revocationChecking == .off { lines.append(("Revocation", "not checked (--revocation off)")) }
+            for entry in status.revocation { lines.append(("Revocation", revocationText(entry))) }
             lines.append(
                 ("SubFilter", (status.subFilter ?? "none") + (status.digestAlgorithm.map { ", digest \($0)" } ?? "")))
             if !status.byteRange.isEmpty {

@@ -90,21 +90,14 @@ public struct CRLClient: Sendable {
         request.timeout = timeout
         request.maxResponseSize = maxResponseSize
         request.maxRedirects = maxRedirects
-        let response: HTTPClientResponse
-        do {
-            response = try await transport.send(request)
-        } catch {
-            throw SigningError(.revocationCheckFailed, "the CRL at \(url) cannot be fetched: \(error.message)")
-        }
-        guard response.isSuccess else {
-            throw SigningError(.revocationCheckFailed, "the CRL at \(url): HTTP \(response.status)")
-        }
+        let body = try await transport.body(
+            of: request, from: "the CRL distribution point \(url)", failing: .revocationCheckFailed)
         let crl: CertificateRevocationList
         do {
-            let isPEM = response.body.first { ![0x20, 0x09, 0x0D, 0x0A].contains($0) } == UInt8(ascii: "-")
+            let isPEM = body.first { ![0x20, 0x09, 0x0D, 0x0A].contains($0) } == UInt8(ascii: "-")
             crl =
                 isPEM
-                ? try CertificateRevocationList(pem: response.body) : try CertificateRevocationList(der: response.body)
+                ? try CertificateRevocationList(pem: body) : try CertificateRevocationList(der: body)
         } catch {
             throw SigningError(.revocationCheckFailed, "the answer from \(url) is not a CRL: \(error.message)")
         }

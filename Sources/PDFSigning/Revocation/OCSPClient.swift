@@ -72,18 +72,10 @@ public struct OCSPClient: Sendable {
             body: request.encoded)
         exchange.timeout = timeout
         exchange.maxResponseSize = maxResponseSize
-        let answer: HTTPClientResponse
-        do {
-            answer = try await transport.send(exchange)
-        } catch {
-            throw SigningError(.signingFailed, "the OCSP responder \(url) cannot be reached: \(error.message)")
-        }
-        guard answer.isSuccess else {
-            throw SigningError(.signingFailed, "the OCSP responder \(url) answered HTTP \(answer.status)")
-        }
+        let body = try await transport.body(of: exchange, from: "the OCSP responder \(url)", failing: .signingFailed)
         let response: OCSPResponse
         do {
-            response = try OCSPResponse(der: answer.body)
+            response = try OCSPResponse(der: body)
         } catch {
             throw SigningError(.signingFailed, "the OCSP responder \(url) sent no OCSP response: \(error.message)")
         }

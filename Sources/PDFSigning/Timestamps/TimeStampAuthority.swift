@@ -61,15 +61,8 @@ public struct HTTPTimeStampAuthority: TimeStampAuthority {
         var exchange = HTTPClientRequest(.post, url, headers: headers, body: request.encoded)
         exchange.timeout = timeout
         exchange.maxResponseSize = maxResponseSize
-        let response: HTTPClientResponse
-        do {
-            response = try await transport.send(exchange)
-        } catch {
-            throw SigningError(.timestampFailed, "the time-stamp authority \(url) cannot be reached: \(error.message)")
-        }
-        guard response.isSuccess else {
-            throw SigningError(.timestampFailed, "the time-stamp authority \(url) answered HTTP \(response.status)")
-        }
-        return try TimeStampResponse(der: response.body).token(answering: request)
+        let body = try await transport.body(
+            of: exchange, from: "the time-stamp authority \(url)", failing: .timestampFailed)
+        return try TimeStampResponse(der: body).token(answering: request)
     }
 }

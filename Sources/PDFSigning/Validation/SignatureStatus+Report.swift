@@ -38,6 +38,9 @@ extension SignatureStatus {
                     "problems": .array(stamp.problems.map { .string($0) }),
                 ])
             } ?? .null,
+            "revocationChecking": revocationChecking.map { .string($0.rawValue) } ?? .null,
+            "revocation": .array(revocation.map(\.json)),
+            "bestSignatureTime": bestSignatureTime.map { .string(PDFDate(seconds: $0).pdfString) } ?? .null,
         ])
     }
 }

@@ -124,6 +124,17 @@ public struct SignatureStatus: Sendable {
     public var validationMaterialComplete = false
     /// Whether a valid document time-stamp of a later revision covers that material (PAdES B-LTA).
     public var archived = false
+    /// Where the certificates' statuses were looked for; nil before they were.
+    public var revocationChecking: RevocationChecking?
+    /// The status of each certificate of the signer's path and of its time-stamp authority's but
+    /// the roots, each with where it came from; empty with ``RevocationChecking/off``.
+    public var revocation: [CertificateRevocation] = []
+    /// The time the signature is proven to have existed and its certificates' statuses had to
+    /// cover, in seconds since 1970: its time-stamp's when that is valid (a document time-stamp's
+    /// own), else the validation time — never the claimed `/M`.
+    public var bestSignatureTime: Int?
+    /// The revocation information the CMS carries.
+    var cmsRevocation = RevocationMaterial()
 
     /// The PAdES baseline level the signature reaches (ETSI EN 319 142-1 §6): `B-B`; `B-T` with a
     /// valid signature time-stamp; `B-LT` when the `/DSS` also holds the validation material of

@@ -39,11 +39,20 @@ public struct SignatureValidator: Sendable {
         self.trustStore = TrustStore(roots: trustRoots)
     }
 
-    /// Validates every signed signature field (a `/FT /Sig` field whose `/V` is a dictionary, §12.7.5.5).
+    /// Validates every signed signature field (a `/FT /Sig` field whose `/V` is a dictionary,
+    /// §12.7.5.5), with the certificates' statuses the document embeds
+    /// (``RevocationChecking/embedded``; ``validate(revocation:source:)`` asks the network too).
     ///
     /// - Returns: one status per signature, in the order of their `/ByteRange`s in the file (the
     ///   oldest signature first); empty when the document has no signed field.
     public func validate() -> [SignatureStatus] {
+        var statuses = validateSignatures()
+        applyLongTermValidation(&statuses, checking: .embedded)
+        return statuses
+    }
+
+    /// Every signature checked but for the certificates' statuses, oldest first.
+    func validateSignatures() -> [SignatureStatus] {
         var checked: [(key: Int, status: SignatureStatus)] = []
         let (fields, reused) = signedFieldsAndReuse()
         let validated = fields.map { validate($0) }
@@ -79,9 +88,8 @@ public struct SignatureValidator: Sendable {
             checked.append((key, status))
         }
         // A stable sort: fields with equal keys keep the form's order.
-        var statuses = checked.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
+        let statuses = checked.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
             .map(\.element.status)
-        applyLongTermValidation(&statuses)
         return statuses
     }
 
@@ -217,6 +225,7 @@ public struct SignatureValidator: Sendable {
             return (status, sortKey)
         }
         status.certificates = signedData.certificates
+        status.cmsRevocation = RevocationMaterial(cms: signedData)
         checkIntegrity(signedData, ranges: byteRange?.ranges, status: &status)
         status.trust = checkTrust(status.signerCertificate, intermediates: signedData.certificates)
         if status.subFilter == "ETSI.RFC3161", let token = try? TimeStampToken(der: signedData.encoded) {
