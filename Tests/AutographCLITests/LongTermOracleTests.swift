@@ -91,8 +91,9 @@ struct LongTermOracleTests {
         let archived = try await Self.sign("B-LTA", services, in: directory)
 
         // Autograph: valid at 2029-06-01 with what the file embeds, its signer's path checked at the
-        // signature time-stamp's time.
-        let verify = await autograph("verify", archived, "--trust", root, "--at", "2029-06-01", "--json")
+        // signature time-stamp's time, every status from the DSS.
+        let verify = await autograph(
+            "verify", archived, "--trust", root, "--at", "2029-06-01", "--revocation", "embedded", "--json")
         #expect(verify.code == .success, "\(verify.errors)")
         let signatures = try #require(
             try JSONSerialization.jsonObject(with: Data(verify.output.utf8)) as? [[String: Any]])
@@ -100,6 +101,11 @@ struct LongTermOracleTests {
         #expect(
             signatures.count == 2 && signature["level"] as? String == "B-LTA" && signature["valid"] as? Bool == true
                 && signature["verdict"] as? String == "validWithAllowedChanges", "\(verify.output)")
+        let statuses = signature["revocation"] as? [[String: Any]] ?? []
+        #expect(
+            signature["revocationChecking"] as? String == "embedded" && !statuses.isEmpty
+                && statuses.allSatisfy { $0["status"] as? String == "good" && $0["source"] as? String == "dss" },
+            "\(statuses)")
         #expect(
             signatures.last?["subFilter"] as? String == "ETSI.RFC3161"
                 && signatures.last?["verdict"] as? String == "valid",
