@@ -148,7 +148,8 @@ struct LongTermOracleTests {
         let revokedSigned = try await Self.sign("B-T", services, signer: "signer-revoked", in: directory)
         let revoked = directory + "/signer-revoked-B-LTA.pdf"
         let extend = await autograph("extend", revokedSigned, "-o", revoked, "--tsa", services.tsaURL)
-        #expect(extend.code == .success, "\(extend.errors)")
+        // extend writes the material of an existing signature however it turns out, naming the revocation.
+        #expect(extend.code == .successWithWarnings && extend.errors.contains("was revoked on"), "\(extend.errors)")
         let chainFailure = "INDETERMINATE:CERTIFICATE_CHAIN_GENERAL_FAILURE"
         let expectations: [(path: String, process: SignatureOracle.AdESProcess, time: String?, indication: String)] = [
             (timestamped, .longTerm, nil, chainFailure), (timestamped, .longTerm, Self.expired, chainFailure),

@@ -121,5 +121,13 @@ struct TimeStampCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output))
         let missing = await autograph("timestamp", input, "-o", output)
         #expect(missing.code == .usage)
+        // A revoked signer is not made long-term: −129, nothing written (pyHanko refuses it too).
+        let revoked = await autograph(
+            "sign", input, "-o", output, "--key", TestPaths.fixture("certomancer", "keys/signer-revoked.key.pem"),
+            "--cert", try services.certificate("signer-revoked"), "--chain", try services.certificate("intermediate"),
+            "--tsa", services.tsaURL, "--level", "B-LT")
+        #expect(revoked.code == .failure && revoked.errors.contains("-129"), "\(revoked.errors)")
+        #expect(revoked.errors.contains("was revoked on 2026-06-01"), "\(revoked.errors)")
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 }

@@ -61,18 +61,20 @@ enum ExtendCommand: Command {
         _ bytes: [UInt8], authority: (any TimeStampAuthority)?, extra: [Certificate], console: Console
     ) async throws -> [UInt8] {
         var problems: [String] = []
+        // A signature just made: a revoked certificate on its paths stops it (−129), nothing written.
         let result = try await extend(
             try PDFDocument(bytes: bytes), authority: authority, extra: extra, deterministicID: false,
-            problems: &problems)
+            refusingRevoked: true, problems: &problems)
         for problem in problems { console.error("autograph: " + problem) }
         return result
     }
 
     private static func extend(
         _ document: PDFDocument, authority: (any TimeStampAuthority)?, extra: [Certificate], deterministicID: Bool,
-        problems: inout [String]
+        refusingRevoked: Bool = false, problems: inout [String]
     ) async throws -> [UInt8] {
         var validation = LongTermValidation(document: document, revocation: OnlineRevocationSource())
+        validation.refusingRevoked = refusingRevoked
         validation.extraCertificates = extra
         validation.writeOptions.deterministicID = deterministicID
         let (bytes, found) =

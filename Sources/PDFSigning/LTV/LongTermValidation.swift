@@ -31,6 +31,9 @@ public struct LongTermValidation: Sendable {
     public var extraCertificates: [Certificate] = []
     /// Whether the updates' `/ID`s are derived from their content, and where random bytes come from.
     public var writeOptions: WriteOptions = .default
+    /// Whether a certificate its status says is revoked stops the work (a signature just made must
+    /// not be completed with it); otherwise it is named in the problems and the material written.
+    public var refusingRevoked = false
 
     /// Long-term validation of `document` with statuses from `revocation`.
     public init(document: PDFDocument, revocation: any RevocationSource) {
@@ -66,7 +69,7 @@ public struct LongTermValidation: Sendable {
             // The signer's path (or the authority's, for a document time-stamp)…
             if let signer = signedData.signerInfos.first, let certificate = signedData.signerCertificate(for: signer) {
                 material.merge(
-                    await collect(
+                    try await collect(
                         for: certificate, pool: signedData.certificates + embedded, label: field.name, known: &known,
                         into: &problems))
                 // … and the signature time-stamp authority's.
@@ -74,7 +77,7 @@ public struct LongTermValidation: Sendable {
                     let authority = token.signerCertificate
                 {
                     material.merge(
-                        await collect(
+                        try await collect(
                             for: authority, pool: token.certificates + signedData.certificates + embedded,
                             label: "\(field.name)'s time-stamp", known: &known, into: &problems))
                 }
@@ -109,7 +112,7 @@ public struct LongTermValidation: Sendable {
     private func collect(
         for leaf: Certificate, pool: [Certificate], label: String, known: inout [[UInt8]: ValidationMaterial],
         into problems: inout Problems
-    ) async -> ValidationMaterial {
+    ) async throws(SigningError) -> ValidationMaterial {
         var available = pool + extraCertificates
         var path = CertificatePath.build(from: leaf, pool: available)
         // A path that stops short of a root (the CMS seldom carries it): its issuer is fetched.
@@ -130,6 +133,18 @@ public struct LongTermValidation: Sendable {
             known[certificate.derBytes] = found
             material.merge(found)
             if let problem { problems.append("\(label): \(certificate.subject): \(problem)") }
+            let now = PDFDate.now().seconds
+            if case .revoked(let time, let reason)? = RevocationMaterial(found)
+                .status(of: certificate, issuer: issuer, at: now).status
+            {
+                let revoked =
+                    "\(label): \(certificate.subject) was revoked on \(PDFDate(seconds: time).displayString)"
+                    + (reason.map { " (\($0))" } ?? "")
+                guard !refusingRevoked else {
+                    throw SigningError(.revocationCheckFailed, revoked + "; nothing was written")
+                }
+                problems.append(revoked)
+            }
         }
         if let last = path.last, last.subjectDER != last.issuerDER {
             problems.append("\(label): the path ends at \(last.subject), whose issuer is not known")
