@@ -84,16 +84,13 @@ struct CurlTransportTests {
         // the kernel drops further SYNs, so connecting hangs until the timeout.
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
+        let port = try #require(LoopbackPort.bind(listener))
+        try #require(listen(listener, 0) == 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 && listen(listener, 0) == 0
-            }
-        }
-        try #require(listening)
+        address.sin_port = UInt16(port).bigEndian
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         var fillers: [Int32] = []
         defer { fillers.forEach { close($0) } }
         for _ in 0..<3 {
@@ -104,7 +101,7 @@ struct CurlTransportTests {
             }
         }
         try await Task.sleep(for: .milliseconds(200))
-        var request = HTTPClientRequest(.get, "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/")
+        var request = HTTPClientRequest(.get, "http://127.0.0.1:\(port)/")
         request.connectTimeout = .milliseconds(300)
         let error = await Self.failure { () async throws(HTTPClientError) in try await transport.send(request) }
         let message = error?.message ?? ""
