@@ -168,4 +168,3 @@ public struct PKCS11Signer: Signer {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }
-
