@@ -42,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // Its header only: libcurl is opened when the first request is sent (HTTPClient/CurlLibrary).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPKCS11", providers: [.apt(["libp11-kit-dev"])]),
         .target(name: "CShims", dependencies: ["CJPEG"]),
 
         // Every libcrypto call, behind `package` wrappers; internal to the package, not a product
@@ -50,6 +51,7 @@ let package = Package(
         // The HTTP client on libcurl, behind the `HTTPTransport` protocol; internal to the package, not
         // a product.
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: upcoming),
+        .target(name: "PKCS11", dependencies: ["CPKCS11"], swiftSettings: upcoming),
         // JSON values for the CLI's and the web API's documents; depends on nothing.
         .target(name: "AutographJSON", swiftSettings: upcoming),
         // The PDF file: objects, syntax, cross-reference, document, writing, filters, encryption.
@@ -75,7 +77,7 @@ let package = Package(
             name: "PDFSigning",
             dependencies: [
                 "PDFCore", "PDFFonts", "PDFAuthoring", "PDFForms", "AutographJSON", "AutographCrypto", "CShims",
-                "HTTPClient",
+                "HTTPClient", "PKCS11",
             ],
             swiftSettings: upcoming),
         .target(
@@ -124,7 +126,7 @@ let package = Package(
         // Builds PDFs for tests and benchmarks; never shipped.
         .target(
             name: "PDFTestSupport",
-            dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "AutographJSON", "AutographCrypto"],
+            dependencies: ["PDFCore", "PDFFonts", "PDFAuthoring", "AutographJSON", "AutographCrypto", "PKCS11"],
             swiftSettings: upcoming),
         // libFuzzer entry for the parser, xref and filters (see `make fuzz`).
         .executableTarget(name: "FuzzCore", dependencies: ["PDFCore", "CShims"], swiftSettings: upcoming),

@@ -7,6 +7,11 @@ import Testing
 
 /// Runs `autograph` in process.
 func autograph(_ arguments: String...) async -> (code: ExitCode, output: String, errors: String) {
+    await autograph(arguments)
+}
+
+/// `autograph` with arguments built as an array.
+func autograph(_ arguments: [String]) async -> (code: ExitCode, output: String, errors: String) {
     let console = Console.captured()
     let code = await AutographCLI.run(arguments, console: console)
     return (code, console.output, console.errors)

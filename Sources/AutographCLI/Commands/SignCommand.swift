@@ -5,9 +5,10 @@ import PDFSigning
 enum SignCommand: Command {
     static let spec = CommandSpec(
         name: "sign",
-        summary: "Sign a PDF (PAdES) with a PKCS#12 file or a PEM key and certificate",
+        summary: "Sign a PDF (PAdES) with a PKCS#12 file, a PEM key and certificate, or a PKCS#11 token",
         usage: """
-            autograph sign FILE -o OUT (--p12 ID.p12 [--p12-password PW] | --key KEY.pem [--key-password PW] --cert CERT.pem [--chain CHAIN.pem])
+            autograph sign FILE -o OUT (--p12 ID.p12 [--p12-password PW] | --key KEY.pem [--key-password PW] --cert CERT.pem [--chain CHAIN.pem]
+                   | --pkcs11 MODULE.so [--token LABEL] [--token-serial S] [--key-label L] [--key-id HEX] [--pin-file F] [--chain CHAIN.pem])
                    [--field NAME] [--page N --rect x1,y1,x2,y2 | --invisible] [--reason R] [--location L] [--name N]
                    [--contact C] [--certify 1|2|3] [--lock-fields all|A,B] [--hash sha256|sha384|sha512] [--size BYTES]
                    [--level B-B|B-T|B-LT|B-LTA --tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
@@ -33,11 +34,14 @@ enum SignCommand: Command {
             .init(
                 name: "level", valueName: "LEVEL",
                 help: "the PAdES level: B-B (default); B-T, B-LT or B-LTA with a time-stamp authority (--tsa)"),
-        ] + SignatureOptions.specs + TimeStampOptions.specs,
+        ] + SignatureOptions.specs + TimeStampOptions.specs + PKCS11Options.specs,
         details: """
             An existing empty signature field NAME is signed; otherwise a new field (NAME, or Signature1, 2 …) is
             made on page N at the rectangle, or invisible. The input stays an exact prefix of OUT; earlier
-            signatures stay intact. Errors carry signoAPI codes, e.g. -125 wrong password, -130 bad field,
+            signatures stay intact. With --pkcs11 the key stays in the token: only the signed attributes (RSA
+            PKCS#1 v1.5) or their hash (PSS, ECDSA) reach it; the certificate is the token's object with the
+            key's id (else its label). Errors carry signoAPI codes, e.g. -123 module or token not found, -125
+            wrong or locked password or PIN, -127 no such key, -147 no certificate for it, -130 bad field,
             -136 signature larger than --size, -138 expired certificate, -146 a time-stamp authority's failure.
             With --tsa the signature is B-T: the authority stamps the signature value, and the token (checked:
             its signature, its time-stamping certificate, the hash, the nonce) joins the signature. B-LT then
@@ -48,7 +52,8 @@ enum SignCommand: Command {
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
-        let signer = try localSigner(arguments)
+        let signer: any Signer =
+            try PKCS11Options.signer(arguments, chain: try chainCertificates(arguments)) ?? localSigner(arguments)
         let document = try openDocument(arguments)
         var request = try SignatureOptions.request(arguments, document: document)
         try applyAppearance(arguments, to: &request)
@@ -108,6 +113,14 @@ enum SignCommand: Command {
         } else if arguments.value("biometrics-cert") != nil {
             throw UsageError("--biometrics-cert needs --appearance with handwriting")
         }
+    }
+
+    /// The certificates of `--chain`, for a signer whose own certificate comes from elsewhere.
+    static func chainCertificates(_ arguments: Arguments) throws -> [Certificate] {
+        guard arguments.value("pkcs11") != nil, let path = arguments.value("chain") else { return [] }
+        let found = Certificate.certificates(pem: try readFile(path))
+        guard !found.isEmpty else { throw UsageError("--chain \(path) holds no PEM certificate") }
+        return found
     }
 
     static func localSigner(_ arguments: Arguments) throws -> LocalKeySigner {

@@ -36,7 +36,7 @@ enum TimeStampOptions {
     }
 
     /// The first line of the file at `path`, without its line break.
-    private static func secret(_ path: String) throws -> String {
+    static func secret(_ path: String) throws -> String {
         let text = String(decoding: try readFile(path), as: UTF8.self)
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(line.hasSuffix("\r") ? line.dropLast() : line)

@@ -1,0 +1,80 @@
+import AutographJSON
+import Foundation
+import PDFTestSupport
+import Testing
+
+@testable import AutographCLI
+
+/// `autograph sign --pkcs11` and `autograph pkcs11 list` against a SoftHSM2 token (`SoftHSM`).
+@Suite(
+    "PKCS#11 on the command line: sign with a token's key, list what a module offers",
+    .enabled(if: SoftHSM.isInstalled, "SoftHSM2 is not installed (scripts/install-deps test)"))
+struct PKCS11CommandTests {
+    static func pinFile(_ pin: String, in directory: String) throws -> String {
+        let path = directory + "/pin-\(pin)"
+        try (pin + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("sign --pkcs11 with a PIN file makes a signature verify trusts; mistakes are usage errors or −125")
+    func sign() async throws {
+        _ = try SoftHSM.shared()
+        let directory = try TestPaths.temporaryDirectory("cli-pkcs11")
+        let input = directory + "/in.pdf"
+        _ = await autograph("sample", "-o", input)
+        let pin = try Self.pinFile(SoftHSM.pin, in: directory)
+        let token = [
+            "--pkcs11", SoftHSM.module, "--token", "autograph", "--chain",
+            TestPaths.fixture("pki", "signer-p256.chain.pem"),
+        ]
+        let output = directory + "/signed.pdf"
+        let signed = await autograph(["sign", input, "-o", output, "--key-label", "p256", "--pin-file", pin] + token)
+        #expect(signed.code == .success, "\(signed.errors)")
+        let verify = await autograph("verify", output, "--trust", TestPaths.fixture("pki", "root.cert.pem"))
+        #expect(verify.code == .success, "\(verify.output)")
+        let byID = await autograph(
+            ["sign", input, "-o", directory + "/by-id.pdf", "--key-id", "01", "--pss", "--pin-file", pin] + token)
+        #expect(byID.code == .success, "\(byID.errors)")
+
+        let wrong = await autograph(
+            [
+                "sign", input, "-o", directory + "/wrong.pdf", "--key-label", "p256", "--pin-file",
+                try Self.pinFile("0000", in: directory),
+            ] + token)
+        #expect(wrong.code == .failure && wrong.errors.contains("-125"), "\(wrong.errors)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/wrong.pdf"))
+        for misuse in [
+            ["--token", "autograph"], ["--pkcs11", SoftHSM.module, "--key", "k.pem"],
+            ["--pkcs11", SoftHSM.module, "--key-id", "zz"], ["--pkcs11", SoftHSM.module, "--key-id", "123"],
+        ] {
+            let result = await autograph(["sign", input, "-o", directory + "/x.pdf"] + misuse)
+            #expect(result.code == .usage, "\(misuse): \(result.errors)")
+        }
+    }
+
+    @Test("pkcs11 list shows the tokens, and with the PIN their keys and certificates")
+    func list() async throws {
+        _ = try SoftHSM.shared()
+        let directory = try TestPaths.temporaryDirectory("cli-pkcs11-list")
+        let pin = try Self.pinFile(SoftHSM.pin, in: directory)
+        let listed = await autograph("pkcs11", "list", "--module", SoftHSM.module, "--pin-file", pin, "--json")
+        #expect(listed.code == .success, "\(listed.errors)")
+        let tokens = try #require(try JSONValue.parse(Array(listed.output.utf8)).arrayValue)
+        #expect(Set(tokens.compactMap { $0["label"]?.stringValue }) == ["autograph", "other"])
+        let autographToken = try #require(tokens.first { $0["label"]?.stringValue == "autograph" })
+        let objects = autographToken["objects"]?.arrayValue ?? []
+        let keys = objects.filter { $0["kind"]?.stringValue == "private key" }.compactMap { $0["label"]?.stringValue }
+        #expect(Set(keys) == ["rsa2048", "rsa-pss", "p256", "p384", "no-certificate"])
+        let certificate = try #require(
+            objects.first { $0["kind"]?.stringValue == "certificate" && $0["id"]?.stringValue == "03" })
+        #expect(certificate["subject"]?.stringValue?.contains("CN=") == true)
+
+        // Without a PIN, the private keys stay hidden.
+        let anonymous = await autograph("pkcs11", "list", "--module", SoftHSM.module, "--token", "autograph")
+        #expect(anonymous.code == .success && !anonymous.output.contains("private key"), "\(anonymous.output)")
+        #expect(anonymous.output.contains("certificate: label 'p256' id 03"), "\(anonymous.output)")
+        #expect(await autograph("pkcs11", "list").code == .usage)
+        let missing = await autograph("pkcs11", "list", "--module", "/nonexistent.so")
+        #expect(missing.code == .failure && missing.errors.contains("-123"), "\(missing.errors)")
+    }
+}
