@@ -1,4 +1,5 @@
 internal import CPKCS11
+import Dispatch
 import Synchronization
 
 /// A token (a slot with a token in it) of a loaded module, with a pool of its sessions: each
@@ -202,6 +203,25 @@ package final class PKCS11Token: Sendable {
             return Array(signature.prefix(Int(min(length, CK_ULONG(signature.count)))))
         }
     }
+
+    /// ``sign(_:key:mechanism:)`` on a thread of the module's queue, never on Swift's cooperative
+    /// pool: a network HSM's round trip blocks the calling thread for as long as it takes.
+    package func sign(
+        _ data: [UInt8], key: Object, mechanism: Mechanism
+    ) async throws(PKCS11Error) -> [UInt8] {
+        let result: Result<[UInt8], PKCS11Error> = await withCheckedContinuation { continuation in
+            Self.queue.async {
+                continuation.resume(
+                    returning: Result { () throws(PKCS11Error) -> [UInt8] in
+                        try self.sign(data, key: key, mechanism: mechanism)
+                    })
+            }
+        }
+        return try result.get()
+    }
+
+    /// Where tokens' blocking calls run (concurrent: each signature on a session of its own).
+    private static let queue = DispatchQueue(label: "autograph.pkcs11", attributes: .concurrent)
 
     /// Stores an X.509 certificate (`der`, whose subject Name's DER is `subject`, which PKCS#11
     /// requires) on the token, for tests and tools that provision one.

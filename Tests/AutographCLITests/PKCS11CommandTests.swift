@@ -1,6 +1,9 @@
 import AutographJSON
 import Foundation
+import PDFSession
+import PDFSigning
 import PDFTestSupport
+import PDFWeb
 import Testing
 
 @testable import AutographCLI
@@ -50,6 +53,28 @@ struct PKCS11CommandTests {
             let result = await autograph(["sign", input, "-o", directory + "/x.pdf"] + misuse)
             #expect(result.code == .usage, "\(misuse): \(result.errors)")
         }
+    }
+
+    @Test("serve --pkcs11 signs with the token's seal; a wrong PIN stops it before it listens (−125)")
+    func serveSeal() async throws {
+        _ = try SoftHSM.shared()
+        let directory = try TestPaths.temporaryDirectory("cli-pkcs11-serve")
+        let seal = [
+            "--store", directory + "/store", "--pkcs11", SoftHSM.module, "--token", "autograph", "--key-label",
+            "rsa2048", "--chain", TestPaths.fixture("pki", "signer-rsa2048.chain.pem"),
+        ]
+        let console = Console.captured()
+        let parsed = try ServeCommand.spec.parse(seal + ["--pin-file", try Self.pinFile(SoftHSM.pin, in: directory)])
+        let (_, backend) = try await ServeCommand.prepare(parsed, console: console)
+        #expect(console.output.contains("signing with the key 'rsa2048' of 'autograph'"), "\(console.output)")
+        let mode = await backend.signatureConfiguration.signing
+        guard case .signer(let signer) = mode else {
+            Issue.record("the service does not sign in process")
+            return
+        }
+        #expect(signer is PKCS11Signer && signer.signerName == "Signer RSA 2048")
+        let wrong = try ServeCommand.spec.parse(seal + ["--pin-file", try Self.pinFile("0000", in: directory)])
+        await #expect(throws: SigningError.self) { _ = try await ServeCommand.prepare(wrong, console: .captured()) }
     }
 
     @Test("pkcs11 list shows the tokens, and with the PIN their keys and certificates")

@@ -23,6 +23,7 @@ enum ServeCommand: Command {
                                   [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
                                   [--decisions URL --decisions-secret-file FILE]
                                   [--tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
+                                  [--pkcs11 MODULE.so [--token LABEL] [--key-label L | --key-id HEX] [--pin-file F] [--chain C.pem]]
             """,
         positionals: 0...1,
         options: [
@@ -59,14 +60,17 @@ enum ServeCommand: Command {
             .init(
                 name: "decisions-secret-file", valueName: "FILE",
                 help: "the secret --decisions signs with, mode 600 (else $\(DecisionsSecret.environmentVariable))"),
-        ] + TimeStampOptions.specs,
+            .init(name: "chain", valueName: "CHAIN.pem", help: "with --pkcs11: the seal's intermediate certificates (PEM)"),
+        ] + TimeStampOptions.specs + PKCS11Options.specs,
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
             the demo identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted
             by nothing), and prints a sign-in link (it opens the viewer in one browser, once, and leaves a cookie)
             and the run's random API token for scripts. Only the Host named in the URL is answered. With --tsa
             every signature is time-stamped (PAdES B-T); an authority that fails is -146, and the prepared
-            document waits to be signed again.
+            document waits to be signed again. With --pkcs11 the service signs with a seal in a PKCS#11 token or
+            HSM instead of the demo identity (its PIN from --pin-file or $AUTOGRAPH_PKCS11_PIN, checked before
+            the service listens; --chain adds its intermediate certificates).
 
             A restart loses nothing: the document's id is "demo-form", or for FILE "file-" and the first 16 hex
             digits of the SHA-256 of its bytes, and a stored document of that id is resumed as it was left
@@ -160,6 +164,13 @@ enum ServeCommand: Command {
         var viewer = ViewerConfiguration()
         var signature = demo.configuration
         signature.timeStampAuthority = authority
+        // A seal in a PKCS#11 token or HSM signs instead of the demo identity; the PIN is checked now,
+        // so a wrong one stops the service before it listens.
+        if let seal = try PKCS11Options.signer(arguments, chain: try SignCommand.chainCertificates(arguments)) {
+            signature.signing = .signer(seal)
+            signature.attributes.signatureName = seal.signerName ?? name
+            console.print("autograph serve: signing with the key '\(arguments.value("key-label") ?? "?")' of \(seal.tokenDescription)")
+        }
         if let path = arguments.value("config") {
             try configure(from: path, viewer: &viewer, signature: &signature)
         }

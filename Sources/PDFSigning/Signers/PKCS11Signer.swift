@@ -122,13 +122,13 @@ public struct PKCS11Signer: Signer {
             let signature: [UInt8]
             switch scheme {
             case .rsaPKCS1v15:
-                signature = try token.sign(attributes, key: key, mechanism: .rsaPKCS(hashBits: bits))
+                signature = try await token.sign(attributes, key: key, mechanism: .rsaPKCS(hashBits: bits))
             case .rsaPSS:
-                signature = try token.sign(
+                signature = try await token.sign(
                     try algorithm.hash(attributes), key: key, mechanism: .rsaPSS(hashBits: bits))
             case .ecdsa:
                 signature = try Self.ecdsaDER(
-                    try token.sign(try algorithm.hash(attributes), key: key, mechanism: .ecdsa))
+                    try await token.sign(try algorithm.hash(attributes), key: key, mechanism: .ecdsa))
             }
             return builder.assemble(signedAttributes: attributes, signature: signature)
         } catch let error as SigningError {
