@@ -11,8 +11,10 @@ struct Bench {
         say("  autograph: \(environment.autograph ?? "not found")")
         say("  qpdf:      \(version([environment.qpdf, "--version"]) ?? "not found")")
         say("  python:    \(version([environment.python, "--version"]) ?? "not found")")
-        if !options.steps.isDisjoint(with: SigningSteps.steps) {
+        if !options.steps.isDisjoint(with: SigningSteps.steps.union([.pkcs11])) {
             say("  pyHanko:   \(version([environment.python, "-m", "pyhanko", "--version"]) ?? "not found")")
+        }
+        if !options.steps.isDisjoint(with: SigningSteps.steps) {
             say("  pdfsig:    \(version([environment.pdfsig, "-v"]) ?? "not found")")
         }
         if options.steps.contains(.ltv) {
@@ -22,6 +24,9 @@ struct Bench {
                         environment.python, "-c",
                         "import importlib.metadata as m; print(m.version('certomancer'))",
                     ]) ?? "not found"))
+        }
+        if options.steps.contains(.pkcs11) {
+            say("  SoftHSM2:  \(version(["softhsm2-util", "--version"]).map { "softhsm2-util " + $0 } ?? "not found")")
         }
         if options.steps.contains(.render) {
             say("  mutool:    \(version([environment.mutool, "-v"]) ?? "not found")")
@@ -90,6 +95,20 @@ struct Bench {
 
         let signing = try SigningSteps(options: options, environment: environment).run(files, notices: &notices)
 
+        var pkcs11: PKCS11Bench.Result? = nil
+        if options.steps.contains(.pkcs11) {
+            Progress.note(
+                "pkcs11: autograph sign --pkcs11 and pyhanko sign addsig pkcs11 on one SoftHSM2 token, "
+                    + "\(SoftHSMStore.keys.count) keys × \(options.pkcs11Runs) runs, then "
+                    + "\(options.pkcs11Signatures) signatures × \(options.rounds) passes in process, 1 and 8 threads")
+            pkcs11 = try PKCS11Bench(
+                environment: environment, runs: options.pkcs11Runs, rounds: options.rounds,
+                signatures: options.pkcs11Signatures
+            ).run(autograph: environment.autograph)
+            if let failure = pkcs11?.failure { Progress.note("notice: pkcs11 skipped: \(failure)") }
+            printLines(pkcs11!.details())
+        }
+
         var render: RenderBench.Result? = nil
         if options.steps.contains(.render), !files.isEmpty {
             if let autograph = environment.autograph {
@@ -134,6 +153,7 @@ struct Bench {
         if options.steps.contains(.signBig) { summary.add(signBig: signing.signBig) }
         if options.steps.contains(.verifyBig) { summary.add(verifyBig: signing.verifyBig) }
         if options.steps.contains(.ltv) { summary.add(ltv: signing.ltv) }
+        if options.steps.contains(.pkcs11) { summary.add(pkcs11: pkcs11) }
         if options.steps.contains(.render) { summary.add(render: render) }
         if options.steps.contains(.text) { summary.add(text: text) }
         printLines(summary.lines())

@@ -12,6 +12,7 @@ struct Options {
         case verify
         case verifyBig = "verify-big"
         case ltv
+        case pkcs11
         case render
         case text
     }
@@ -31,6 +32,8 @@ struct Options {
         case signPhases(path: String, p12: String, password: String, output: String)
         /// Internal: the in-process side of the render step (task list, resolution).
         case renderWorker(list: String, dpi: Double)
+        /// Internal: the in-process side of the pkcs11 step's throughput (token, key, document, counts).
+        case pkcs11Worker(PKCS11Worker.Arguments)
         case help
     }
 
@@ -39,12 +42,15 @@ struct Options {
     var rounds = 3
     var bigRuns = 5
     var ltvRuns = 5
+    var pkcs11Runs = 5
+    var pkcs11Signatures = 100
     var steps = Set(Step.allCases)
 
     static let usage = """
-        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N] [--ltv-runs N]
+        usage: autograph-bench [--verbose] [--rounds N] [--big-runs N] [--ltv-runs N] [--pkcs11-runs N]
+                               [--pkcs11-signatures N]
                                [--only corpus,forms,process,big,sign,sign-process,sign-big,verify-corpus,verify,
-                                       verify-big,ltv,render,text | verify-all]
+                                       verify-big,ltv,pkcs11,render,text | verify-all]
 
         Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
           corpus   every corpus file opened, every object resolved, every stream decoded, in process,
@@ -71,6 +77,11 @@ struct Options {
                    sign --level B-LTA` against `pyhanko sign addsig --use-pades-lta`, `autograph extend --tsa`
                    against `pyhanko sign ltaupdate`, `autograph verify --revocation online` against `pyhanko
                    sign validate`: wall time (median of --ltv-runs, default 5) and the requests each made
+          pkcs11   signing through a SoftHSM2 token the bench makes in a temporary folder, RSA-2048 and P-256:
+                   `autograph sign --pkcs11` against `pyhanko sign addsig pkcs11`, one process each (median of
+                   --pkcs11-runs, default 5), then signatures per second in process through one token, 1 and 8
+                   threads, against pyHanko's PKCS11Signer (--pkcs11-signatures per pass, default 100; median
+                   of --rounds)
           render   page 1 of every corpus file at 150 dpi to PNG: `autograph render` against `mutool draw` and
                    `pdftoppm`, one process per page (median of --rounds), then pages per second in process
                    with 1 and 2 concurrent tasks
@@ -79,7 +90,8 @@ struct Options {
 
           --verbose   also list the 10 slowest files of each side
         Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF, PDFSIG,
-        MUTOOL, PDFTOPPM, PDFTOTEXT; ltv runs `certomancer` and `curl` from PATH.
+        MUTOOL, PDFTOPPM, PDFTOTEXT; ltv runs `certomancer` and `curl` from PATH; pkcs11 runs
+        `softhsm2-util` from PATH and /usr/lib/softhsm/libsofthsm2.so (SOFTHSM2_MODULE).
         The report exits 0 even when a target is missed; 1 only when the harness itself fails.
         """
 
@@ -106,6 +118,8 @@ struct Options {
             case "--rounds": options.rounds = try count(argument)
             case "--big-runs": options.bigRuns = try count(argument)
             case "--ltv-runs": options.ltvRuns = try count(argument)
+            case "--pkcs11-runs": options.pkcs11Runs = try count(argument)
+            case "--pkcs11-signatures": options.pkcs11Signatures = try count(argument)
             case "--only":
                 let names = try value(argument).split(separator: ",").map(String.init)
                 options.steps = []
@@ -149,6 +163,20 @@ struct Options {
                     throw BenchError("\(argument) needs a resolution, not '\(text)'")
                 }
                 options.mode = .renderWorker(list: list, dpi: dpi)
+                return options
+            case "--pkcs11-worker":
+                var values: [String] = []
+                for _ in 0..<7 { values.append(try value(argument)) }
+                let signatures = try count(argument)
+                let threads = try value(argument).split(separator: ",").map { Int($0) ?? 0 }
+                guard !threads.isEmpty, threads.allSatisfy({ $0 > 0 }) else {
+                    throw BenchError("\(argument) needs thread counts such as 1,8")
+                }
+                options.mode = .pkcs11Worker(
+                    PKCS11Worker.Arguments(
+                        module: values[0], tokenLabel: values[1], pinFile: values[2], keyLabel: values[3],
+                        chain: values[4], document: values[5], sample: values[6], signatures: signatures,
+                        threads: threads, rounds: try count(argument)))
                 return options
             case "--help", "-h":
                 options.mode = .help

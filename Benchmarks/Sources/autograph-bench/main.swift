@@ -26,6 +26,8 @@ case .signPhases(let path, let p12, let password, let output):
     exit(await SignWorker.phases(path: path, p12: p12, password: password, output: output))
 case .renderWorker(let list, let dpi):
     exit(await RenderWorker.main(listPath: list, dpi: dpi))
+case .pkcs11Worker(let arguments):
+    exit(await PKCS11Worker.main(arguments))
 case .bench:
     do {
         try Bench(options: options, environment: try BenchEnvironment.current()).run()
