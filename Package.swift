@@ -162,7 +162,9 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFSigningTests",
-            dependencies: ["PDFAuthoring", "PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport", "HTTPClient"],
+            dependencies: [
+                "PDFAuthoring", "PDFSigning", "PDFCore", "PDFForms", "PDFTestSupport", "HTTPClient", "PKCS11",
+            ],
             swiftSettings: upcoming),
         .testTarget(
             name: "PDFAnnotationsTests",

@@ -35,6 +35,7 @@ package final class PKCS11Module: @unchecked Sendable {
             throw PKCS11Error(message: "the PKCS#11 module \(path) cannot be loaded: \(reason)")
         }
         guard let symbol = dlsym(handle, "C_GetFunctionList") else {
+            dlclose(handle)
             throw PKCS11Error(message: "\(path) is not a PKCS#11 module (it has no C_GetFunctionList)")
         }
         typealias GetFunctionList =
@@ -43,18 +44,20 @@ package final class PKCS11Module: @unchecked Sendable {
             ) -> CK_RV
         var list: UnsafeMutablePointer<CK_FUNCTION_LIST>?
         let value = unsafeBitCast(symbol, to: GetFunctionList.self)(&list)
-        guard value == PKCS11.ok, let list else { throw PKCS11Error("C_GetFunctionList", value) }
+        guard value == PKCS11.ok, let list, let initialize = list.pointee.C_Initialize else {
+            dlclose(handle)
+            throw value == PKCS11.ok
+                ? PKCS11Error(message: "\(path) has no C_Initialize") : PKCS11Error("C_GetFunctionList", value)
+        }
         self.path = path
         self.functions = list
         var arguments = CK_C_INITIALIZE_ARGS(
             CreateMutex: nil, DestroyMutex: nil, LockMutex: nil, UnlockMutex: nil, flags: PKCS11.osLockingOK,
             pReserved: nil)
-        guard let initialize = list.pointee.C_Initialize else {
-            throw PKCS11Error(message: "\(path) has no C_Initialize")
-        }
         let initialized = initialize(&arguments)
         // Another library of the process may have initialised the module already.
         guard initialized == PKCS11.ok || initialized == PKCS11.alreadyInitialized else {
+            dlclose(handle)
             throw PKCS11Error("C_Initialize", initialized)
         }
     }
@@ -126,6 +129,8 @@ enum PKCS11 {
     static let alreadyInitialized: CK_RV = 0x191
     static let userAlreadyLoggedIn: CK_RV = 0x100
     static let pinIncorrect: CK_RV = 0xA0
+    static let userNotLoggedIn: CK_RV = 0x101
+    static let mechanismInvalid: CK_RV = 0x70
     static let osLockingOK: CK_FLAGS = 0x2
     static let loginRequired: CK_FLAGS = 0x4
     static let userPINLocked: CK_FLAGS = 0x40000

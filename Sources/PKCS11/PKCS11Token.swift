@@ -35,6 +35,9 @@ package final class PKCS11Token: Sendable {
         case rsaPSS(hashBits: Int)
         /// `CKM_ECDSA` over a hash the caller made: the raw `r‖s`.
         case ecdsa
+        /// `CKM_RSA_PKCS` over a DigestInfo the caller made (RFC 8017 §9.2), for tokens that do not
+        /// hash themselves.
+        case rsaPKCSRaw
     }
 
     /// The token in `module` whose label is `label` (or whose serial number is `serial`); the first
@@ -182,6 +185,7 @@ package final class PKCS11Token: Sendable {
                 parameters.mgf = bits == 512 ? 0x4 : bits == 384 ? 0x3 : 0x2
                 parameters.sLen = CK_ULONG(bits / 8)
             case .ecdsa: type = 0x1041
+            case .rsaPKCSRaw: type = 0x01
             }
             let initialized: CK_RV = withUnsafeMutableBytes(of: &parameters) { raw in
                 var description = CK_MECHANISM(mechanism: type, pParameter: nil, ulParameterLen: 0)
@@ -289,7 +293,18 @@ package final class PKCS11Token: Sendable {
             if writable { close(session) } else { idle.withLock { $0.append(session) } }
             return result
         } catch {
-            if error.isTokenGone || writable { close(session) } else { idle.withLock { $0.append(session) } }
+            // A session that failed may be left mid-operation: it is closed, never given back.
+            close(session)
+            if error.isTokenGone || error.returnValue == PKCS11.userNotLoggedIn {
+                // The token went away or logged out: its other sessions and its login are gone too,
+                // and the next caller logs in again.
+                for stale in idle.withLock({ sessions in
+                    defer { sessions.removeAll() }; return sessions
+                }) {
+                    close(stale)
+                }
+                _ = module.logins.withLock { $0.removeValue(forKey: info.slot) }
+            }
             throw error
         }
     }

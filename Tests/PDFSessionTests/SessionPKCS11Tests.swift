@@ -22,7 +22,8 @@ struct SessionPKCS11Tests {
             module: SoftHSM.module, tokenLabel: "autograph", keyLabel: "p384", pin: SoftHSM.pin, chain: chain)
         let (controller, directory) = try SessionFixtures.controller()
         let session = try await controller.open(
-            pdf: SessionFixtures.form(), documentID: "pkcs11", signatureConfiguration: SignatureConfiguration(signer: seal))
+            pdf: SessionFixtures.form(), documentID: "pkcs11",
+            signatureConfiguration: SignatureConfiguration(signer: seal))
         try await session.setValue(.text("Ada Lovelace"), forField: "name")
         try await session.acceptDocument()
         try await session.confirmSignature()

@@ -1,6 +1,7 @@
 import Foundation
 import PDFCore
 import PDFTestSupport
+import PKCS11
 import Testing
 
 @testable import PDFSigning
@@ -101,6 +102,21 @@ struct PKCS11Tests {
                 $0.fieldName == "PySig"
             })
         #expect(status.isValidAsShown && status.level == "B-B", "\(status.problems)")
+    }
+
+    @Test(
+        "A token that does not hash: CKM_RSA_PKCS over our DigestInfo gives the very signature CKM_SHA256_RSA_PKCS does"
+    )
+    func rawRSAFallback() throws {
+        _ = try SoftHSM.shared()
+        let token = try PKCS11Token(module: try PKCS11Module.load(SoftHSM.module), label: "autograph", serial: nil)
+        try token.login(pin: SoftHSM.pin)
+        let key = try #require(try token.objects(.privateKey, label: "rsa2048").first)
+        let data = Array("the signed attributes".utf8)
+        let hashed = try token.sign(data, key: key, mechanism: .rsaPKCS(hashBits: 256))
+        let info = PKCS11Signer.digestInfo(try DigestAlgorithm.sha256.hash(data), .sha256)
+        // PKCS#1 v1.5 is deterministic: the same key over the same DigestInfo signs the same bytes.
+        #expect(try token.sign(info, key: key, mechanism: .rsaPKCSRaw) == hashed && hashed.count == 256)
     }
 
     @Test("Eight signatures at once through one signer, each on a session of its own, all valid")

@@ -60,7 +60,9 @@ enum ServeCommand: Command {
             .init(
                 name: "decisions-secret-file", valueName: "FILE",
                 help: "the secret --decisions signs with, mode 600 (else $\(DecisionsSecret.environmentVariable))"),
-            .init(name: "chain", valueName: "CHAIN.pem", help: "with --pkcs11: the seal's intermediate certificates (PEM)"),
+            .init(
+                name: "chain", valueName: "CHAIN.pem", help: "with --pkcs11: the seal's intermediate certificates (PEM)"
+            ),
         ] + TimeStampOptions.specs + PKCS11Options.specs,
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
@@ -169,7 +171,9 @@ enum ServeCommand: Command {
         if let seal = try PKCS11Options.signer(arguments, chain: try SignCommand.chainCertificates(arguments)) {
             signature.signing = .signer(seal)
             signature.attributes.signatureName = seal.signerName ?? name
-            console.print("autograph serve: signing with the key '\(arguments.value("key-label") ?? "?")' of \(seal.tokenDescription)")
+            console.print(
+                "autograph serve: signing with the key '\(arguments.value("key-label") ?? "?")' of \(seal.tokenDescription)"
+            )
         }
         if let path = arguments.value("config") {
             try configure(from: path, viewer: &viewer, signature: &signature)

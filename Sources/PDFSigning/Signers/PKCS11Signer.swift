@@ -122,7 +122,7 @@ public struct PKCS11Signer: Signer {
             let signature: [UInt8]
             switch scheme {
             case .rsaPKCS1v15:
-                signature = try await token.sign(attributes, key: key, mechanism: .rsaPKCS(hashBits: bits))
+                signature = try await signPKCS1(attributes, algorithm)
             case .rsaPSS:
                 signature = try await token.sign(
                     try algorithm.hash(attributes), key: key, mechanism: .rsaPSS(hashBits: bits))
@@ -138,6 +138,37 @@ public struct PKCS11Signer: Signer {
         } catch {
             throw SigningError(.signingFailed, "\(error)")
         }
+    }
+
+    /// PKCS#1 v1.5: the token hashes the attributes (`CKM_SHA256_RSA_PKCS` …); a token without that
+    /// mechanism (`CKR_MECHANISM_INVALID`) signs a DigestInfo made here with `CKM_RSA_PKCS`.
+    private func signPKCS1(_ attributes: [UInt8], _ algorithm: DigestAlgorithm) async throws -> [UInt8] {
+        let hashed: Result<[UInt8], PKCS11Error>
+        do {
+            hashed = .success(
+                try await token.sign(attributes, key: key, mechanism: .rsaPKCS(hashBits: algorithm.length * 8)))
+        } catch {
+            hashed = .failure(error)
+        }
+        if case .failure(let error) = hashed, error.returnValue == 0x70 {
+            let info = Self.digestInfo(try algorithm.hash(attributes), algorithm)
+            return try await token.sign(info, key: key, mechanism: .rsaPKCSRaw)
+        }
+        return try hashed.get()
+    }
+
+    /// `DigestInfo ::= SEQUENCE { digestAlgorithm AlgorithmIdentifier, digest OCTET STRING }` (RFC 8017
+    /// §9.2, with the NULL parameters of its note 1): what `CKM_RSA_PKCS` signs for PKCS#1 v1.5.
+    static func digestInfo(_ hash: [UInt8], _ algorithm: DigestAlgorithm) -> [UInt8] {
+        var writer = DERWriter()
+        writer.sequence { info in
+            info.sequence { identifier in
+                identifier.objectIdentifier(algorithm.algorithmIdentifier.algorithm)
+                identifier.null()
+            }
+            info.octetString(hash)
+        }
+        return writer.bytes
     }
 
     /// A raw ECDSA signature `r‖s` (PKCS#11 `CKM_ECDSA`) as the DER `ECDSA-Sig-Value` CMS carries (RFC 5480).
