@@ -101,12 +101,8 @@ public struct PKCS11Signer: Signer {
             self.certificates = [certificate] + chain.filter { $0 != certificate }
             self.tokenDescription =
                 "'\(token.info.label)' (serial \(token.info.serialNumber), \(token.info.manufacturer) \(token.info.model))"
-        } catch let error as SigningError {
-            throw error
-        } catch let error as PKCS11Error {
-            throw Self.signingError(error)
         } catch {
-            throw SigningError(.signingFailed, "\(error)")
+            throw Self.signingError(error)
         }
     }
 
@@ -131,12 +127,8 @@ public struct PKCS11Signer: Signer {
                     try await token.sign(try algorithm.hash(attributes), key: key, mechanism: .ecdsa))
             }
             return builder.assemble(signedAttributes: attributes, signature: signature)
-        } catch let error as SigningError {
-            throw error
-        } catch let error as PKCS11Error {
-            throw Self.signingError(error)
         } catch {
-            throw SigningError(.signingFailed, "\(error)")
+            throw Self.signingError(error)
         }
     }
 
@@ -182,6 +174,13 @@ public struct PKCS11Signer: Signer {
             value.integer(unsignedBytes: raw.suffix(raw.count / 2))
         }
         return writer.bytes
+    }
+
+    /// Any error of a token operation as a `SigningError` (a `PKCS11Error` mapped to the seed's code).
+    static func signingError(_ error: any Error) -> SigningError {
+        if let error = error as? SigningError { return error }
+        guard let error = error as? PKCS11Error else { return SigningError(.signingFailed, "\(error)") }
+        return signingError(error)
     }
 
     static func signingError(_ error: PKCS11Error) -> SigningError {
