@@ -40,6 +40,7 @@ public struct PKCS11Signer: Signer {
     ///   - chain: intermediate (and root) certificates to embed after the signer's.
     ///   - scheme: `.rsaPSS` to sign an RSA key with PSS; nil is PKCS#1 v1.5 or ECDSA by the key.
     ///   - allowExpired: sign even when the certificate is outside its validity.
+    ///   - now: the time the certificate's validity is checked at (seconds since 1970).
     /// - Throws: `.keyContainerNotFound` (-123) when the module cannot be loaded, no token matches
     ///   or the token went away; `.wrongKeyContainerPassword` (-125) for a wrong or locked PIN;
     ///   `.noPrivateKey` (-127) when no private key matches; `.certificateNotFound` (-147) when the
