@@ -67,9 +67,11 @@ package final class PKCS11Module: @unchecked Sendable {
         guard let getSlotList = functions.pointee.C_GetSlotList else { throw Self.missing("C_GetSlotList") }
         var count: UInt = 0
         try check("C_GetSlotList", getSlotList(1, nil, &count))
+        // A module's count is not trusted further than a sane number of slots.
+        guard count <= 4096 else { throw PKCS11Error(message: "the module announces \(count) slots") }
         var slots = [CK_SLOT_ID](repeating: 0, count: Int(count))
         try check("C_GetSlotList", getSlotList(1, &slots, &count))
-        return Array(slots.prefix(Int(count)))
+        return Array(slots.prefix(Int(min(count, UInt(slots.count)))))
     }
 
     /// What the token in `slot` says of itself.

@@ -173,6 +173,24 @@ struct RevocationCheckingTests {
         #expect(working.isValidAsShown && working.revocation.allSatisfy { $0.status == .good })
     }
 
+    @Test(
+        "A hostile adbe-revocationInfoArchival (truncated, wrong tags, huge lengths, garbage items) throws or reads nothing"
+    )
+    func hostileArchival() {
+        let hostile: [[UInt8]] = [
+            [], [0x30], [0x30, 0x84, 0xFF, 0xFF, 0xFF, 0xFF], [0x31, 0x00], [0x30, 0x02, 0xA0, 0x00],
+            [0x30, 0x04, 0xA0, 0x02, 0x04, 0x00], [0x30, 0x06, 0xA1, 0x04, 0x30, 0x02, 0x05, 0x00],
+            Array(repeating: 0x30, count: 4096),
+        ]
+        for bytes in hostile {
+            // Either a DER error or items that no OCSP/CRL reader accepts: never a trap.
+            if let (crls, responses) = try? RevocationMaterial.revocationInfoArchival(bytes) {
+                #expect(crls.allSatisfy { (try? CertificateRevocationList(der: $0)) == nil })
+                #expect(responses.allSatisfy { (try? OCSPResponse(der: $0)) == nil })
+            }
+        }
+    }
+
     @Test("Revocation information inside the CMS (adbe-revocationInfoArchival, as pyHanko embeds it) is read")
     func statusesInTheCMS() async throws {
         let services = try Certomancer.shared()

@@ -158,7 +158,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                     serial = Array(serialNode.encoded)
                     let magnitude =
                         serialNode.content.count > 1 ? serialNode.content.drop { $0 == 0 } : serialNode.content
-                    serialHex = Self.hex(magnitude.isEmpty ? serialNode.content.suffix(1) : magnitude)
+                    serialHex = Hex.uppercase(magnitude.isEmpty ? serialNode.content.suffix(1) : magnitude)
                     _ = try tbs.readNode(.sequence)  // signature
                     issuer = Array(try tbs.readNode(.sequence).encoded)
                     (notBefore, notAfter) = try tbs.readSequence { (validity) throws(SigningError) in
@@ -170,11 +170,6 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 while !certificate.isAtEnd { _ = try certificate.readNode() }  // algorithm, signature
             }
             try reader.finish()
-        }
-
-        private static func hex(_ bytes: some Collection<UInt8>) -> String {
-            let digits = Array("0123456789ABCDEF")
-            return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
         }
     }
 }

@@ -307,8 +307,7 @@ public struct CertificateRevocationList: Hashable, Sendable {
     static func hex(_ content: some Collection<UInt8>) -> String {
         var octets = ArraySlice(content)
         if octets.count > 1, octets.first == 0 { octets = octets.dropFirst() }
-        let digits = Array("0123456789ABCDEF")
-        return String(octets.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+        return Hex.uppercase(octets)
     }
 
     /// The DER inside the first PEM block labelled `label` (RFC 7468 §2); nil when there is none.

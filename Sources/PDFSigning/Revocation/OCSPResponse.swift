@@ -262,14 +262,9 @@ public struct OCSPResponse: Sendable {
                 var serial = DERReader(certificateID.serialDER)
                 let magnitude = try serial.readInteger().drop { $0 == 0 }
                 return SingleResponse(
-                    serialNumber: magnitude.isEmpty ? "00" : Self.hex(magnitude), status: status,
+                    serialNumber: magnitude.isEmpty ? "00" : Hex.uppercase(magnitude), status: status,
                     thisUpdate: thisUpdate, nextUpdate: nextUpdate, certificateID: certificateID)
             }
-        }
-
-        private static func hex(_ bytes: some Collection<UInt8>) -> String {
-            let digits = Array("0123456789ABCDEF")
-            return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
         }
     }
 }

@@ -47,13 +47,13 @@ public struct PKCS11Inventory: Sendable {
                 var objects: [Object] = []
                 // Without a PIN, only what any caller may see (the process's login is not lent).
                 for key in try pin == nil && info.loginRequired ? [] : token.objects(.privateKey) {
-                    objects.append(Object(kind: "private key", label: key.label, id: PKCS11Signer.hex(key.id)))
+                    objects.append(Object(kind: "private key", label: key.label, id: Hex.uppercase(key.id)))
                 }
                 for object in try token.objects(.certificate) {
                     let certificate = try token.value(of: object).flatMap { try? Certificate(der: $0) }
                     objects.append(
                         Object(
-                            kind: "certificate", label: object.label, id: PKCS11Signer.hex(object.id),
+                            kind: "certificate", label: object.label, id: Hex.uppercase(object.id),
                             subject: certificate?.subject,
                             validity: certificate.map {
                                 "\(PDFDate(seconds: $0.notBefore).displayString) – \(PDFDate(seconds: $0.notAfter).displayString)"

@@ -66,13 +66,13 @@ public struct PKCS11Signer: Signer {
                     .noPrivateKey,
                     "the token '\(token.info.label)' holds no private key"
                         + (keyLabel.map { " labelled '\($0)'" } ?? "")
-                        + (keyID.map { " with id \(Self.hex($0))" } ?? ""))
+                        + (keyID.map { " with id \(Hex.uppercase($0))" } ?? ""))
             }
             guard keys.count == 1 else {
                 throw SigningError(
                     .invalidArgument,
                     "\(keys.count) private keys match on '\(token.info.label)' ("
-                        + keys.map { "'\($0.label)' id \(Self.hex($0.id))" }.joined(separator: ", ")
+                        + keys.map { "'\($0.label)' id \(Hex.uppercase($0.id))" }.joined(separator: ", ")
                         + "): give the key's id")
             }
             var candidates = key.id.isEmpty ? [] : try token.objects(.certificate, id: key.id)
@@ -193,9 +193,5 @@ public struct PKCS11Signer: Signer {
         if error.isTokenGone { return SigningError(.keyContainerNotFound, "the token went away: \(error.message)") }
         if error.returnValue == nil { return SigningError(.keyContainerNotFound, error.message) }
         return SigningError(.signingFailed, "the token refused: \(error.message)")
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

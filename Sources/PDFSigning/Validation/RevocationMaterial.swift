@@ -115,7 +115,7 @@ struct RevocationMaterial: Sendable {
 
     /// `RevocationInfoArchival ::= SEQUENCE { crl [0] EXPLICIT SEQUENCE OF CRL OPTIONAL, ocsp [1]
     /// EXPLICIT SEQUENCE OF OCSPResponse OPTIONAL, otherRevInfo [2] EXPLICIT … OPTIONAL }`.
-    private static func revocationInfoArchival(
+    static func revocationInfoArchival(
         _ value: [UInt8]
     ) throws(SigningError) -> (crls: [[UInt8]], responses: [[UInt8]]) {
         func items(_ reader: inout DERReader) throws(SigningError) -> [[UInt8]] {
