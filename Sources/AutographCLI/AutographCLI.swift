@@ -16,7 +16,8 @@ public enum AutographCLI {
         PrepareCommand.self, EmbedCommand.self, WatermarkCommand.self, RefuseCommand.self, BiometricsCommand.self,
         PhotoCommand.self, InkCommand.self, RenderCommand.self, ThumbnailsCommand.self, RewriteCommand.self,
         MetadataCommand.self, SampleCommand.self, TextCommand.self, SearchCommand.self,
-        VerifyCommand.self, TimestampCommand.self, ExtendCommand.self, PKCS11Command.self, DemoCommand.self,
+        VerifyCommand.self, TimestampCommand.self, ExtendCommand.self, PKCS11Command.self, CSCCommand.self,
+        DemoCommand.self,
         SessionCommand.self,
         ServeCommand.self,
     ]

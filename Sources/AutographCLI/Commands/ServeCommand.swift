@@ -23,7 +23,8 @@ enum ServeCommand: Command {
                                   [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
                                   [--decisions URL --decisions-secret-file FILE]
                                   [--tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
-                                  [--pkcs11 MODULE.so [--token LABEL] [--key-label L | --key-id HEX] [--pin-file F] [--chain C.pem]]
+                                  [--pkcs11 MODULE.so [--token LABEL] [--key-label L | --key-id HEX] [--pin-file F] [--chain C.pem]
+                                   | --csc BASE_URL --credential ID [--csc-client-id ID --csc-secret-file F] [--pin-file F]]
             """,
         positionals: 0...1,
         options: [
@@ -63,7 +64,7 @@ enum ServeCommand: Command {
             .init(
                 name: "chain", valueName: "CHAIN.pem", help: "with --pkcs11: the seal's intermediate certificates (PEM)"
             ),
-        ] + TimeStampOptions.specs + PKCS11Options.specs,
+        ] + TimeStampOptions.specs + PKCS11Options.specs + CSCOptions.connectionSpecs + CSCOptions.signingSpecs,
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
             the demo identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted
@@ -72,7 +73,9 @@ enum ServeCommand: Command {
             every signature is time-stamped (PAdES B-T); an authority that fails is -146, and the prepared
             document waits to be signed again. With --pkcs11 the service signs with a seal in a PKCS#11 token or
             HSM instead of the demo identity (its PIN from --pin-file or $AUTOGRAPH_PKCS11_PIN, checked before
-            the service listens; --chain adds its intermediate certificates).
+            the service listens; --chain adds its intermediate certificates). With --csc the seal is a credential
+            of a remote signing service (CSC API v1 or v2): the service is asked for it, and its PIN checked by
+            the first signature; signatures made at once share one authorization and one signing call.
 
             A restart loses nothing: the document's id is "demo-form", or for FILE "file-" and the first 16 hex
             digits of the SHA-256 of its bytes, and a stored document of that id is resumed as it was left
@@ -168,7 +171,15 @@ enum ServeCommand: Command {
         signature.timeStampAuthority = authority
         // A seal in a PKCS#11 token or HSM signs instead of the demo identity; the PIN is checked now,
         // so a wrong one stops the service before it listens.
-        if let seal = try PKCS11Options.signer(arguments, chain: try SignCommand.chainCertificates(arguments)) {
+        if let seal = try await CSCOptions.signer(arguments) {
+            signature.signing = .signer(seal)
+            signature.attributes.signatureName = seal.signerName ?? name
+            console.print(
+                "autograph serve: signing with the credential '\(seal.credential.id)' of \(arguments.value("csc") ?? "")"
+            )
+        } else if let seal = try PKCS11Options.signer(
+            arguments, chain: try SignCommand.chainCertificates(arguments))
+        {
             signature.signing = .signer(seal)
             signature.attributes.signatureName = seal.signerName ?? name
             console.print(

@@ -5,10 +5,12 @@ import PDFSigning
 enum SignCommand: Command {
     static let spec = CommandSpec(
         name: "sign",
-        summary: "Sign a PDF (PAdES) with a PKCS#12 file, a PEM key and certificate, or a PKCS#11 token",
+        summary:
+            "Sign a PDF (PAdES) with a PKCS#12 file, a PEM key and certificate, a PKCS#11 token or a remote signing service (CSC)",
         usage: """
             autograph sign FILE -o OUT (--p12 ID.p12 [--p12-password PW] | --key KEY.pem [--key-password PW] --cert CERT.pem [--chain CHAIN.pem]
-                   | --pkcs11 MODULE.so [--token LABEL] [--token-serial S] [--key-label L] [--key-id HEX] [--pin-file F] [--chain CHAIN.pem])
+                   | --pkcs11 MODULE.so [--token LABEL] [--token-serial S] [--key-label L] [--key-id HEX] [--pin-file F] [--chain CHAIN.pem]
+                   | --csc BASE_URL --credential ID [--csc-client-id ID --csc-secret-file F | --csc-token-file F] [--pin-file F] [--otp-file F])
                    [--field NAME] [--page N --rect x1,y1,x2,y2 | --invisible] [--reason R] [--location L] [--name N]
                    [--contact C] [--certify 1|2|3] [--lock-fields all|A,B] [--hash sha256|sha384|sha512] [--size BYTES]
                    [--level B-B|B-T|B-LT|B-LTA --tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
@@ -34,13 +36,17 @@ enum SignCommand: Command {
             .init(
                 name: "level", valueName: "LEVEL",
                 help: "the PAdES level: B-B (default); B-T, B-LT or B-LTA with a time-stamp authority (--tsa)"),
-        ] + SignatureOptions.specs + TimeStampOptions.specs + PKCS11Options.specs,
+        ] + SignatureOptions.specs + TimeStampOptions.specs + PKCS11Options.specs + CSCOptions.connectionSpecs
+            + CSCOptions.signingSpecs,
         details: """
             An existing empty signature field NAME is signed; otherwise a new field (NAME, or Signature1, 2 …) is
             made on page N at the rectangle, or invisible. The input stays an exact prefix of OUT; earlier
             signatures stay intact. With --pkcs11 the key stays in the token: only the signed attributes (RSA
             PKCS#1 v1.5) or their hash (PSS, ECDSA) reach it; the certificate is the token's object with the
-            key's id (else its label). Errors carry signoAPI codes, e.g. -123 module or token not found, -125
+            key's id (else its label). With --csc the key stays at the service (CSC API v1 or v2, discovered): the
+            hash of the signed attributes goes to credentials/authorize (with the PIN of --pin-file or
+            $AUTOGRAPH_CSC_PIN and the one-time password of --otp-file when the credential asks) and to
+            signatures/signHash; the certificate chain is the credential's. Errors carry signoAPI codes, e.g. -123 module or token not found, -125
             wrong or locked password or PIN, -127 no such key, -147 no certificate for it, -130 bad field,
             -136 signature larger than --size, -138 expired certificate, -146 a time-stamp authority's failure.
             With --tsa the signature is B-T: the authority stamps the signature value, and the token (checked:
@@ -52,8 +58,13 @@ enum SignCommand: Command {
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
-        let signer: any Signer =
-            try PKCS11Options.signer(arguments, chain: try chainCertificates(arguments)) ?? localSigner(arguments)
+        let signer: any Signer
+        if let remote = try await CSCOptions.signer(arguments) {
+            signer = remote
+        } else {
+            signer =
+                try PKCS11Options.signer(arguments, chain: try chainCertificates(arguments)) ?? localSigner(arguments)
+        }
         let document = try openDocument(arguments)
         var request = try SignatureOptions.request(arguments, document: document)
         try applyAppearance(arguments, to: &request)

@@ -20,14 +20,16 @@ enum PKCS11Options {
         .init(name: "key-id", valueName: "HEX", help: "the private key's id, in hexadecimal"),
         .init(
             name: "pin-file", valueName: "F",
-            help: "a file holding the token's user PIN (else $\(pinVariable); no PIN: no login)"),
+            help: "a file holding the token's (or --csc credential's) PIN (else $\(pinVariable); no PIN: no login)"),
     ]
 
     /// The PKCS#11 signer the arguments name; nil without `--pkcs11`.
     static func signer(_ arguments: Arguments, chain: [Certificate]) throws -> PKCS11Signer? {
         guard let module = arguments.value("pkcs11") else {
-            for name in ["token", "token-serial", "key-label", "key-id", "pin-file"] where arguments.value(name) != nil
-            {
+            // --pin-file is also --csc's.
+            let own =
+                ["token", "token-serial", "key-label", "key-id"] + (arguments.value("csc") == nil ? ["pin-file"] : [])
+            for name in own where arguments.value(name) != nil {
                 throw UsageError("--\(name) needs --pkcs11 MODULE.so")
             }
             return nil

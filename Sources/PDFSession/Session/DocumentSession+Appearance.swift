@@ -1,5 +1,5 @@
 import PDFAuthoring
-public import PDFCore
+import PDFCore
 import PDFForms
 import PDFRendering
 import PDFSigning
