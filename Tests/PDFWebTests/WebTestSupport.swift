@@ -18,7 +18,7 @@ final class TestServer: @unchecked Sendable {
 
     init(
         uploadLimit: Int? = nil, webRoot: String? = nil, keepAlive: Double = 15, handwriting: Bool = true,
-        document: [UInt8]? = WebFixtures.form(), host: WebBackend.HostLink = .none,
+        document: [UInt8]? = WebFixtures.form(), host: WebBackend.HostLink = .none, provider: ProviderSigning? = nil,
         configure: (inout WebServer.Configuration) -> Void = { _ in }
     ) async throws {
         directory = try TestPaths.temporaryDirectory("web")
@@ -26,7 +26,8 @@ final class TestServer: @unchecked Sendable {
             username: "ada", storageKey: [UInt8](repeating: 9, count: 64), storePath: directory + "/store.sqlite")
         var signature = SignatureConfiguration(signer: try WebFixtures.signer())
         signature.appearance.handwrittenSignatureEnabled = handwriting
-        backend = WebBackend(controller: controller, signatureConfiguration: signature, host: host)
+        backend = WebBackend(
+            controller: controller, signatureConfiguration: signature, host: host, providerSigning: provider)
         if let document { try await backend.open(pdf: document, documentID: "web-test") }
         var configuration = WebServer.Configuration()
         if let uploadLimit { configuration.uploadLimit = uploadLimit }

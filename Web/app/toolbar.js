@@ -27,6 +27,10 @@ export function buildToolbar(app, element) {
   // (data-tone good | bad) say how many and whether all are valid.
   const validation = button('shield', 'Signatures', () => app.validation.open(), { id: 'tb-validation', text: true });
   validation.hidden = true;
+  // Signing with the person's own certificate at their trust service provider: shown when the
+  // server has one (serve --csc without --credential); it opens the provider's authorization page.
+  const provider = button('signatures', 'Provider certificate', () => app.workflow.useProvider(), { id: 'tb-provider', text: true });
+  provider.hidden = true;
   element.replaceChildren(
     group(button('back', 'Back', () => app.back(), { id: 'tb-back' })),
     group(
@@ -35,6 +39,7 @@ export function buildToolbar(app, element) {
       button('save', 'Save', () => app.save(), { id: 'tb-save' }),
     ),
     group(
+      provider,
       button('accept', 'Accept', () => app.workflow.accept(), { id: 'tb-accept', text: true }),
       button('refuse', 'Refuse', () => app.workflow.refuse(), { id: 'tb-refuse', text: true }),
     ),
@@ -61,6 +66,15 @@ export function buildToolbar(app, element) {
       page.setAttribute('aria-label', `Page number, ${index + 1} of ${count}`);
     },
     showPageNumber(show) { pager.hidden = !show; },
+    /** GET /api/provider-signing: the button, and whose certificate was chosen. */
+    showProvider(state) {
+      provider.hidden = !state?.available;
+      const label = state?.signer ? `Certificate: ${state.signer}` : 'Provider certificate';
+      provider.title = label;
+      provider.setAttribute('aria-label', label);
+      const text = provider.querySelector('span');
+      if (text) text.textContent = label;
+    },
     setReadOnly(readOnly) {
       this.readOnly = readOnly;
       for (const id of ['tb-sign', 'tb-accept', 'tb-refuse', 'tb-notes', 'tb-rect', 'tb-save']) {

@@ -112,6 +112,7 @@ class App {
     await opened;
     // After the first tiles: validating hashes the whole file on the server.
     this.validation.refresh();
+    get('/api/provider-signing').then((answer) => this.toolbar.showProvider(answer), () => {});
     document.body.dataset.ready = '1';
     this.embed.ready(this.state);
     // Whatever step the session waits on gets its dialog back (a reload is never a dead end), and
@@ -188,6 +189,7 @@ class App {
     this.pages.refreshTiles();
     this.validation.refresh();
     try {
+      this.toolbar.showProvider(await get('/api/provider-signing'));
       this.applyState(await get('/api/state'));
       this.fields.set((await get('/api/fields')) || []);
     } catch (error) {
@@ -197,6 +199,7 @@ class App {
 
   /** Another document was opened: everything again. */
   async loadDocument() {
+    this.toolbar.showProvider(await get('/api/provider-signing').catch(() => null));
     this.applyState(await get('/api/state'));
     await this.pages.setPages(await get('/api/pages'), { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover });
     this.pages.refreshTiles();

@@ -38,6 +38,16 @@ export class Workflow {
 
   accept() { return this.call('/api/accept'); }
 
+  /** Sends the browser to the provider's authorization page; it comes back to /provider-return. */
+  async useProvider() {
+    try {
+      const answer = await post('/api/provider-signing');
+      if (answer?.url) window.location.assign(answer.url);
+    } catch (error) {
+      this.showError(error, 'The provider cannot be reached');
+    }
+  }
+
   async refuse() {
     const choice = await modal({
       title: 'Refuse this document?', id: 'refuse-dialog',

@@ -34,7 +34,9 @@ enum CSCCommand: Command {
             throw UsageError("--csc BASE_URL is required")
         }
         var credentials: [(String, Result<CSCCredential, SigningError>)] = []
-        for id in try await client.credentialIDs(userID: arguments.value("user")) {
+        let identifiers = try await client.credentialIDs(userID: arguments.value("user"))
+        if identifiers.count > 200 { console.error("showing the first 200 of \(identifiers.count) credentials") }
+        for id in identifiers.prefix(200) {
             do {
                 credentials.append((id, .success(try await client.credential(id))))
             } catch {

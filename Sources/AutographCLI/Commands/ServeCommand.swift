@@ -24,7 +24,8 @@ enum ServeCommand: Command {
                                   [--decisions URL --decisions-secret-file FILE]
                                   [--tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
                                   [--pkcs11 MODULE.so [--token LABEL] [--key-label L | --key-id HEX] [--pin-file F] [--chain C.pem]
-                                   | --csc BASE_URL --credential ID [--csc-client-id ID --csc-secret-file F] [--pin-file F]]
+                                   | --csc BASE_URL --credential ID [--csc-client-id ID --csc-secret-file F] [--pin-file F]
+                                   | --csc BASE_URL --csc-client-id ID [--csc-secret-file F]]
             """,
         positionals: 0...1,
         options: [
@@ -75,7 +76,11 @@ enum ServeCommand: Command {
             HSM instead of the demo identity (its PIN from --pin-file or $AUTOGRAPH_PKCS11_PIN, checked before
             the service listens; --chain adds its intermediate certificates). With --csc the seal is a credential
             of a remote signing service (CSC API v1 or v2): the service is asked for it, and its PIN checked by
-            the first signature; signatures made at once share one authorization and one signing call.
+            the first signature; signatures made at once share one authorization and one signing call. --csc
+            without --credential lets each person sign with their own certificate at that provider: the viewer's
+            "Provider certificate" button opens the provider's authorization page (OAuth 2.0 with PKCE, as the
+            client --csc-client-id), which sends the browser back to /provider-return; the first credential of
+            their account that needs no further step (implicit authorization) then signs, and the preview shows it.
 
             A restart loses nothing: the document's id is "demo-form", or for FILE "file-" and the first 16 hex
             digits of the SHA-256 of its bytes, and a stored document of that id is resumed as it was left
@@ -171,7 +176,17 @@ enum ServeCommand: Command {
         signature.timeStampAuthority = authority
         // A seal in a PKCS#11 token or HSM signs instead of the demo identity; the PIN is checked now,
         // so a wrong one stops the service before it listens.
-        if let seal = try await CSCOptions.signer(arguments) {
+        var provider: ProviderSigning?
+        if let base = arguments.value("csc"), arguments.value("credential") == nil {
+            // No credential named: each person signs with their own at the provider (the viewer's button).
+            guard let clientID = arguments.value("csc-client-id") else {
+                throw UsageError("--csc without --credential lets people sign with their own: it needs --csc-client-id")
+            }
+            provider = ProviderSigning(
+                baseURL: base, clientID: clientID,
+                clientSecret: try arguments.value("csc-secret-file").map(TimeStampOptions.secret))
+            console.print("autograph serve: people may sign with their own certificate at \(base)")
+        } else if let seal = try await CSCOptions.signer(arguments) {
             signature.signing = .signer(seal)
             signature.attributes.signatureName = seal.signerName ?? name
             console.print(
@@ -194,7 +209,7 @@ enum ServeCommand: Command {
         if arguments.has("two-page") { viewer.twoPageSpreads = true }
         let backend = WebBackend(
             controller: demo.controller, signatureConfiguration: signature, viewerConfiguration: viewer,
-            host: host)
+            host: host, providerSigning: provider)
         if let line = try await openDocument(
             pdf, documentID: id, password: password, replace: arguments.has("replace"), in: backend)
         {

@@ -40,6 +40,13 @@ extension DocumentSession {
         snapshot.workflow.refusedReason = attributes.refusedReason
     }
 
+    /// Changes who makes the CMS of the signatures prepared from now on: a signer chosen while the
+    /// session runs (the person's own certificate at their trust service provider, once they
+    /// authorized it), whose certificate then names the signature the preview shows.
+    public func configure(signing: SigningMode) {
+        signatureConfiguration.signing = signing
+    }
+
     /// Changes the refusal watermark for a refusal prepared from now on.
     public func configure(watermark: WatermarkAppearance) {
         signatureConfiguration.watermark = watermark

@@ -18,6 +18,8 @@ public actor WebBackend {
     public nonisolated let decisions: HostDecisions
     /// The embedding page's channel, when the host is the page that embeds the viewer.
     nonisolated let browserDecisions: BrowserDecisions?
+    /// The trust service provider whose certificates people may sign with, when there is one.
+    public nonisolated let providerSigning: ProviderSigning?
     nonisolated let hub: EventHub
     /// Distinguishes this run's ETags from those of an earlier run with the same revision numbers.
     nonisolated let runID: String
@@ -46,12 +48,15 @@ public actor WebBackend {
         case channel(any DecisionChannel)
     }
 
-    /// A backend over `controller`, with no document open yet; `host` answers its decisions.
+    /// A backend over `controller`, with no document open yet; `host` answers its decisions;
+    /// `providerSigning` lets the person sign with their own certificate at that provider.
     public init(
         controller: SessionController, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
-        viewerConfiguration: ViewerConfiguration = ViewerConfiguration(), host: HostLink = .none
+        viewerConfiguration: ViewerConfiguration = ViewerConfiguration(), host: HostLink = .none,
+        providerSigning: ProviderSigning? = nil
     ) {
         self.controller = controller
+        self.providerSigning = providerSigning
         // The web viewer shows every signature before it is made, signo's flow included.
         var signatureConfiguration = signatureConfiguration
         signatureConfiguration.previewsSignoSignatures = true

@@ -76,6 +76,8 @@ struct WebRouter: Sendable {
         case ("POST", 2, "buttons"): return try await pressButton(second)
         case ("POST", 1, "viewer-rects"): return try await openViewerRect()
         case ("POST", 2, "viewer-rects"): return try await viewerRect(second, request)
+        case ("GET", 1, "provider-signing"): return .json(try await providerSigningState())
+        case ("POST", 1, "provider-signing"): return try await beginProviderSigning(request)
         case ("POST", 1, "links"):
             // Only a holder of the API token hands out sign-in links (a browser's cookie cannot).
             guard request.carriesAPIToken else {
@@ -115,7 +117,7 @@ struct WebRouter: Sendable {
         case (1, let step) where workflowSteps.contains(step): return ["POST"]
         case (2, "notes") where noteSteps.contains(parts[1]): return ["POST"]
         case (2, "photo") where named: return ["POST"]
-        case (1, "signatures"): return ["GET", "HEAD", "POST"]
+        case (1, "signatures"), (1, "provider-signing"): return ["GET", "HEAD", "POST"]
         case (1, "configuration"): return ["GET", "HEAD", "POST"]
         case (2, "decisions") where named: return ["POST"]
         case (2, "buttons") where ["signature-info", "back"].contains(parts[1]): return ["POST"]

@@ -39,6 +39,9 @@ struct RequestPolicy: Sendable {
         case spentLink
         /// No credential, for the one public file (``RequestPolicy/embedScript``).
         case publicFile
+        /// No credential: the browser back from the signer's trust service provider
+        /// (``RequestPolicy/providerReturn``), whose unguessable, single-use `state` is the credential.
+        case providerReturn
     }
 
     /// Headers that must come once: a second one would let a proxy and this server disagree.
@@ -62,6 +65,11 @@ struct RequestPolicy: Sendable {
             // The embedding module is a public file (it holds no secret and reads nothing): the
             // host's page loads it, from any origin, without this server's credential.
             return .success(.publicFile)
+        }
+        if request.isRead, request.path == Self.providerReturn {
+            // A top-level navigation from the provider's site: it carries no cookie of ours
+            // (SameSite=Strict) and no Origin; the router acts only on a state it handed out.
+            return .success(.providerReturn)
         }
         let origin = request.headers["origin"]
         if let origin, !hosts.contains(where: { "http://" + $0 == origin.lowercased() }) {
@@ -117,6 +125,9 @@ struct RequestPolicy: Sendable {
             && request.headers["sec-fetch-mode"] == "navigate"
             && (destination == "document" || (embedOrigin != nil && destination == "iframe"))
     }
+
+    /// Where the signer's trust service provider sends the browser back (`ProviderSigning`).
+    static let providerReturn = "/provider-return"
 
     /// The path of the embedding module, the one file served without a credential.
     static let embedScript = "/embed/autograph-embed.js"

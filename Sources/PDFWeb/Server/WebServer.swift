@@ -157,6 +157,8 @@ public final class WebServer: Sendable {
             response.headers += [
                 ("Cross-Origin-Resource-Policy", "cross-origin"), ("Access-Control-Allow-Origin", "*"),
             ]
+        case .success(.providerReturn):
+            response = await router.providerReturn(request)
         case .success(let credential):
             var request = request
             request.carriesAPIToken = credential == .bearer

@@ -58,7 +58,8 @@ extension CSCClient {
         let error = body["error"]?.stringValue.map(clean) ?? ""
         let detail = body["error_description"]?.stringValue.map(clean) ?? ""
         let said = error.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(error)" + (detail.isEmpty ? "" : ": \(detail)")
-        let lowered = detail.lowercased()
+        // Whole words of the description: "mapping" names no PIN, "blocked" is no lock.
+        let words = Set(detail.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init))
         let what = "the signing service refused \(operation)" + (credential.map { " for \($0)" } ?? "")
         if status == 401 || status == 403
             || ["invalid_token", "invalid_client", "unauthorized_client", "access_denied", "invalid_grant"]
@@ -66,13 +67,12 @@ extension CSCClient {
         {
             return SigningError(.wrongKeyContainerPassword, "\(what): access refused (\(said))")
         }
-        if ["invalid_pin", "invalid_otp", "invalid_authentication_data"].contains(error) || lowered.contains("pin")
-            || lowered.contains("otp")
-            || lowered.contains("locked")
+        if ["invalid_pin", "invalid_otp", "invalid_authentication_data"].contains(error)
+            || !words.isDisjoint(with: ["pin", "otp", "locked"])
         {
             return SigningError(.wrongKeyContainerPassword, "\(what): \(said)")
         }
-        if credential != nil, status == 404 || lowered.contains("credentialid") || lowered.contains("disabled") {
+        if credential != nil, status == 404 || !words.isDisjoint(with: ["credentialid", "disabled"]) {
             return SigningError(.noPrivateKey, "\(what): no such credential (\(said))")
         }
         return SigningError(.signingFailed, "\(what): \(said)")

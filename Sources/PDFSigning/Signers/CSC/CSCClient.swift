@@ -59,28 +59,41 @@ public final class CSCClient: Sendable {
     ///   - clientSecret: its secret or password.
     ///   - accessToken: a bearer token obtained elsewhere (an authorization code flow); it is used
     ///     as is and never renewed.
-    /// - Throws: `.invalidArgument` for a URL that is not http or https; `.keyContainerNotFound`
+    ///   - allowInsecureHTTP: accept an `http` URL on a host other than loopback (PINs, secrets and
+    ///     tokens then travel in clear text).
+    /// - Throws: `.invalidArgument` for a URL that is not https (http on loopback, or with
+    ///   `allowInsecureHTTP`) or that carries user information; `.keyContainerNotFound`
     ///   (−123) when no CSC service answers; `.wrongKeyContainerPassword` (−125) when the service
     ///   refuses the client's credentials or needs some and none are given.
     public convenience init(
         baseURL: String, version: Version? = nil, clientID: String? = nil, clientSecret: String? = nil,
-        accessToken: String? = nil
+        accessToken: String? = nil, allowInsecureHTTP: Bool = false
     ) async throws(SigningError) {
         try await self.init(
             baseURL: baseURL, version: version, clientID: clientID, clientSecret: clientSecret,
-            accessToken: accessToken, transport: CurlTransport())
+            accessToken: accessToken, allowInsecureHTTP: allowInsecureHTTP, transport: CurlTransport())
     }
 
     /// As the public initializer, through `transport` (tests count what is sent).
     package init(
         baseURL: String, version: Version? = nil, clientID: String? = nil, clientSecret: String? = nil,
-        accessToken: String? = nil, transport: any HTTPTransport
+        accessToken: String? = nil, allowInsecureHTTP: Bool = false, transport: any HTTPTransport
     ) async throws(SigningError) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
-        guard HTTPClientRequest.isHTTP(base), !base.contains("?"), !base.contains("#") else {
+        guard HTTPClientRequest.isHTTP(base), !base.contains("?"), !base.contains("#"),
+            let origin = Self.origin(of: base), !origin.contains("@")
+        else {
             throw SigningError(
-                .invalidArgument, "the signing service's URL must be http or https: \(baseURL.prefix(200))")
+                .invalidArgument,
+                "the signing service's URL must be http or https, without user information: "
+                    + CSCClient.clean(String(baseURL.prefix(200))))
+        }
+        guard origin.hasPrefix("https://") || allowInsecureHTTP || Self.isLoopback(origin) else {
+            throw SigningError(
+                .invalidArgument,
+                "the signing service's URL must be https (PINs, secrets and tokens would travel in clear text): \(origin)"
+            )
         }
         self.baseURL = base
         self.clientID = clientID
@@ -103,8 +116,11 @@ public final class CSCClient: Sendable {
     /// - Throws: `SigningError` as ``failure(status:body:operation:credential:)`` says.
     public func credentialIDs(userID: String? = nil) async throws(SigningError) -> [String] {
         var identifiers: [String] = []
+        var seen: Set<String> = []
         var pageToken: String?
+        var pages = 0
         repeat {
+            pages += 1
             var members: [(String, JSONValue)] = [("maxResults", .int(100))]
             if let userID { members.append(("userID", .string(userID))) }
             if let pageToken { members.append(("pageToken", .string(pageToken))) }
@@ -114,17 +130,21 @@ public final class CSCClient: Sendable {
                     .keyContainerUnreadable, "the signing service's credential list has no credentialIDs")
             }
             for item in list {
-                guard let identifier = item.stringValue, !identifier.isEmpty, identifier.utf8.count <= 1024 else {
+                guard let identifier = item.stringValue, !identifier.isEmpty, identifier.utf8.count <= 1024,
+                    identifier.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+                else {
                     throw SigningError(
-                        .keyContainerUnreadable, "the signing service listed a credential id that is not text")
+                        .keyContainerUnreadable, "the signing service listed a credential id that is not printable text"
+                    )
                 }
-                identifiers.append(identifier)
+                if seen.insert(identifier).inserted { identifiers.append(identifier) }
             }
             guard identifiers.count <= 10_000 else {
                 throw SigningError(.keyContainerUnreadable, "the signing service lists more than 10,000 credentials")
             }
+            // A token seen before, an empty page or 100 pages end the listing (a service cannot loop it).
             let next = answer["nextPageToken"]?.stringValue
-            pageToken = next == pageToken || list.isEmpty ? nil : next
+            pageToken = next.flatMap { seen.insert("page:" + $0).inserted && !list.isEmpty && pages < 100 ? $0 : nil }
         } while pageToken != nil
         return identifiers
     }
@@ -133,8 +153,9 @@ public final class CSCClient: Sendable {
     /// - Throws: `.noPrivateKey` (−127) when the service does not know it; `.keyContainerUnreadable`
     ///   (−124) when its answer lacks the key or a readable certificate.
     public func credential(_ id: String) async throws(SigningError) -> CSCCredential {
-        var members: [(String, JSONValue)] = [("credentialID", .string(id)), ("certificates", .string("chain"))]
-        if version == .v2 { members.append(("authInfo", .bool(true))) }
+        let members: [(String, JSONValue)] = [
+            ("credentialID", .string(id)), ("certificates", .string("chain")), ("authInfo", .bool(true)),
+        ]
         let answer = try await call("credentials/info", .object(members), credential: id)
         return try CSCCredential(id: id, answer: answer, version: version)
     }
@@ -161,6 +182,10 @@ public final class CSCClient: Sendable {
         if credential.otp == .required, otp == nil {
             throw SigningError(.wrongKeyContainerPassword, "the credential \(credential.id) needs a one-time password")
         }
+        // A PIN or OTP goes only to a credential that asks for it (not to every service the
+        // environment's PIN reaches).
+        let pin = credential.pin == .none ? nil : pin
+        let otp = credential.otp == .none ? nil : otp
         let encoded = JSONValue.array(hashes.map { .string(Base64.encode($0)) })
         var members: [(String, JSONValue)] = [
             ("credentialID", .string(credential.id)), ("numSignatures", .int(hashes.count)),
@@ -283,9 +308,20 @@ public final class CSCClient: Sendable {
         do {
             response = try await transport.send(request)
         } catch {
+            switch error.code {
+            case .cancelled: throw SigningError(.cancelled, "the signature was cancelled during \(operation)")
+            case .tooLarge:
+                throw SigningError(.signingFailed, "the signing service's \(operation) answer is larger than 1 MiB")
+            default:
+                throw SigningError(
+                    .keyContainerNotFound,
+                    "the signing service \(baseURL) cannot be reached (\(operation)): \(error.message)")
+            }
+        }
+        if [502, 503, 504].contains(response.status) {
             throw SigningError(
                 .keyContainerNotFound,
-                "the signing service \(baseURL) cannot be reached (\(operation)): \(error.message)")
+                "the signing service \(baseURL) is unavailable (\(operation): HTTP \(response.status))")
         }
         return (response.status, (try? JSONValue.parse(response.body, maxDepth: 16)) ?? .null)
     }
@@ -310,7 +346,7 @@ public final class CSCClient: Sendable {
                     .keyContainerNotFound, "the signing service \(base) cannot be reached: \(error.message)")
             }
             if response.isSuccess, let answer = try? JSONValue.parse(response.body, maxDepth: 16),
-                let info = CSCServiceInfo(answer), info.specs.hasPrefix(candidate == .v1 ? "1." : "2.")
+                let info = CSCServiceInfo(answer, base: base), info.specs.hasPrefix(candidate == .v1 ? "1." : "2.")
             {
                 return (candidate, info)
             }
@@ -319,6 +355,22 @@ public final class CSCClient: Sendable {
         throw SigningError(
             .keyContainerNotFound,
             "no CSC API service answers at \(base) (\(tried.joined(separator: ", ")))")
+    }
+
+    /// `scheme://authority` of an http or https URL, lowercased.
+    static func origin(of url: String) -> String? {
+        guard let start = url.firstRange(of: "://") else { return nil }
+        let authority = url[start.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return (url[..<start.upperBound] + authority).lowercased()
+    }
+
+    /// Whether an origin names this machine (127.0.0.0/8, `localhost`, `[::1]`).
+    static func isLoopback(_ origin: String) -> Bool {
+        guard let start = origin.firstRange(of: "://") else { return false }
+        var host = String(origin[start.upperBound...])
+        if host.hasPrefix("[") { return host.hasPrefix("[::1]") }
+        if let colon = host.firstIndex(of: ":") { host = String(host[..<colon]) }
+        return host == "localhost" || host.hasPrefix("127.")
     }
 
     /// Strict base64 (RFC 4648 §4, padding optional): nil for any other character.
@@ -352,14 +404,25 @@ public struct CSCServiceInfo: Sendable {
     /// Its description.
     public let description: String?
 
-    init?(_ answer: JSONValue) {
-        guard let specs = answer["specs"]?.stringValue, specs.utf8.count <= 64 else { return nil }
+    /// Reads an `info` answer of the service at `base`. Its `oauth2` server is taken when it is the
+    /// service's own origin, or https while the service is https too: the client's secret goes
+    /// there, so an answer read over plain http cannot send it elsewhere.
+    init?(_ answer: JSONValue, base: String) {
+        guard let specs = answer["specs"]?.stringValue.map(CSCClient.clean), !specs.isEmpty, specs.utf8.count <= 64
+        else { return nil }
         self.specs = specs
-        name = String((answer["name"]?.stringValue ?? "").prefix(200))
-        authTypes = (answer["authType"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(32).map { $0 }
-        oauth2 = answer["oauth2"]?.stringValue.flatMap { HTTPClientRequest.isHTTP($0) ? $0 : nil }
-        methods = (answer["methods"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(64).map { $0 }
-        region = answer["region"]?.stringValue.map { String($0.prefix(8)) }
-        description = answer["description"]?.stringValue.map { String($0.prefix(500)) }
+        name = CSCClient.clean(answer["name"]?.stringValue ?? "")
+        authTypes = (answer["authType"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(32).map(CSCClient.clean)
+        let baseOrigin = CSCClient.origin(of: base)
+        oauth2 = answer["oauth2"]?.stringValue.flatMap { url in
+            guard HTTPClientRequest.isHTTP(url), !url.contains("?"), !url.contains("#"),
+                let origin = CSCClient.origin(of: url), !origin.contains("@")
+            else { return nil }
+            let secure = origin.hasPrefix("https://") && baseOrigin?.hasPrefix("https://") == true
+            return origin == baseOrigin || secure ? url : nil
+        }
+        methods = (answer["methods"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(64).map(CSCClient.clean)
+        region = answer["region"]?.stringValue.map { CSCClient.clean(String($0.prefix(8))) }
+        description = answer["description"]?.stringValue.map(CSCClient.clean)
     }
 }

@@ -19,6 +19,8 @@ public struct CSCCredential: Sendable {
     public let description: String?
     /// The signer's certificate, then the chain the service gives.
     public let certificates: [Certificate]
+    /// What the service says of the certificate (`valid`, `expired`, `revoked`, `suspended`), when it says.
+    public let certificateStatus: String?
     /// Whether the key may be used (`enabled`).
     public let enabled: Bool
     /// The signature algorithms the key offers (object identifiers, dotted).
@@ -55,7 +57,7 @@ public struct CSCCredential: Sendable {
             throw SigningError(.keyContainerUnreadable, "the signing service describes no key for \(id)")
         }
         enabled = (key["status"]?.stringValue ?? "enabled") == "enabled"
-        algorithms = (key["algo"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(64).map { $0 }
+        algorithms = (key["algo"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(64).map(CSCClient.clean)
         keyLength = key["len"]?.intValue
         let encoded = answer["cert"]?["certificates"]?.arrayValue ?? []
         guard !encoded.isEmpty else {
@@ -71,6 +73,7 @@ public struct CSCCredential: Sendable {
             if !certificates.contains(certificate) { certificates.append(certificate) }
         }
         self.certificates = certificates
+        certificateStatus = answer["cert"]?["status"]?.stringValue.map { CSCClient.clean(String($0.prefix(32))) }
         scal = Int(answer["SCAL"]?.stringValue ?? "") ?? answer["SCAL"]?.intValue ?? 1
         multisign = max(1, min(answer["multisign"]?.intValue ?? 1, 1000))
         var pin = Presence.none
@@ -80,14 +83,16 @@ public struct CSCCredential: Sendable {
         var otpID = "OTP"
         switch version {
         case .v1:
-            authMode = answer["authMode"]?.stringValue ?? "implicit"
+            authMode = CSCClient.clean(answer["authMode"]?.stringValue ?? "implicit")
             if authMode == "explicit" {
-                pin = Self.presence(answer["PIN"]?["presence"])
-                otp = Self.presence(answer["OTP"]?["presence"])
+                // A service that does not describe the factors may still ask for them: optional.
+                pin = answer["PIN"] == nil ? .optional : Self.presence(answer["PIN"]?["presence"])
+                otp = answer["OTP"] == nil ? .optional : Self.presence(answer["OTP"]?["presence"])
                 pinLabel = answer["PIN"]?["label"]?.stringValue.map(CSCClient.clean) ?? pinLabel
             }
         case .v2:
-            authMode = answer["auth"]?["mode"]?.stringValue ?? answer["authMode"]?.stringValue ?? "implicit"
+            authMode = CSCClient.clean(
+                answer["auth"]?["mode"]?.stringValue ?? answer["authMode"]?.stringValue ?? "implicit")
             if authMode == "explicit" {
                 for object in answer["auth"]?["objects"]?.arrayValue?.prefix(8) ?? [] {
                     let identifier = object["id"]?.stringValue.map(CSCClient.clean)

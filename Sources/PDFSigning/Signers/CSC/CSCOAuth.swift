@@ -99,12 +99,15 @@ public enum CSCOAuth {
             guard state == self.state else {
                 throw SigningError(.cancelled, "the authorization's answer is not for this request (its state differs)")
             }
-            var form: [(String, String)] = [
+            let form: [(String, String)] = [
                 ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
                 ("code_verifier", verifier), ("client_id", client.clientID ?? ""),
             ]
-            if let clientSecret { form.append(("client_secret", clientSecret)) }
-            return try await CSCOAuth.token(client: client, form: form, authorization: nil)
+            // A confidential client authenticates with HTTP basic authentication (RFC 6749 §2.3.1).
+            let basic = clientSecret.map {
+                "Basic " + Base64.encode(Array((formEncoded(client.clientID ?? "") + ":" + formEncoded($0)).utf8))
+            }
+            return try await CSCOAuth.token(client: client, form: form, authorization: basic)
         }
     }
 

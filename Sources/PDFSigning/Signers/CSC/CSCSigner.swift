@@ -40,7 +40,8 @@ public struct CSCSigner: Signer {
     ///   - allowExpired: sign even when the certificate is outside its validity.
     ///   - now: the time the certificate's validity is checked at (seconds since 1970).
     /// - Throws: `.noPrivateKey` (−127) for an unknown or disabled credential; `.certificateNotFound`
-    ///   (−147) when the service gives no certificate; `.certificateExpired` (−138);
+    ///   (−147) when the service gives no certificate; `.certificateExpired` (−138) for a certificate
+    ///   outside its validity; −127 for one the service says is revoked or suspended;
     ///   `.unsupportedAlgorithm` when the key is neither RSA nor EC, or offers no algorithm for the
     ///   scheme; `.invalidArgument` for an `oauth2code` credential without `authorizeCredential`.
     public init(
@@ -52,6 +53,16 @@ public struct CSCSigner: Signer {
         let credential = try await client.credential(credentialID)
         guard credential.enabled else {
             throw SigningError(.noPrivateKey, "the credential \(credentialID) is disabled at the signing service")
+        }
+        switch credential.certificateStatus {
+        case nil, "valid": break
+        case "expired" where !allowExpired:
+            throw SigningError(
+                .certificateExpired, "the signing service says the certificate of \(credentialID) expired")
+        case "expired": break
+        case let status?:
+            throw SigningError(
+                .noPrivateKey, "the signing service says the certificate of \(credentialID) is \(status)")
         }
         guard allowExpired || credential.certificate.isValid(at: now) else {
             throw SigningError(
@@ -124,6 +135,11 @@ actor CSCBatcher {
     private let limit: Int
     private var pending: [Pending] = []
     private var draining = false
+    /// Set when the service refused the PIN or OTP: later batches fail at once rather than spend
+    /// the tries a service allows before it locks the credential.
+    private var refusal: SigningError?
+    /// A one-time password goes with one authorization only.
+    private var otpUsed = false
 
     init(
         client: CSCClient, credential: CSCCredential, scheme: SignatureScheme, pin: String?, otp: String?,
@@ -184,7 +200,16 @@ actor CSCBatcher {
             return try await client.signHashes(
                 hashes, credential: credential, algorithm: algorithm, scheme: scheme, sad: nil, credentialToken: token)
         }
-        let sad = try await client.authorize(credential, hashes: hashes, algorithm: algorithm, pin: pin, otp: otp)
+        if let refusal { throw refusal }
+        let otp = otpUsed ? nil : self.otp
+        otpUsed = otpUsed || otp != nil
+        let sad: String
+        do {
+            sad = try await client.authorize(credential, hashes: hashes, algorithm: algorithm, pin: pin, otp: otp)
+        } catch {
+            if error.code == .wrongKeyContainerPassword { refusal = error }
+            throw error
+        }
         return try await client.signHashes(
             hashes, credential: credential, algorithm: algorithm, scheme: scheme, sad: sad)
     }

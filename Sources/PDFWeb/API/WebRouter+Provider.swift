@@ -1,0 +1,104 @@
+import AutographJSON
+import PDFSession
+import PDFSigning
+
+/// Signing with the person's own certificate at their trust service provider (``ProviderSigning``).
+extension WebRouter {
+    /// `GET /api/provider-signing`: `{"available": …, "signer": …}`: whether the server has a
+    /// provider, and whose certificate signs the open document's next signature when one was chosen.
+    func providerSigningState() async throws(WebError) -> JSONValue {
+        var signer: JSONValue = .null
+        if let session = await backend.session,
+            case .signer(let chosen as CSCSigner) = await session.signatureConfiguration.signing
+        {
+            signer = .string(chosen.signerName ?? chosen.credential.id)
+        }
+        return .object([("available", .bool(backend.providerSigning != nil)), ("signer", signer)])
+    }
+
+    /// `POST /api/provider-signing`: `{"url": …}`, the provider's authorization page, which sends
+    /// the browser back to `/provider-return` on the address the request named (its `Host`,
+    /// checked by the policy).
+    func beginProviderSigning(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        guard let provider = backend.providerSigning else {
+            throw WebError.notFound(
+                "this server signs with no provider's certificates (serve --csc … without --credential)")
+        }
+        _ = try await backend.current()
+        let host = request.headers["host"] ?? ""
+        let url: String
+        do {
+            url = try await provider.begin(redirectURI: "http://\(host)\(RequestPolicy.providerReturn)")
+        } catch {
+            throw WebError(error)
+        }
+        return .json(.object([("url", .string(url))]), status: 201)
+    }
+
+    /// `GET /provider-return?code=…&state=…` (or `?error=…&state=…`): the browser back from the
+    /// provider. The state names the authorization; its signer then signs the open document's
+    /// signatures. Answers a page that goes on to the viewer (the browser sends this server's cookie
+    /// on that second, same-site navigation), or says what failed.
+    func providerReturn(_ request: HTTPRequest) async -> HTTPResponse {
+        guard let provider = backend.providerSigning else {
+            return Self.page(404, "Not found", "This server signs with no provider's certificates.")
+        }
+        guard let state = request.query["state"], state.utf8.count <= 128 else {
+            return Self.page(400, "Not signed in", "The provider's answer has no state.")
+        }
+        if let error = request.query["error"] {
+            provider.cancel(state: state)
+            let detail = request.query["error_description"].map { ": " + $0 } ?? ""
+            return Self.page(
+                403, "Not authorized",
+                "The provider did not authorize the signature (\(String((error + detail).prefix(200))))", back: true)
+        }
+        guard let code = request.query["code"], code.utf8.count <= 4096 else {
+            return Self.page(400, "Not signed in", "The provider's answer has no code.")
+        }
+        do {
+            let signer = try await provider.finish(code: code, state: state)
+            guard let session = await backend.session else {
+                return Self.page(409, "No document", "No document is open any more.", back: true)
+            }
+            await session.configure(signing: .signer(signer))
+            return Self.page(
+                200, "Certificate chosen",
+                "Your signature will be made with the certificate of \(signer.signerName ?? signer.credential.id).",
+                back: true, refresh: true)
+        } catch {
+            let answer = WebError(error)
+            return Self.page(answer.status, "Not signed in", answer.message, back: true)
+        }
+    }
+
+    /// A small HTML page (no script: the policy allows none inline); `refresh` goes on to the viewer.
+    static func page(_ status: Int, _ title: String, _ text: String, back: Bool = false, refresh: Bool = false)
+        -> HTTPResponse
+    {
+        let html = """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>\
+            \(refresh ? "<meta http-equiv=\"refresh\" content=\"0; url=/\">" : "")</head>\
+            <body><h1>\(escape(title))</h1><p>\(escape(text))</p>\
+            \(back ? "<p><a href=\"/\">Back to the document</a></p>" : "")</body></html>
+            """
+        return HTTPResponse(
+            status: status, contentType: "text/html; charset=utf-8", bytes: Array(html.utf8),
+            headers: [("Cache-Control", "no-store")])
+    }
+
+    static func escape(_ text: String) -> String {
+        var output = ""
+        for character in text {
+            switch character {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&#39;"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+}
