@@ -124,14 +124,16 @@ class Site:
 
 
 class Server:
-    """`autograph serve` with an embedding origin, a temporary store, its URL and API token."""
+    """`autograph serve` (with an embedding origin, or `extra` arguments), a temporary store, its URL
+    and API token."""
 
-    def __init__(self, embed_origin):
-        self.work = pathlib.Path(tempfile.mkdtemp(prefix="autograph-embed-"))
-        self.log = H.ARTIFACTS / "embed-server.log"
+    def __init__(self, embed_origin=None, extra=(), name="embed"):
+        self.work = pathlib.Path(tempfile.mkdtemp(prefix=f"autograph-{name}-"))
+        self.log = H.ARTIFACTS / f"{name}-server.log"
         H.ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        arguments = [BINARY, "serve", "--port", "0", "--store", str(self.work / "store"),
-                     "--embed-origin", embed_origin, "--decision-timeout", "30"]
+        arguments = [BINARY, "serve", "--port", "0", "--store", str(self.work / "store"), *extra]
+        if embed_origin:
+            arguments += ["--embed-origin", embed_origin, "--decision-timeout", "30"]
         if os.environ.get("AUTOGRAPH_WEB_ROOT"):
             arguments += ["--web-root", os.environ["AUTOGRAPH_WEB_ROOT"]]
         self.output = open(self.log, "w")
