@@ -11,18 +11,26 @@ struct Bench {
         say("  autograph: \(environment.autograph ?? "not found")")
         say("  qpdf:      \(version([environment.qpdf, "--version"]) ?? "not found")")
         say("  python:    \(version([environment.python, "--version"]) ?? "not found")")
-        if !options.steps.isDisjoint(with: SigningSteps.steps.union([.pkcs11])) {
+        if !options.steps.isDisjoint(with: SigningSteps.steps.union([.pkcs11, .csc])) {
             say("  pyHanko:   \(version([environment.python, "-m", "pyhanko", "--version"]) ?? "not found")")
         }
         if !options.steps.isDisjoint(with: SigningSteps.steps) {
             say("  pdfsig:    \(version([environment.pdfsig, "-v"]) ?? "not found")")
         }
-        if options.steps.contains(.ltv) {
+        if !options.steps.isDisjoint(with: [.ltv, .csc]) {
             say(
                 "  certomancer: "
                     + (version([
                         environment.python, "-c",
                         "import importlib.metadata as m; print(m.version('certomancer'))",
+                    ]) ?? "not found"))
+        }
+        if options.steps.contains(.csc) {
+            say(
+                "  certomancer-csc-dummy: "
+                    + (version([
+                        environment.python, "-c",
+                        "import importlib.metadata as m; print(m.version('certomancer-csc-dummy'))",
                     ]) ?? "not found"))
         }
         if options.steps.contains(.pkcs11) {
@@ -109,6 +117,20 @@ struct Bench {
             printLines(pkcs11!.details())
         }
 
+        var csc: CSCBench.Result? = nil
+        if options.steps.contains(.csc) {
+            Progress.note(
+                "csc: autograph sign --csc and pyHanko's CSC signer on one certomancer-csc-dummy server, "
+                    + "\(CSCBench.keys.count) credentials × \(options.cscRuns) runs, then "
+                    + "\(options.cscSignatures) signatures × \(options.rounds) passes in process, 1 and 8 tasks")
+            csc = try CSCBench(
+                environment: environment, runs: options.cscRuns, rounds: options.rounds,
+                signatures: options.cscSignatures
+            ).run(autograph: environment.autograph)
+            if let failure = csc?.failure { Progress.note("notice: csc skipped: \(failure)") }
+            printLines(csc!.details())
+        }
+
         var render: RenderBench.Result? = nil
         if options.steps.contains(.render), !files.isEmpty {
             if let autograph = environment.autograph {
@@ -154,6 +176,7 @@ struct Bench {
         if options.steps.contains(.verifyBig) { summary.add(verifyBig: signing.verifyBig) }
         if options.steps.contains(.ltv) { summary.add(ltv: signing.ltv) }
         if options.steps.contains(.pkcs11) { summary.add(pkcs11: pkcs11) }
+        if options.steps.contains(.csc) { summary.add(csc: csc) }
         if options.steps.contains(.render) { summary.add(render: render) }
         if options.steps.contains(.text) { summary.add(text: text) }
         printLines(summary.lines())

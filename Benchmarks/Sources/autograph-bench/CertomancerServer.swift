@@ -170,8 +170,9 @@ struct CertomancerServer {
     }
 
     /// Starts `arguments` with a pipe as standard input (its write end returned, closed on exec) and
-    /// standard output and error appended to `log` (made empty first).
-    private static func spawn(_ arguments: [String], log: String) throws(BenchError) -> (pid_t, Int32) {
+    /// standard output and error appended to `log` (made empty first). The CSC server of the `csc` step
+    /// starts the same way.
+    static func spawn(_ arguments: [String], log: String) throws(BenchError) -> (pid_t, Int32) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }

@@ -13,6 +13,7 @@ struct Options {
         case verifyBig = "verify-big"
         case ltv
         case pkcs11
+        case csc
         case render
         case text
     }
@@ -34,6 +35,8 @@ struct Options {
         case renderWorker(list: String, dpi: Double)
         /// Internal: the in-process side of the pkcs11 step's throughput (token, key, document, counts).
         case pkcs11Worker(PKCS11Worker.Arguments)
+        /// Internal: the in-process side of the csc step's throughput (server, credential, document, counts).
+        case cscWorker(CSCWorker.Arguments)
         case help
     }
 
@@ -44,13 +47,15 @@ struct Options {
     var ltvRuns = 5
     var pkcs11Runs = 5
     var pkcs11Signatures = 100
+    var cscRuns = 5
+    var cscSignatures = 100
     var steps = Set(Step.allCases)
 
     static let usage = """
         usage: autograph-bench [--verbose] [--rounds N] [--big-runs N] [--ltv-runs N] [--pkcs11-runs N]
-                               [--pkcs11-signatures N]
+                               [--pkcs11-signatures N] [--csc-runs N] [--csc-signatures N]
                                [--only corpus,forms,process,big,sign,sign-process,sign-big,verify-corpus,verify,
-                                       verify-big,ltv,pkcs11,render,text | verify-all]
+                                       verify-big,ltv,pkcs11,csc,render,text | verify-all]
 
         Autograph beside its peers, as ratios (Autograph / peer; lower is better) with targets:
           corpus   every corpus file opened, every object resolved, every stream decoded, in process,
@@ -82,6 +87,11 @@ struct Options {
                    --pkcs11-runs, default 5), then signatures per second in process through one token, 1 and 8
                    threads, against pyHanko's PKCS11Signer (--pkcs11-signatures per pass, default 100; median
                    of --rounds)
+          csc      remote signing through a CSC API server on loopback (certomancer-csc-dummy, SCAL 2),
+                   RSA-2048 and P-384: `autograph sign --csc` against pyHanko's CSC signer, one process each
+                   (median of --csc-runs, default 5), then signatures per second in process, 1 and 8 tasks
+                   (--csc-signatures per pass, default 100; median of --rounds), and the requests the server
+                   received per signature
           render   page 1 of every corpus file at 150 dpi to PNG: `autograph render` against `mutool draw` and
                    `pdftoppm`, one process per page (median of --rounds), then pages per second in process
                    with 1 and 2 concurrent tasks
@@ -91,7 +101,8 @@ struct Options {
           --verbose   also list the 10 slowest files of each side
         Environment: AUTOGRAPH_CORPUS (default /work/shared/corpus), AUTOGRAPH_BIN, PYTHON, QPDF, PDFSIG,
         MUTOOL, PDFTOPPM, PDFTOTEXT; ltv runs `certomancer` and `curl` from PATH; pkcs11 runs
-        `softhsm2-util` from PATH and /usr/lib/softhsm/libsofthsm2.so (SOFTHSM2_MODULE).
+        `softhsm2-util` from PATH and /usr/lib/softhsm/libsofthsm2.so (SOFTHSM2_MODULE); csc runs
+        `certomancer` from PATH and certomancer-csc-dummy from PYTHON.
         The report exits 0 even when a target is missed; 1 only when the harness itself fails.
         """
 
@@ -120,6 +131,8 @@ struct Options {
             case "--ltv-runs": options.ltvRuns = try count(argument)
             case "--pkcs11-runs": options.pkcs11Runs = try count(argument)
             case "--pkcs11-signatures": options.pkcs11Signatures = try count(argument)
+            case "--csc-runs": options.cscRuns = try count(argument)
+            case "--csc-signatures": options.cscSignatures = try count(argument)
             case "--only":
                 let names = try value(argument).split(separator: ",").map(String.init)
                 options.steps = []
@@ -177,6 +190,20 @@ struct Options {
                         module: values[0], tokenLabel: values[1], pinFile: values[2], keyLabel: values[3],
                         chain: values[4], document: values[5], sample: values[6], signatures: signatures,
                         threads: threads, rounds: try count(argument)))
+                return options
+            case "--csc-worker":
+                var values: [String] = []
+                for _ in 0..<4 { values.append(try value(argument)) }
+                let signatures = try count(argument)
+                let tasks = try value(argument).split(separator: ",").map { Int($0) ?? 0 }
+                guard !tasks.isEmpty, tasks.allSatisfy({ $0 > 0 }) else {
+                    throw BenchError("\(argument) needs task counts such as 1,8")
+                }
+                options.mode = .cscWorker(
+                    CSCWorker.Arguments(
+                        baseURL: values[0], credential: values[1], document: values[2], sample: values[3],
+                        signatures: signatures, tasks: tasks, rounds: try count(argument),
+                        serverLog: try value(argument)))
                 return options
             case "--help", "-h":
                 options.mode = .help

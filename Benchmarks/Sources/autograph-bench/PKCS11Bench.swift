@@ -184,7 +184,8 @@ struct PKCS11Bench {
             }
             if keyResult.ours.throughputFailure == nil { outputs.append(oursSample) }
             if keyResult.peer.throughputFailure == nil { outputs.append(peerSample) }
-            keyResult.checks = try check(outputs, autograph: autograph)
+            keyResult.checks = try Self.check(
+                outputs, root: SignSetup.root(environment), autograph: autograph, environment: environment)
             result.keys.append(keyResult)
         }
         return result
@@ -258,12 +259,16 @@ struct PKCS11Bench {
         side.throughputFailure = failure
     }
 
-    /// `autograph verify` and `pyhanko sign validate` on each of `paths`, trusting the test root only.
-    private func check(_ paths: [String], autograph: String?) throws(BenchError) -> [String] {
+    /// `autograph verify` and `pyhanko sign validate` on each of `paths`, trusting `root` only (and
+    /// `extra` arguments for `autograph verify`); the csc step checks its outputs the same way.
+    static func check(
+        _ paths: [String], root: String, autograph: String?, extra: [String] = [], environment: BenchEnvironment
+    ) throws(BenchError) -> [String] {
         guard !paths.isEmpty else { return [] }
-        let root = SignSetup.root(environment)
         var validators: [(name: String, command: [String])] = []
-        if let autograph { validators.append(("autograph verify", [autograph, "verify", "--trust", root])) }
+        if let autograph {
+            validators.append(("autograph verify", [autograph, "verify", "--trust", root] + extra))
+        }
         validators.append(
             (
                 "pyhanko sign validate",

@@ -65,9 +65,10 @@ enum PKCS11Worker {
         return 0
     }
 
-    /// Signs `signatures` copies of the document with `threads` tasks; the last one signed.
-    private static func pass(
-        _ bytes: [UInt8], signer: PKCS11Signer, signatures: Int, threads: Int
+    /// Signs `signatures` copies of the document with `threads` tasks; the last one signed. (The csc
+    /// step's worker signs its passes the same way.)
+    static func pass(
+        _ bytes: [UInt8], signer: some Signer, signatures: Int, threads: Int
     ) async throws -> [UInt8] {
         if threads == 1 {
             var last: [UInt8] = []
@@ -90,7 +91,7 @@ enum PKCS11Worker {
     }
 
     /// One signature: open, sign with a new invisible field, the signed document in memory.
-    private static func sign(_ bytes: [UInt8], signer: PKCS11Signer) async throws -> [UInt8] {
+    private static func sign(_ bytes: [UInt8], signer: some Signer) async throws -> [UInt8] {
         let document = try PDFDocument(bytes: bytes)
         let request = SignatureRequest(fieldName: "Sig", placement: .invisible)
         return try await DocumentSigner(document: document, request: request, signer: signer).sign().bytes()

@@ -28,6 +28,8 @@ case .renderWorker(let list, let dpi):
     exit(await RenderWorker.main(listPath: list, dpi: dpi))
 case .pkcs11Worker(let arguments):
     exit(await PKCS11Worker.main(arguments))
+case .cscWorker(let arguments):
+    exit(await CSCWorker.main(arguments))
 case .bench:
     do {
         try Bench(options: options, environment: try BenchEnvironment.current()).run()
