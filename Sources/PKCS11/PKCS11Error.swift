@@ -25,6 +25,9 @@ package struct PKCS11Error: Error, Sendable, CustomStringConvertible {
     /// `CKR_TOKEN_NOT_RECOGNIZED`, `CKR_SESSION_HANDLE_INVALID`, `CKR_SESSION_CLOSED`,
     /// `CKR_DEVICE_ERROR`, `CKR_SLOT_ID_INVALID`).
     package var isTokenGone: Bool { [0xE0, 0x32, 0xE1, 0xB3, 0xB0, 0x30, 0x03].contains(returnValue ?? 0) }
+    /// The key's handle no longer names an object (`CKR_KEY_HANDLE_INVALID`, `CKR_OBJECT_HANDLE_INVALID`):
+    /// the key was deleted, or the token taken away and its store with it (what SoftHSM answers).
+    package var isKeyGone: Bool { [0x60, 0x82].contains(returnValue ?? 0) }
 
     /// The `CKR_…` name of common return values, else the value in hexadecimal.
     static func name(_ value: UInt) -> String {

@@ -119,6 +119,19 @@ struct PKCS11Tests {
         #expect(try token.sign(info, key: key, mechanism: .rsaPKCSRaw) == hashed && hashed.count == 256)
     }
 
+    @Test(
+        "A token's failures map to the seed's codes: removed −123, PIN wrong or locked −125, key gone −127, else −129",
+        arguments: [
+            (UInt(0xE0), -123), (0x32, -123), (0xB3, -123), (0xA0, -125), (0xA4, -125), (0x82, -127), (0x60, -127),
+            (0x05, -129),
+        ])
+    func errorCodes(returnValue: UInt, code: Int) {
+        // SoftHSM cannot lock a PIN or lose a token without breaking its module for the whole process:
+        // the return values real tokens give, mapped one by one.
+        let error = PKCS11Signer.signingError(PKCS11Error("C_Sign", returnValue))
+        #expect(error.signoCode == code, "\(error.message)")
+    }
+
     @Test("Eight signatures at once through one signer, each on a session of its own, all valid")
     func parallel() async throws {
         let signer = try Self.signer("p256")

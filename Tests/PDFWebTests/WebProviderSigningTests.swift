@@ -66,6 +66,59 @@ struct WebProviderSigningTests {
         #expect(calls.filter { $0.hasSuffix("signatures/signHash") }.count == 1)
     }
 
+    @Test(
+        "oauth2code: the preview's Sign goes to the provider with the prepared hash; coming back signs; confirming without it fails"
+    )
+    func perSignatureAuthorization() async throws {
+        let services = try Certomancer.shared(wholeSeconds: true)
+        let provider = try await CSCServer.specV2(services: services, listing: ["autograph/signer-oauth"])
+        defer { provider.stop() }
+        let server = try await TestServer(
+            provider: ProviderSigning(
+                baseURL: provider.baseURL, clientID: CSCServer.clientID, clientSecret: CSCServer.clientSecret))
+        defer { Task { await server.stop() } }
+        let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"]
+        func visitProvider(_ path: String) async throws -> TestServer.Reply {
+            let begun = try await server.post(path)
+            try #require(begun.status == 201, "\(begun.text)")
+            let location = try await CurlTransportGet.location(try #require(begun.json["url"]?.stringValue))
+            let back = try #require(location.split(separator: "/", maxSplits: 3).last.map { "/" + $0 })
+            return try await server.request(back, auth: .none, headers: navigation)
+        }
+        let chosen = try await visitProvider("/api/provider-signing")
+        #expect(chosen.status == 200 && chosen.text.contains("Certomancer Signer"), "\(chosen.text)")
+        let state = try await server.request("/api/provider-signing").json
+        #expect(state["authorization"]?.stringValue == "perSignature", "\(state)")
+        // Nothing is prepared yet: nothing to authorize.
+        #expect(try await server.post("/api/provider-signing/authorize").status == 409)
+
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada Lovelace"}"#).status == 200)
+        // Confirmed without the provider's authorization, the signature is not made.
+        #expect(try await server.post("/api/accept").json["phase"]?.stringValue == "capturingSignature")
+        #expect(try await server.post("/api/capture", WebFixtures.scribble).json["phase"]?.stringValue == "confirming")
+        // The session reports the failure as events (processDidFail) and edits again, unsigned.
+        let unauthorized = try await server.post("/api/confirm")
+        #expect(unauthorized.json["phase"]?.stringValue == "editing", "\(unauthorized.text)")
+        #expect(try await server.request("/api/validation").json["signatures"]?.arrayValue?.isEmpty == true)
+
+        // Again (the handwriting was saved: one saved signature is used at once), then authorized.
+        var phase = try await server.post("/api/accept").json["phase"]?.stringValue
+        if phase == "capturingSignature" {
+            phase = try await server.post("/api/capture", WebFixtures.scribble).json["phase"]?.stringValue
+        }
+        #expect(phase == "confirming")
+        let signed = try await visitProvider("/api/provider-signing/authorize")
+        #expect(signed.status == 200 && signed.text.contains("Signed"), "\(signed.text)")
+        let signatures = try #require(try await server.request("/api/validation").json["signatures"]?.arrayValue)
+        #expect(signatures.count == 1 && signatures[0].serialized().contains("Certomancer Signer"), "\(signatures)")
+        let download = try await server.request("/api/download")
+        let path = try WebFixtures.write(download.body, server.directory, "per-signature.pdf")
+        let verdicts = try SignatureOracle.pyhanko(path, trust: services.rootCertificatePath)
+        #expect(verdicts["Signature1"]?.hasPrefix("INTACT:TRUSTED") == true, "\(verdicts)")
+        // The token was bound to that hash and used: the provider signed through the credential's token.
+        #expect(provider.requests().contains { $0.path.hasSuffix("signatures/signHash") })
+    }
+
     @Test("A provider that refuses (error=access_denied) or no provider at all: nothing is chosen")
     func refusals() async throws {
         let server = try await TestServer()

@@ -13,6 +13,10 @@ import Testing
         let server = try await TestServer()
         defer { Task { await server.stop() } }
         #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada Lovelace"}"#).status == 200)
+        // The signature panel's answer before signing is not served again after: the signed document
+        // is another (a cache keyed by an ObjectIdentifier alone once matched a new document at a
+        // freed one's address).
+        #expect(try await server.request("/api/validation").json["signatures"]?.arrayValue?.count == 0)
         #expect(try await server.post("/api/accept").json["phase"]?.stringValue == "capturingSignature")
         #expect(try await server.post("/api/capture", WebFixtures.scribble).json["phase"]?.stringValue == "confirming")
         let preview = try await server.request("/api/preview.png")
@@ -20,6 +24,8 @@ import Testing
         #expect(WebFixtures.pngSize(preview.body) != nil)
         // Signed, and editing again: another field or signer may sign, until the document is completed.
         #expect(try await server.post("/api/confirm").json["phase"]?.stringValue == "editing")
+        let signatures = try await server.request("/api/validation").json["signatures"]?.arrayValue ?? []
+        #expect(signatures.count == 1 && signatures.first?["intact"]?.boolValue == true, "\(signatures)")
         #expect(try await server.post("/api/confirm").status == 409)
         let completed = try await server.post("/api/complete").json
         #expect(completed["phase"]?.stringValue == "finished")

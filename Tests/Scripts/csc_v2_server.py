@@ -286,7 +286,7 @@ class CSCv2Server:
         body = await json_body(request)
         only_valid, with_info = body.get("onlyValid") is True, body.get("credentialInfo") is True
         ids, infos = [], []
-        for cred in CREDENTIALS:
+        for cred in self.args.list or CREDENTIALS:
             info, valid = self.credential_info(cred, body)
             if only_valid and (not valid or self.failures.get(cred, 0) >= MAX_FAILURES):
                 continue
@@ -605,6 +605,8 @@ def main():
     parser.add_argument("--otp", default="123456")
     parser.add_argument("--log", help="append a line per request to this file")
     parser.add_argument("--url-prefix", help="the service URL prefix written into the certificates")
+    parser.add_argument("--list", nargs="*", choices=list(CREDENTIALS),
+                        help="the credentials credentials/list names (default: all); the others still answer")
     asyncio.run(CSCv2Server(parser.parse_args()).serve())
 
 

@@ -68,6 +68,7 @@ export function buildToolbar(app, element) {
     showPageNumber(show) { pager.hidden = !show; },
     /** GET /api/provider-signing: the button, and whose certificate was chosen. */
     showProvider(state) {
+      this.provider = state;
       provider.hidden = !state?.available;
       const label = state?.signer ? `Certificate: ${state.signer}` : 'Provider certificate';
       provider.title = label;

@@ -38,6 +38,16 @@ export class Workflow {
 
   accept() { return this.call('/api/accept'); }
 
+  /** Sends the browser to the provider to authorize the prepared signature; coming back signs it. */
+  async authorizeAtProvider() {
+    try {
+      const answer = await post('/api/provider-signing/authorize');
+      if (answer?.url) window.location.assign(answer.url);
+    } catch (error) {
+      this.showError(error, 'The provider cannot be reached');
+    }
+  }
+
   /** Sends the browser to the provider's authorization page; it comes back to /provider-return. */
   async useProvider() {
     try {
@@ -127,6 +137,12 @@ export class Workflow {
           body: [h('div', { className: 'preview-pages' }, image, others), h('p', { textContent: text })],
           actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Sign', value: 'confirm', primary: true }],
         });
+        // A provider credential whose owner authorizes each signature: the person goes to the provider
+        // with this signature's hash, and coming back confirms it.
+        if (choice === 'confirm' && app.toolbar.provider?.authorization === 'perSignature') {
+          await this.authorizeAtProvider();
+          return;
+        }
         await this.call(choice === 'confirm' ? '/api/confirm' : '/api/cancel');
       },
       willPrepareDocument: () => { this.setPhase('preparing'); announce('Preparing the document…', { sticky: true, busy: true }); },

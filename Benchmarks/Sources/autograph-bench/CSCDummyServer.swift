@@ -1,8 +1,9 @@
 import Glibc
 
 /// certomancer-csc-dummy (PyPI), a CSC API v1 server, on a loopback port the system chooses, for the
-/// `csc` step: the root package's `Tests/Scripts/csc_dummy_server.py CONFIG 2 LOG`, the tests' command
-/// line, with `Tests/Fixtures/certomancer/certomancer.yml` and SCAL 2 (the SAD of
+/// `csc` step: the root package's `Tests/Scripts/csc_dummy_server.py --cache-keys CONFIG 2 LOG`, the
+/// tests' command line with each key loaded once (the stock server loads it again for every hash: 60 ms
+/// an RSA-2048 signature, which would measure `cryptography` rather than the clients), with `Tests/Fixtures/certomancer/certomancer.yml` and SCAL 2 (the SAD of
 /// `credentials/authorize` bound to the hashes it names). It prints `PORT n` once it listens on
 /// 127.0.0.1, appends one line per request to LOG (`METHOD PATH BODY-BYTES STATUS`, written before the
 /// answer is sent, so when a client has its answer the request is in the log) and exits when its
@@ -62,7 +63,8 @@ struct CSCDummyServer {
         let output = directory + "/csc-server.out"
         unlink(log)
         let arguments = [
-            environment.python, script(environment), CertomancerServer.configuration(environment), "2", log,
+            environment.python, script(environment), "--cache-keys", CertomancerServer.configuration(environment), "2",
+            log,
         ]
         let (pid, input) = try CertomancerServer.spawn(arguments, log: output)
         var server = CSCDummyServer(baseURL: "", log: log, output: output, pid: pid, input: input)

@@ -1,5 +1,6 @@
 public import PDFAnnotations
 public import PDFCore
+public import PDFSigning
 import PDFViewer
 
 /// What the host changes and is told while the session runs: the configuration (signo's
@@ -46,6 +47,10 @@ extension DocumentSession {
     public func configure(signing: SigningMode) {
         signatureConfiguration.signing = signing
     }
+
+    /// The signature prepared and waiting for its confirmation or its CMS (its digest, the digest
+    /// algorithm, the field), or nil.
+    public var preparedSignature: PreparedSignature? { snapshot.prepared }
 
     /// Changes the refusal watermark for a refusal prepared from now on.
     public func configure(watermark: WatermarkAppearance) {

@@ -191,6 +191,9 @@ public struct PKCS11Signer: Signer {
                 .wrongKeyContainerPassword, "the PIN is locked (too many wrong tries): \(error.message)")
         }
         if error.isTokenGone { return SigningError(.keyContainerNotFound, "the token went away: \(error.message)") }
+        if error.isKeyGone {
+            return SigningError(.noPrivateKey, "the key is no longer on the token (removed with it?): \(error.message)")
+        }
         if error.returnValue == nil { return SigningError(.keyContainerNotFound, error.message) }
         return SigningError(.signingFailed, "the token refused: \(error.message)")
     }

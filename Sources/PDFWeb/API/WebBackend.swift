@@ -30,12 +30,14 @@ public actor WebBackend {
     private var renderer: DocumentRenderer?
     /// Counts the documents rendered (a new one for every revision), for ETags.
     private var revision = 0
+    // The caches below hold the document they were made for, compared by identity: an
+    // ObjectIdentifier alone would match a new document allocated where a freed one was.
     /// The signatures of the current document, validated once per document.
-    private var validation: (document: Swift.ObjectIdentifier, statuses: [SignatureStatus])?
+    private var validation: (document: PDFDocument, statuses: [SignatureStatus])?
     /// Renderers of earlier revisions of the current document (the signed versions), a few kept.
-    private var revisionRenderers: [(document: Swift.ObjectIdentifier, revision: Int, renderer: DocumentRenderer)] = []
+    private var revisionRenderers: [(document: PDFDocument, revision: Int, renderer: DocumentRenderer)] = []
     /// The last confirmation preview (PNG) and the document it was made for.
-    private var preview: (png: [UInt8], document: Swift.ObjectIdentifier)?
+    private var preview: (png: [UInt8], document: PDFDocument)?
 
     /// Who the host is that answers the session's decisions (signo's delegate methods).
     public enum HostLink: Sendable {
@@ -140,7 +142,7 @@ public actor WebBackend {
         guard source === session else { return }
         if case .onConfirmationRequired(let confirmation) = event {
             let document = await source.document
-            preview = (confirmation.png, Swift.ObjectIdentifier(document))
+            preview = (confirmation.png, document)
         }
         let (name, data) = SessionJSON.event(event)
         hub.publish(event: name, data: data)
@@ -165,11 +167,11 @@ public actor WebBackend {
     /// The current document's signatures, validated against `trustRoots` (once per revision).
     func validate(trustRoots: [Certificate]) throws(WebError) -> (document: PDFDocument, statuses: [SignatureStatus]) {
         let document = try current().currentDocument
-        if let validation, validation.document == Swift.ObjectIdentifier(document) {
+        if let validation, validation.document === document {
             return (document, validation.statuses)
         }
         let statuses = SignatureValidator(document: document, trustRoots: trustRoots).validate()
-        validation = (Swift.ObjectIdentifier(document), statuses)
+        validation = (document, statuses)
         return (document, statuses)
     }
 
@@ -177,9 +179,8 @@ public actor WebBackend {
     /// a signature signed. 404 for a revision the document does not have.
     func renderer(revision: Int) throws(WebError) -> DocumentRenderer {
         let document = try current().currentDocument
-        let key = Swift.ObjectIdentifier(document)
         if revision == document.revisions.count - 1 { return DocumentRenderer(document: document) }
-        if let kept = revisionRenderers.first(where: { $0.document == key && $0.revision == revision }) {
+        if let kept = revisionRenderers.first(where: { $0.document === document && $0.revision == revision }) {
             return kept.renderer
         }
         guard revision >= 0, revision < document.revisions.count,
@@ -189,8 +190,8 @@ public actor WebBackend {
                 "no revision \(revision) (the document's revisions are 0 to \(document.revisions.count - 1))")
         }
         let made = DocumentRenderer(document: earlier)
-        revisionRenderers.removeAll { $0.document != key }
-        revisionRenderers.append((key, revision, made))
+        revisionRenderers.removeAll { $0.document !== document }
+        revisionRenderers.append((document, revision, made))
         if revisionRenderers.count > 4 { revisionRenderers.removeFirst() }
         return made
     }
@@ -199,8 +200,8 @@ public actor WebBackend {
     func previewPNG() async throws(WebError) -> [UInt8] {
         let session = try current()
         for _ in 0..<100 {
-            let document = Swift.ObjectIdentifier(await session.document)
-            if let preview, preview.document == document { return preview.png }
+            let document = await session.document
+            if let preview, preview.document === document { return preview.png }
             let phase = await session.phase
             guard phase == .confirming || phase == .awaitingSignature || phase == .preparing else { break }
             try? await Task.sleep(for: .milliseconds(20))

@@ -1,4 +1,5 @@
 import AutographJSON
+import PDFCore
 import PDFSession
 import PDFSigning
 
@@ -8,14 +9,49 @@ extension WebRouter {
     /// provider, and whose certificate signs the open document's next signature when one was chosen.
     func providerSigningState() async throws(WebError) -> JSONValue {
         var signer: JSONValue = .null
-        if let session = await backend.session,
-            case .signer(let chosen as CSCSigner) = await session.signatureConfiguration.signing
-        {
+        var authorization: JSONValue = .null
+        if let chosen = await providerSigner() {
             signer = .string(chosen.signerName ?? chosen.credential.id)
+            authorization = .string(chosen.credential.authMode == "oauth2code" ? "perSignature" : "once")
         }
-        return .object([("available", .bool(backend.providerSigning != nil)), ("signer", signer)])
+        return .object([
+            ("available", .bool(backend.providerSigning != nil)), ("signer", signer), ("authorization", authorization),
+        ])
     }
 
+    /// The open document's signer when it is the person's provider credential.
+    func providerSigner() async -> CSCSigner? {
+        guard let session = await backend.session,
+            case .signer(let chosen as CSCSigner) = await session.signatureConfiguration.signing
+        else { return nil }
+        return chosen
+    }
+
+    /// `POST /api/provider-signing/authorize`: `{"url": …}`, the provider's page where the person
+    /// authorizes the prepared signature's hash (an `oauth2code` credential); coming back confirms it.
+    /// 409 when no signature waits for its confirmation or the signer needs no such authorization.
+    func beginSignatureAuthorization(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        guard let provider = backend.providerSigning else {
+            throw WebError.notFound("this server signs with no provider's certificates")
+        }
+        let session = try await backend.current()
+        guard let signer = await providerSigner(), signer.credential.authMode == "oauth2code",
+            await session.phase == .confirming, let prepared = await session.preparedSignature
+        else {
+            throw WebError(
+                .conflict, code: "invalidState",
+                message: "no signature with a provider's credential waits for its authorization")
+        }
+        let url: String
+        do {
+            url = try provider.beginSignature(
+                signer: signer, digest: prepared.digest, algorithm: prepared.digestAlgorithm,
+                redirectURI: "http://\(request.headers["host"] ?? "")\(RequestPolicy.providerReturn)")
+        } catch {
+            throw WebError(error)
+        }
+        return .json(.object([("url", .string(url))]), status: 201)
+    }
     /// `POST /api/provider-signing`: `{"url": …}`, the provider's authorization page, which sends
     /// the browser back to `/provider-return` on the address the request named (its `Host`,
     /// checked by the policy).
@@ -57,15 +93,35 @@ extension WebRouter {
             return Self.page(400, "Not signed in", "The provider's answer has no code.")
         }
         do {
-            let signer = try await provider.finish(code: code, state: state)
+            let outcome = try await provider.finish(code: code, state: state)
             guard let session = await backend.session else {
                 return Self.page(409, "No document", "No document is open any more.", back: true)
             }
-            await session.configure(signing: .signer(signer))
-            return Self.page(
-                200, "Certificate chosen",
-                "Your signature will be made with the certificate of \(signer.signerName ?? signer.credential.id).",
-                back: true, refresh: true)
+            switch outcome {
+            case .signer(let signer):
+                await session.configure(signing: .signer(signer))
+                return Self.page(
+                    200, "Certificate chosen",
+                    "Your signature will be made with the certificate of \(signer.signerName ?? signer.credential.id).",
+                    back: true, refresh: true)
+            case .signatureAuthorized:
+                // The person authorized the hash of the signature they saw: that is their confirmation.
+                // Signing reports a failure as events; what tells is a signature more that verifies.
+                let made = { (document: PDFDocument) in
+                    SignatureValidator(document: document, trustRoots: []).validate().filter {
+                        $0.digestIntact && $0.signatureValid
+                    }.count
+                }
+                let before = made(session.currentDocument)
+                try await session.confirmSignature()
+                guard made(session.currentDocument) > before else {
+                    return Self.page(
+                        500, "Not signed", "The provider authorized the signature, but it could not be made.",
+                        back: true)
+                }
+                return Self.page(
+                    200, "Signed", "Your provider authorized the signature; it is made.", back: true, refresh: true)
+            }
         } catch {
             let answer = WebError(error)
             return Self.page(answer.status, "Not signed in", answer.message, back: true)

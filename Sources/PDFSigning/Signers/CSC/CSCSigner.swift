@@ -115,6 +115,20 @@ public struct CSCSigner: Signer {
 
     /// How many requests the service has had from this signer's client.
     public var requestCount: Int { batcher.client.requestCount }
+
+    /// The client of the service.
+    public var client: CSCClient { batcher.client }
+
+    /// The hash ``cms(for:algorithm:)`` sends the service for `digest`: that of our signed
+    /// attributes (they hold no time, so the same digest gives the same hash). An `oauth2code`
+    /// credential's owner authorizes it at the provider's page before the signature is made.
+    /// - Throws: `SigningError` when the certificate's hash cannot be computed.
+    public func attributesHash(for digest: [UInt8], algorithm: DigestAlgorithm) throws(SigningError) -> [UInt8] {
+        let builder = CMSSignedDataBuilder(
+            certificate: certificates[0], chain: Array(certificates.dropFirst()), digestAlgorithm: algorithm,
+            scheme: scheme)
+        return try algorithm.hash(try builder.signedAttributes(messageDigest: digest))
+    }
 }
 
 /// Gathers the hashes signed at once into batches: the first hash goes at once; those that come
