@@ -121,5 +121,17 @@ struct CSCCommandTests {
             return
         }
         #expect(signer is CSCSigner && signer.signerName == "Certomancer Signer")
+
+        // The same seal as one URI, the credential percent-encoded in its fragment.
+        let byURI = try ServeCommand.spec.parse([
+            "--store", directory + "/store-uri", "--seal", "csc:\(v1.baseURL)#autograph%2Fsigner-ec",
+        ])
+        let (_, uriBackend) = try await ServeCommand.prepare(byURI, console: .captured())
+        let uriMode = await uriBackend.signatureConfiguration.signing
+        guard case .signer(let uriSigner) = uriMode else {
+            Issue.record("the service does not sign in process")
+            return
+        }
+        #expect((uriSigner as? CSCSigner)?.credential.id == "autograph/signer-ec")
     }
 }

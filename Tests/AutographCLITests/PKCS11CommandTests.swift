@@ -75,6 +75,34 @@ struct PKCS11CommandTests {
         #expect(signer is PKCS11Signer && signer.signerName == "Signer RSA 2048")
         let wrong = try ServeCommand.spec.parse(seal + ["--pin-file", try Self.pinFile("0000", in: directory)])
         await #expect(throws: SigningError.self) { _ = try await ServeCommand.prepare(wrong, console: .captured()) }
+
+        // The same seal as a PKCS#11 URI (RFC 7512): the key by its id, the PIN from a file.
+        let uri =
+            "pkcs11:token=autograph;id=%01;type=private?module-path=\(SoftHSM.module)&pin-source=file:"
+            + (try Self.pinFile(SoftHSM.pin, in: directory))
+        let byURI = try ServeCommand.spec.parse([
+            "--store", directory + "/store-uri", "--seal", uri, "--chain",
+            TestPaths.fixture("pki", "signer-rsa2048.chain.pem"),
+        ])
+        let (_, uriBackend) = try await ServeCommand.prepare(byURI, console: .captured())
+        let uriMode = await uriBackend.signatureConfiguration.signing
+        guard case .signer(let uriSigner) = uriMode else {
+            Issue.record("the service does not sign in process")
+            return
+        }
+        #expect(uriSigner is PKCS11Signer && uriSigner.signerName == "Signer RSA 2048")
+        for bad in [
+            "pkcs11:token=autograph;object=rsa2048", "pkcs11:token=autograph?module-path=/m.so&pin-value=1234",
+            "pkcs11:colour=blue?module-path=/m.so", "pkcs11:id=%zz?module-path=/m.so", "file:/etc/passwd",
+            "csc:http://127.0.0.1:1", "csc:#x",
+        ] {
+            let parsed = try ServeCommand.spec.parse(["--store", directory + "/store-bad", "--seal", bad])
+            await #expect(throws: UsageError.self, "\(bad)") {
+                _ = try await ServeCommand.prepare(parsed, console: .captured())
+            }
+        }
+        let both = try ServeCommand.spec.parse(["--seal", uri, "--pkcs11", SoftHSM.module])
+        await #expect(throws: UsageError.self) { _ = try await ServeCommand.prepare(both, console: .captured()) }
     }
 
     @Test("pkcs11 list shows the tokens, and with the PIN their keys and certificates")

@@ -25,7 +25,8 @@ enum ServeCommand: Command {
                                   [--tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
                                   [--pkcs11 MODULE.so [--token LABEL] [--key-label L | --key-id HEX] [--pin-file F] [--chain C.pem]
                                    | --csc BASE_URL --credential ID [--csc-client-id ID --csc-secret-file F] [--pin-file F]
-                                   | --csc BASE_URL --csc-client-id ID [--csc-secret-file F]]
+                                   | --csc BASE_URL --csc-client-id ID [--csc-secret-file F]
+                                   | --seal pkcs11:…|csc:BASE_URL#CREDENTIAL]
             """,
         positionals: 0...1,
         options: [
@@ -65,7 +66,8 @@ enum ServeCommand: Command {
             .init(
                 name: "chain", valueName: "CHAIN.pem", help: "with --pkcs11: the seal's intermediate certificates (PEM)"
             ),
-        ] + TimeStampOptions.specs + PKCS11Options.specs + CSCOptions.connectionSpecs + CSCOptions.signingSpecs,
+        ] + TimeStampOptions.specs + PKCS11Options.specs + CSCOptions.connectionSpecs + CSCOptions.signingSpecs
+            + [SealURI.spec],
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
             the demo identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted
@@ -81,6 +83,8 @@ enum ServeCommand: Command {
             "Provider certificate" button opens the provider's authorization page (OAuth 2.0 with PKCE, as the
             client --csc-client-id), which sends the browser back to /provider-return; the first credential of
             their account that needs no further step (implicit authorization) then signs, and the preview shows it.
+            --seal URI gives the seal in one: a PKCS#11 URI (RFC 7512), pkcs11:token=LABEL;object=KEY?module-path=
+            MODULE.so&pin-source=file:PIN-FILE, or csc:BASE_URL#CREDENTIAL.
 
             A restart loses nothing: the document's id is "demo-form", or for FILE "file-" and the first 16 hex
             digits of the SHA-256 of its bytes, and a stored document of that id is resumed as it was left
@@ -151,7 +155,8 @@ enum ServeCommand: Command {
 
     /// Everything before the server listens: the store, and the backend with FILE's stored document
     /// (or the demo form's) resumed, or opened afresh; prints what it resumed or replaced.
-    static func prepare(_ arguments: Arguments, console: Console) async throws -> (DemoStore, WebBackend) {
+    static func prepare(_ given: Arguments, console: Console) async throws -> (DemoStore, WebBackend) {
+        let arguments = try SealURI.expand(given)
         // Who answers the decisions, first: a wrong option is said before anything is created.
         let host = try hostLink(arguments, console: console)
         // Every signature of the service is time-stamped (PAdES B-T) by the authority given.
