@@ -1,4 +1,4 @@
-public import PDFSigning
+import PDFSigning
 import Synchronization
 
 /// Signing with the person's own certificate at their trust service provider, through the CSC
