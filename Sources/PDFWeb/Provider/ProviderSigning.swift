@@ -14,7 +14,7 @@ import Synchronization
 ///    prepared signature (scope `credential`); the return exchanges the code for a token bound to
 ///    that hash and confirms the signature, which the token then authorizes.
 ///
-/// Each authorization is good for one return within ``lifetime``; its `state` is the only
+/// Each authorization is good for one return within ten minutes; its `state` is the only
 /// credential that return carries (the provider's page is another site, so the browser sends no
 /// cookie of this one), and it is unguessable (16 random bytes) and bound to this server.
 public final class ProviderSigning: Sendable {

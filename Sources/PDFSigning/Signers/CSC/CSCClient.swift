@@ -20,7 +20,7 @@ import Synchronization
 /// Every answer is bounded (1 MiB, 30 s) and checked before use; a service's error answer
 /// (`{"error": …, "error_description": …}`) becomes a `SigningError` with the seed's code:
 /// unreachable service −123, refused access, PIN or OTP −125, unknown credential −127, anything
-/// else −129 (see ``failure(status:body:operation:credential:)``).
+/// else −129.
 public final class CSCClient: Sendable {
     /// The API versions.
     public enum Version: String, Sendable, CaseIterable {
@@ -113,7 +113,7 @@ public final class CSCClient: Sendable {
     /// to 10,000 of them.
     /// - Parameter userID: the user whose credentials are listed, when the service authenticates a
     ///   client rather than a user.
-    /// - Throws: `SigningError` as ``failure(status:body:operation:credential:)`` says.
+    /// - Throws: `SigningError`: −123 unreachable, −125 refused access, −124 an unreadable list, −129 another refusal.
     public func credentialIDs(userID: String? = nil) async throws(SigningError) -> [String] {
         var identifiers: [String] = []
         var seen: Set<String> = []

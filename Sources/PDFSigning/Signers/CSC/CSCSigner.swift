@@ -12,7 +12,7 @@ public import PDFCore
 ///
 /// Hashes are batched: while one `signatures/signHash` call is under way, the hashes of other
 /// signatures made meanwhile with the same signer (several documents signed at once) wait and go
-/// together in the next call, up to the credential's `multisign` and ``batchLimit``: one
+/// together in the next call, up to the credential's `multisign` and the initializer's `batchLimit`: one
 /// authorization (one PIN entry, one SAD bound to all of them) and one signing call for the lot.
 public struct CSCSigner: Signer {
     /// The credential: its certificates, key algorithms and authorization mode.
