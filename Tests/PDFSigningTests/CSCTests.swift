@@ -192,19 +192,7 @@ struct CSCTests {
         let signer = try await CSCSigner(client: client, credentialID: "autograph/signer")
         let before = client.requestCount
         let bytes = try TestDocuments.simple()
-        let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
-            for _ in 0..<6 {
-                group.addTask {
-                    try await DocumentSigner(
-                        document: try PDFDocument(bytes: bytes), request: SignatureRequest(placement: .invisible),
-                        signer: signer
-                    ).sign().bytes()
-                }
-            }
-            var all: [[UInt8]] = []
-            for try await result in group { all.append(result) }
-            return all
-        }
+        let results = try await SigningTests.signConcurrently(bytes, count: 6, signer: signer)
         let calls = client.requestCount - before
         // The first hash goes alone; those made meanwhile wait and go together (4 requests when measured).
         #expect(calls % 2 == 0 && calls <= 6, "\(calls) requests for 6 signatures")

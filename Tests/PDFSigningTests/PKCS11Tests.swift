@@ -136,19 +136,7 @@ struct PKCS11Tests {
     func parallel() async throws {
         let signer = try Self.signer("p256")
         let bytes = try TestDocuments.simple()
-        let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    try await DocumentSigner(
-                        document: try PDFDocument(bytes: bytes), request: SignatureRequest(placement: .invisible),
-                        signer: signer
-                    ).sign().bytes()
-                }
-            }
-            var all: [[UInt8]] = []
-            for try await result in group { all.append(result) }
-            return all
-        }
+        let results = try await SigningTests.signConcurrently(bytes, count: 8, signer: signer)
         let root = Certificate.certificates(
             pem: Array(try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("pki", "root.cert.pem")))))
         #expect(results.count == 8)

@@ -17,6 +17,23 @@ struct SigningTests {
 
     /// Signs `bytes`, writes the result, and checks it with every oracle: returns the file's path.
     @discardableResult
+    /// `bytes` signed `count` times at once through one `signer`, each an invisible signature.
+    static func signConcurrently(_ bytes: [UInt8], count: Int, signer: any Signer) async throws -> [[UInt8]] {
+        try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    try await DocumentSigner(
+                        document: try PDFDocument(bytes: bytes), request: SignatureRequest(placement: .invisible),
+                        signer: signer
+                    ).sign().bytes()
+                }
+            }
+            var all: [[UInt8]] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+    }
+
     static func signAndCheck(
         _ bytes: [UInt8], signer: any Signer, request: SignatureRequest = SignatureRequest(placement: .invisible),
         fieldName: String? = nil
