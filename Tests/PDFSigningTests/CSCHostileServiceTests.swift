@@ -149,3 +149,40 @@ struct CSCHostileServiceTests {
         #expect(await Self.code { _ = try await client.credentialIDs() } == -123)
     }
 }
+
+extension CSCHostileServiceTests {
+    /// Answers `info` and `credentials/info` at once and holds every other request for a minute.
+    final class Stalling: HTTPTransport {
+        func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+            let body = String(decoding: request.body, as: UTF8.self)
+            let answer = CSCHostileServiceTests.pinService(Counter()).answer
+            if request.url.hasSuffix("credentials/authorize") {
+                try? await Task.sleep(for: .seconds(60))
+            }
+            let (status, text) = answer(request.url, body)
+            return HTTPClientResponse(status: status, body: Array(text.utf8))
+        }
+    }
+
+    @Test("A signature cancelled while the service stalls ends at once (cancelled), its own and one waiting behind it")
+    func cancelledWhileStalled() async throws {
+        let client = try await CSCClient(baseURL: "http://127.0.0.1:1", transport: Stalling())
+        let signer = try await CSCSigner(client: client, credentialID: "implicit", allowExpired: true)
+        let start = ContinuousClock.now
+        let first = Task { try await signer.cms(for: Array(repeating: 1, count: 32), algorithm: .sha256) }
+        try await Task.sleep(for: .milliseconds(200))
+        let second = Task { try await signer.cms(for: Array(repeating: 2, count: 32), algorithm: .sha256) }
+        try await Task.sleep(for: .milliseconds(200))
+        first.cancel()
+        second.cancel()
+        for task in [first, second] {
+            do {
+                _ = try await task.value
+                Issue.record("a cancelled signature was made")
+            } catch let error as SigningError {
+                #expect(error.code == .cancelled, "\(error.message)")
+            }
+        }
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+}

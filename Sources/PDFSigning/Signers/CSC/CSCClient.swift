@@ -117,6 +117,7 @@ public final class CSCClient: Sendable {
     public func credentialIDs(userID: String? = nil) async throws(SigningError) -> [String] {
         var identifiers: [String] = []
         var seen: Set<String> = []
+        var tokens: Set<String> = []
         var pageToken: String?
         var pages = 0
         repeat {
@@ -144,7 +145,7 @@ public final class CSCClient: Sendable {
             }
             // A token seen before, an empty page or 100 pages end the listing (a service cannot loop it).
             let next = answer["nextPageToken"]?.stringValue
-            pageToken = next.flatMap { seen.insert("page:" + $0).inserted && !list.isEmpty && pages < 100 ? $0 : nil }
+            pageToken = next.flatMap { tokens.insert($0).inserted && !list.isEmpty && pages < 100 ? $0 : nil }
         } while pageToken != nil
         return identifiers
     }

@@ -135,9 +135,9 @@ public struct CSCSigner: Signer {
 /// while a batch is under way go together in the next, up to `limit` and with one digest algorithm.
 actor CSCBatcher {
     private struct Pending {
+        var id: Int
         var hash: [UInt8]
         var algorithm: DigestAlgorithm
-        var continuation: CheckedContinuation<Result<[UInt8], SigningError>, Never>
     }
 
     nonisolated let client: CSCClient
@@ -148,6 +148,9 @@ actor CSCBatcher {
     private let authorizeCredential: (@Sendable ([[UInt8]], DigestAlgorithm) async throws(SigningError) -> String)?
     private let limit: Int
     private var pending: [Pending] = []
+    /// The callers not answered yet, by id: waiting for a batch or in one under way.
+    private var waiting: [Int: CheckedContinuation<Result<[UInt8], SigningError>, Never>] = [:]
+    private var nextID = 0
     private var draining = false
     /// Set when the service refused the PIN or OTP: later batches fail at once rather than spend
     /// the tries a service allows before it locks the credential.
@@ -169,16 +172,32 @@ actor CSCBatcher {
         self.limit = limit
     }
 
-    /// The service's raw signature of `hash`, signed in the next batch.
+    /// The service's raw signature of `hash`, signed in the next batch. A cancelled caller is
+    /// answered `.cancelled` at once, whether its hash waits or is in a batch under way (whose
+    /// signature is then dropped).
     func sign(_ hash: [UInt8], algorithm: DigestAlgorithm) async throws(SigningError) -> [UInt8] {
-        let result = await withCheckedContinuation { continuation in
-            pending.append(Pending(hash: hash, algorithm: algorithm, continuation: continuation))
-            if !draining {
-                draining = true
-                Task { await drain() }
+        let id = nextID
+        nextID += 1
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiting[id] = continuation
+                pending.append(Pending(id: id, hash: hash, algorithm: algorithm))
+                if !draining {
+                    draining = true
+                    Task { await drain() }
+                }
             }
+        } onCancel: {
+            Task { await self.cancel(id) }
         }
         return try result.get()
+    }
+
+    /// Answers the caller `id` `.cancelled` and forgets its hash, unless it was answered already.
+    private func cancel(_ id: Int) {
+        guard let continuation = waiting.removeValue(forKey: id) else { return }
+        pending.removeAll { $0.id == id }
+        continuation.resume(returning: .failure(SigningError(.cancelled, "the signature was cancelled")))
     }
 
     /// Signs batches until none is left; hashes added meanwhile join the next.
@@ -201,7 +220,7 @@ actor CSCBatcher {
                 result = .failure(error)
             }
             for (index, item) in batch.enumerated() {
-                item.continuation.resume(returning: result.map { $0[index] })
+                waiting.removeValue(forKey: item.id)?.resume(returning: result.map { $0[index] })
             }
         }
         draining = false
