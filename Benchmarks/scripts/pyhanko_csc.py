@@ -5,9 +5,10 @@
 
 pyHanko's own CSC signer (pyhanko.sign.signers.csc_signer) against a CSC API v1 service: one aiohttp
 session, the credential's certificates fetched once (fetch_certs_in_csc_credential), an authorization
-manager that asks `credentials/authorize` for a SAD bound to the hashes of each signing call (SCAL 2,
-as Tests/Scripts/pyhanko_csc_sign.py does), CSCSigner with its defaults: batch_size 1 and
-batch_autocommit, so every signature is one `credentials/authorize` and one `signatures/signHash`.
+manager that asks `credentials/authorize` for a SAD bound to the hashes of each signing call (SCAL 2:
+the HashBoundAuthorization of Tests/Scripts/pyhanko_csc_sign.py, imported from there), CSCSigner with
+its defaults: batch_size 1 and batch_autocommit, so every signature is one `credentials/authorize` and
+one `signatures/signHash`.
 DOCUMENT is read once. Each signature, timed with the rest of its pass: IncrementalPdfFileWriter
 over the bytes, PdfSigner(...).async_sign_pdf with a new invisible field `Sig`, PAdES
 (/SubFilter ETSI.CAdES.detached), SHA-256, into a BytesIO.
@@ -30,8 +31,13 @@ written to SAMPLE.pdf, for the bench to check.
 import asyncio
 import io
 import logging
+import os
 import sys
 import time
+
+# The root package's Tests/Scripts, for the tests' CSC script and its authorization manager.
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Scripts")
+sys.path.insert(0, os.path.normpath(SCRIPTS))
 
 
 def emit(line):
@@ -55,19 +61,7 @@ async def run(base, credential, data, count, task_counts, rounds, server_log, st
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.sign import fields, signers
     from pyhanko.sign.signers import csc_signer
-
-    class HashBoundAuthorization(csc_signer.CSCAuthorizationManager):
-        """A SAD for exactly the hashes of each signing call (`credentials/authorize` with `hash`)."""
-
-        def __init__(self, session, service_info, credential_info):
-            super().__init__(service_info, credential_info)
-            self.session = session
-
-        async def authorize_signature(self, hash_b64s):
-            request = self.format_csc_auth_request(hash_b64s=hash_b64s)
-            url = self.csc_session_info.endpoint_url("credentials/authorize")
-            async with self.session.post(url, json=request, raise_for_status=True) as response:
-                return self.parse_csc_auth_response(await response.json())
+    from pyhanko_csc_sign import HashBoundAuthorization
 
     metadata = signers.PdfSignatureMetadata(field_name="Sig", subfilter=fields.SigSeedSubFilter.PADES)
 

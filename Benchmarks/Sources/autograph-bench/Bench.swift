@@ -103,33 +103,11 @@ struct Bench {
 
         let signing = try SigningSteps(options: options, environment: environment).run(files, notices: &notices)
 
-        var pkcs11: PKCS11Bench.Result? = nil
-        if options.steps.contains(.pkcs11) {
-            Progress.note(
-                "pkcs11: autograph sign --pkcs11 and pyhanko sign addsig pkcs11 on one SoftHSM2 token, "
-                    + "\(SoftHSMStore.keys.count) keys × \(options.pkcs11Runs) runs, then "
-                    + "\(options.pkcs11Signatures) signatures × \(options.rounds) passes in process, 1 and 8 threads")
-            pkcs11 = try PKCS11Bench(
-                environment: environment, runs: options.pkcs11Runs, rounds: options.rounds,
-                signatures: options.pkcs11Signatures
-            ).run(autograph: environment.autograph)
-            if let failure = pkcs11?.failure { Progress.note("notice: pkcs11 skipped: \(failure)") }
-            printLines(pkcs11!.details())
-        }
-
-        var csc: CSCBench.Result? = nil
-        if options.steps.contains(.csc) {
-            Progress.note(
-                "csc: autograph sign --csc and pyHanko's CSC signer on one certomancer-csc-dummy server, "
-                    + "\(CSCBench.keys.count) credentials × \(options.cscRuns) runs, then "
-                    + "\(options.cscSignatures) signatures × \(options.rounds) passes in process, 1 and 8 tasks")
-            csc = try CSCBench(
-                environment: environment, runs: options.cscRuns, rounds: options.rounds,
-                signatures: options.cscSignatures
-            ).run(autograph: environment.autograph)
-            if let failure = csc?.failure { Progress.note("notice: csc skipped: \(failure)") }
-            printLines(csc!.details())
-        }
+        let pkcs11 =
+            try options.steps.contains(.pkcs11)
+            ? report(PKCS11Bench(options: options, environment: environment).run()) : nil
+        let csc =
+            try options.steps.contains(.csc) ? report(CSCBench(options: options, environment: environment).run()) : nil
 
         var render: RenderBench.Result? = nil
         if options.steps.contains(.render), !files.isEmpty {
@@ -175,11 +153,18 @@ struct Bench {
         if options.steps.contains(.signBig) { summary.add(signBig: signing.signBig) }
         if options.steps.contains(.verifyBig) { summary.add(verifyBig: signing.verifyBig) }
         if options.steps.contains(.ltv) { summary.add(ltv: signing.ltv) }
-        if options.steps.contains(.pkcs11) { summary.add(pkcs11: pkcs11) }
-        if options.steps.contains(.csc) { summary.add(csc: csc) }
+        if options.steps.contains(.pkcs11) { summary.add(remoteSigner: pkcs11, kind: PKCS11Bench.kind) }
+        if options.steps.contains(.csc) { summary.add(remoteSigner: csc, kind: CSCBench.kind) }
         if options.steps.contains(.render) { summary.add(render: render) }
         if options.steps.contains(.text) { summary.add(text: text) }
         printLines(summary.lines())
+    }
+
+    /// The details of a `pkcs11` or `csc` step that has run, with a notice when it was skipped.
+    private func report(_ result: RemoteSignerStep.Result) -> RemoteSignerStep.Result {
+        if let failure = result.failure { Progress.note("notice: \(result.kind.step) skipped: \(failure)") }
+        printLines(result.details())
+        return result
     }
 
     func printLines(_ lines: [String]) {

@@ -16,8 +16,7 @@ struct CSCDummyServer {
     var log: String
     /// The server's standard output and error.
     var output: String
-    private var pid: pid_t
-    private var input: Int32
+    private var process: ServerProcess
 
     /// The server script of the root package.
     static func script(_ environment: BenchEnvironment) -> String {
@@ -66,8 +65,8 @@ struct CSCDummyServer {
             environment.python, script(environment), "--cache-keys", CertomancerServer.configuration(environment), "2",
             log,
         ]
-        let (pid, input) = try CertomancerServer.spawn(arguments, log: output)
-        var server = CSCDummyServer(baseURL: "", log: log, output: output, pid: pid, input: input)
+        var server = CSCDummyServer(
+            baseURL: "", log: log, output: output, process: try ServerProcess.spawn(arguments, log: output))
         let end = monotonicSeconds() + timeout
         while monotonicSeconds() < end {
             let text = String(decoding: readFile(output), as: UTF8.self)
@@ -77,9 +76,7 @@ struct CSCDummyServer {
                 server.baseURL = "http://127.0.0.1:\(port)"
                 return server
             }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                server.pid = 0
+            if server.process.reapIfExited() {
                 server.stop()
                 throw BenchError("the CSC server exited: \(text.suffix(2000))")
             }
@@ -87,18 +84,6 @@ struct CSCDummyServer {
         }
         server.stop()
         throw BenchError("the CSC server printed no port within \(Int(timeout)) s: \(arguments.joined(separator: " "))")
-    }
-
-    /// The size of the log now: what ``requests(since:)`` counts from.
-    var logOffset: Int { Self.size(log) }
-
-    /// The number of requests logged after `offset` (a ``logOffset``).
-    func requests(since offset: Int) -> Int { Self.lines(log, since: offset) }
-
-    /// The size of the file at `path` (0 when missing).
-    static func size(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// The number of lines of the file at `path` after byte `offset`.
@@ -109,22 +94,5 @@ struct CSCDummyServer {
     }
 
     /// Stops the server: its standard input closed, it exits; killed when it has not after 10 s.
-    mutating func stop() {
-        if input >= 0 {
-            close(input)
-            input = -1
-        }
-        guard pid > 0 else { return }
-        var status: Int32 = 0
-        let end = monotonicSeconds() + 10
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if monotonicSeconds() > end {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                break
-            }
-            usleep(50_000)
-        }
-        pid = 0
-    }
+    mutating func stop() { process.stop() }
 }

@@ -43,9 +43,8 @@ struct CertomancerServer {
     var intermediate: String
     var signer: String
     var launcher: Launcher
-    /// The supervisor's process and the write end of its standard input.
-    private var pid: pid_t
-    private var input: Int32
+    /// The supervisor's process.
+    private var process: ServerProcess
 
     /// The time stamping service of `tsa`.
     var tsaURL: String { baseURL + "/autograph/tsa/tsa" }
@@ -79,18 +78,16 @@ struct CertomancerServer {
                 "certomancer", "--config", configuration(environment), "--service-url-prefix", base, "animate",
                 "--port", String(port),
             ]
-            let (pid, input) = try spawn(arguments, log: log)
+            let process = try ServerProcess.spawn(arguments, log: log)
             var server = CertomancerServer(
                 port: port, baseURL: base, log: log, root: directory + "/root.cert.pem",
                 intermediate: directory + "/intermediate.cert.pem", signer: directory + "/signer.cert.pem",
-                launcher: environment.launcher, pid: pid, input: input)
+                launcher: environment.launcher, process: process)
             let end = monotonicSeconds() + timeout
             var exited = false
             while monotonicSeconds() < end {
-                var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid {
+                if server.process.reapIfExited() {
                     exited = true
-                    server.pid = 0
                     break
                 }
                 if (try? server.download("root", to: server.root)) == true { break }
@@ -128,10 +125,7 @@ struct CertomancerServer {
     }
 
     /// The size of the log now: what ``requests(since:)`` reads from.
-    var logOffset: Int {
-        var info = stat()
-        return stat(log, &info) == 0 ? Int(info.st_size) : 0
-    }
+    var logOffset: Int { fileSize(log) }
 
     /// The requests logged after `offset` (a ``logOffset``).
     func requests(since offset: Int) -> [Request] {
@@ -150,50 +144,7 @@ struct CertomancerServer {
 
     /// Stops the Animator: its supervisor's standard input closed, it sends SIGTERM (SIGKILL after 5 s) and
     /// exits; the supervisor itself is killed when it has not exited after 10 s.
-    mutating func stop() {
-        if input >= 0 {
-            close(input)
-            input = -1
-        }
-        guard pid > 0 else { return }
-        var status: Int32 = 0
-        let end = monotonicSeconds() + 10
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if monotonicSeconds() > end {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                break
-            }
-            usleep(50_000)
-        }
-        pid = 0
-    }
-
-    /// Starts `arguments` with a pipe as standard input (its write end returned, closed on exec) and
-    /// standard output and error appended to `log` (made empty first). The CSC server of the `csc` step
-    /// starts the same way.
-    static func spawn(_ arguments: [String], log: String) throws(BenchError) -> (pid_t, Int32) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        cArguments.append(nil)
-        defer { for argument in cArguments { free(argument) } }
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, arguments[0], &actions, nil, cArguments, environ)
-        close(ends[0])
-        guard status == 0 else {
-            close(ends[1])
-            throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(status)))")
-        }
-        return (pid, ends[1])
-    }
+    mutating func stop() { process.stop() }
 
     /// A port on 127.0.0.1 that was free a moment ago (bound to port 0, read, closed).
     private static func freePort() throws(BenchError) -> Int {

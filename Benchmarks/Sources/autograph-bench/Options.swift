@@ -121,6 +121,18 @@ struct Options {
             }
             return number
         }
+        /// A worker's `DOCUMENT SAMPLE COUNT COUNTS ROUNDS` (COUNTS: "1,8", of threads or tasks).
+        func passes(_ name: String, unit: String) throws(BenchError) -> RemoteSignerWorker.Passes {
+            let document = try value(name)
+            let sample = try value(name)
+            let signatures = try count(name)
+            let counts = try value(name).split(separator: ",").map { Int($0) ?? 0 }
+            guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else {
+                throw BenchError("\(name) needs \(unit) counts such as 1,8")
+            }
+            return RemoteSignerWorker.Passes(
+                document: document, sample: sample, signatures: signatures, counts: counts, rounds: try count(name))
+        }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -179,31 +191,17 @@ struct Options {
                 return options
             case "--pkcs11-worker":
                 var values: [String] = []
-                for _ in 0..<7 { values.append(try value(argument)) }
-                let signatures = try count(argument)
-                let threads = try value(argument).split(separator: ",").map { Int($0) ?? 0 }
-                guard !threads.isEmpty, threads.allSatisfy({ $0 > 0 }) else {
-                    throw BenchError("\(argument) needs thread counts such as 1,8")
-                }
+                for _ in 0..<5 { values.append(try value(argument)) }
                 options.mode = .pkcs11Worker(
                     PKCS11Worker.Arguments(
                         module: values[0], tokenLabel: values[1], pinFile: values[2], keyLabel: values[3],
-                        chain: values[4], document: values[5], sample: values[6], signatures: signatures,
-                        threads: threads, rounds: try count(argument)))
+                        chain: values[4], passes: try passes(argument, unit: "thread")))
                 return options
             case "--csc-worker":
-                var values: [String] = []
-                for _ in 0..<4 { values.append(try value(argument)) }
-                let signatures = try count(argument)
-                let tasks = try value(argument).split(separator: ",").map { Int($0) ?? 0 }
-                guard !tasks.isEmpty, tasks.allSatisfy({ $0 > 0 }) else {
-                    throw BenchError("\(argument) needs task counts such as 1,8")
-                }
-                options.mode = .cscWorker(
-                    CSCWorker.Arguments(
-                        baseURL: values[0], credential: values[1], document: values[2], sample: values[3],
-                        signatures: signatures, tasks: tasks, rounds: try count(argument),
-                        serverLog: try value(argument)))
+                let (baseURL, credential) = (try value(argument), try value(argument))
+                var passes = try passes(argument, unit: "task")
+                passes.requestLog = try value(argument)
+                options.mode = .cscWorker(CSCWorker.Arguments(baseURL: baseURL, credential: credential, passes: passes))
                 return options
             case "--help", "-h":
                 options.mode = .help
