@@ -70,7 +70,7 @@ package final class ByteSource: @unchecked Sendable {
         let buffer = UnsafeMutableRawBufferPointer(start: memory, count: size)
         // Arrays and slices are copied at once: element by element through the generic iterator,
         // a 5 MB document took 0.4 s to copy (every revision appended in a session reopens it).
-        let copied = bytes.withContiguousStorageIfAvailable { source in
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { source in
             buffer.copyMemory(from: UnsafeRawBufferPointer(source))
         }
         if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: bytes) }

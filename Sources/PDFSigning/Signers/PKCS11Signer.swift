@@ -1,5 +1,5 @@
 public import PDFCore
-package import PKCS11
+import PKCS11
 
 /// Signs with a key that lives in a PKCS#11 token or HSM (SoftHSM, a smart card, Thales Luna,
 /// YubiHSM, a cloud HSM's client library): the module is loaded at run time, the token chosen by
