@@ -151,24 +151,24 @@ struct CSCHostileServiceTests {
 }
 
 extension CSCHostileServiceTests {
-    /// Answers `info` and `credentials/info` at once and holds every other request for a minute.
+    /// Answers `info` and `credentials/info` at once and holds `credentials/authorize` for an hour
+    /// (then refuses its PIN): only a cancellation ends a signature before that.
     final class Stalling: HTTPTransport {
         func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
             let body = String(decoding: request.body, as: UTF8.self)
             let answer = CSCHostileServiceTests.pinService(Counter()).answer
             if request.url.hasSuffix("credentials/authorize") {
-                try? await Task.sleep(for: .seconds(60))
+                try? await Task.sleep(for: .seconds(3600))
             }
             let (status, text) = answer(request.url, body)
             return HTTPClientResponse(status: status, body: Array(text.utf8))
         }
     }
 
-    @Test("A signature cancelled while the service stalls ends at once (cancelled), its own and one waiting behind it")
+    @Test("A signature cancelled while the service stalls ends cancelled, its own and one waiting behind it")
     func cancelledWhileStalled() async throws {
         let client = try await CSCClient(baseURL: "http://127.0.0.1:1", transport: Stalling())
         let signer = try await CSCSigner(client: client, credentialID: "implicit", allowExpired: true)
-        let start = ContinuousClock.now
         let first = Task { try await signer.cms(for: Array(repeating: 1, count: 32), algorithm: .sha256) }
         try await Task.sleep(for: .milliseconds(200))
         let second = Task { try await signer.cms(for: Array(repeating: 2, count: 32), algorithm: .sha256) }
@@ -180,9 +180,9 @@ extension CSCHostileServiceTests {
                 _ = try await task.value
                 Issue.record("a cancelled signature was made")
             } catch let error as SigningError {
+                // Without the cancellation, the stalled service's answer would be −125 an hour later.
                 #expect(error.code == .cancelled, "\(error.message)")
             }
         }
-        #expect(ContinuousClock.now - start < .seconds(10))
     }
 }
