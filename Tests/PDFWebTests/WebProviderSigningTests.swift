@@ -130,6 +130,32 @@ struct WebProviderSigningTests {
             "/provider-return?error=access_denied&state=s", auth: .none, headers: navigation)
         #expect(denied.status == 404)
     }
+
+    @Test(
+        "A hostile return: a provider's error text with markup is shown escaped; an oversized state or code is refused")
+    func hostileReturn() async throws {
+        // A provider nobody listens on: nothing here reaches it.
+        let port = try LoopbackPort.free()
+        let server = try await TestServer(
+            provider: ProviderSigning(baseURL: "http://127.0.0.1:\(port)", clientID: "app", clientSecret: nil))
+        defer { Task { await server.stop() } }
+        let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate"]
+        let script = "%3Cscript%3Ealert(1)%3C%2Fscript%3E"
+        let marked = try await server.request(
+            "/provider-return?error=\(script)&error_description=\(script)&state=s", auth: .none, headers: navigation)
+        #expect(marked.status == 403 && !marked.text.contains("<script") && marked.text.contains("&lt;script&gt;"))
+        let longState = String(repeating: "a", count: 5000)
+        #expect(
+            try await server.request("/provider-return?code=c&state=\(longState)", auth: .none, headers: navigation)
+                .status == 400)
+        let longCode = String(repeating: "c", count: 5000)
+        #expect(
+            try await server.request("/provider-return?code=\(longCode)&state=s", auth: .none, headers: navigation)
+                .status == 400)
+        // An unknown state with a plausible code reaches no provider and chooses nothing.
+        let unknown = try await server.request("/provider-return?code=c&state=s", auth: .none, headers: navigation)
+        #expect(unknown.status != 200 && !unknown.text.contains("refresh"))
+    }
 }
 
 /// A GET that follows no redirect, for playing the browser at the provider's page.

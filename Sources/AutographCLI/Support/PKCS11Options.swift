@@ -52,11 +52,9 @@ enum PKCS11Options {
 
     static func keyID(_ arguments: Arguments) throws -> [UInt8]? {
         guard let text = arguments.value("key-id") else { return nil }
-        let digits = Array(text.utf8)
-        guard !digits.isEmpty, digits.count % 2 == 0, digits.count <= 256,
-            digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) })
-        else { throw UsageError("--key-id takes hexadecimal digits, an even number of them, not \(text.prefix(40))") }
-        func value(_ digit: UInt8) -> UInt8 { digit <= 0x39 ? digit - 0x30 : (digit | 0x20) - 0x61 + 10 }
-        return stride(from: 0, to: digits.count, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+        guard !text.isEmpty, text.utf8.count <= 256, let bytes = Hex.decode(text) else {
+            throw UsageError("--key-id takes hexadecimal digits, an even number of them, not \(text.prefix(40))")
+        }
+        return bytes
     }
 }

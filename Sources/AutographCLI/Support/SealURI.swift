@@ -1,3 +1,5 @@
+import PDFSigning
+
 /// `serve --seal URI`: the service's seal as one URI, the other way to give what `--pkcs11 …` or
 /// `--csc … --credential …` give.
 ///
@@ -51,7 +53,7 @@ enum SealURI {
                 }
                 let name = String(fields[0])
                 // An id is bytes; every other value is text.
-                let value = name == "id" ? hex(bytes) : String(validating: bytes, as: UTF8.self)
+                let value = name == "id" ? Hex.uppercase(bytes) : String(validating: bytes, as: UTF8.self)
                 guard let value else {
                     throw UsageError("--seal: the PKCS#11 URI's \(name.prefix(40)) is not UTF-8 text")
                 }
@@ -106,7 +108,7 @@ enum SealURI {
             if byte == UInt8(ascii: "%") {
                 let first = utf8.index(after: index)
                 guard first < utf8.endIndex, utf8.index(after: first) < utf8.endIndex,
-                    let high = hexValue(utf8[first]), let low = hexValue(utf8[utf8.index(after: first)])
+                    let high = Hex.value(utf8[first]), let low = Hex.value(utf8[utf8.index(after: first)])
                 else { return nil }
                 bytes.append(high << 4 | low)
                 index = utf8.index(first, offsetBy: 2)
@@ -116,20 +118,5 @@ enum SealURI {
             }
         }
         return bytes
-    }
-
-    /// Lower-case hexadecimal, as `--key-id` takes it.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case 0x30...0x39: digit - 0x30
-        case 0x41...0x46: digit - 0x41 + 10
-        case 0x61...0x66: digit - 0x61 + 10
-        default: nil
-        }
     }
 }

@@ -1,4 +1,5 @@
 import PDFSession
+import PDFSigning
 
 #if canImport(Glibc)
     import Glibc

@@ -46,12 +46,13 @@ extension WebRouter {
         do {
             url = try provider.beginSignature(
                 signer: signer, digest: prepared.digest, algorithm: prepared.digestAlgorithm,
-                redirectURI: "http://\(request.headers["host"] ?? "")\(RequestPolicy.providerReturn)")
+                redirectURI: Self.providerReturnURI(request))
         } catch {
             throw WebError(error)
         }
         return .json(.object([("url", .string(url))]), status: 201)
     }
+
     /// `POST /api/provider-signing`: `{"url": …}`, the provider's authorization page, which sends
     /// the browser back to `/provider-return` on the address the request named (its `Host`,
     /// checked by the policy).
@@ -61,10 +62,9 @@ extension WebRouter {
                 "this server signs with no provider's certificates (serve --csc … without --credential)")
         }
         _ = try await backend.current()
-        let host = request.headers["host"] ?? ""
         let url: String
         do {
-            url = try await provider.begin(redirectURI: "http://\(host)\(RequestPolicy.providerReturn)")
+            url = try await provider.begin(redirectURI: Self.providerReturnURI(request))
         } catch {
             throw WebError(error)
         }
@@ -126,6 +126,12 @@ extension WebRouter {
             let answer = WebError(error)
             return Self.page(answer.status, "Not signed in", answer.message, back: true)
         }
+    }
+
+    /// Where the provider sends the browser back: `/provider-return` on the address the request
+    /// named (its `Host`, which the policy checked is this server's).
+    static func providerReturnURI(_ request: HTTPRequest) -> String {
+        "http://\(request.headers["host"] ?? "")\(RequestPolicy.providerReturn)"
     }
 
     /// A small HTML page (no script: the policy allows none inline); `refresh` goes on to the viewer.
