@@ -123,6 +123,7 @@ public final class PDFDocument: Sendable {
         if !complete {
             warnings.append(PDFWarning(.xrefInvalid, "cross-reference chain incomplete; missing objects are searched"))
         }
+        if let lengthWarning = security?.lengthWarning { warnings.append(PDFWarning(.encryption, lengthWarning)) }
 
         self.index = index
         self.revisions =
@@ -255,11 +256,26 @@ public final class PDFDocument: Sendable {
 
     // MARK: Opening helpers
 
+    /// The `%PDF-` header: in the first 1024 bytes as §7.5.2 allows, or after more junk (a mail
+    /// or a download wrapper) as long as it is followed by a version, within the first MiB.
     static func findHeader(_ bytes: UnsafeRawBufferPointer) -> (offset: Int, version: String)? {
-        guard
-            let offset = IndirectObjectParser.search(
-                UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, 1024)]), for: "%PDF-", from: 0)
-        else { return nil }
+        func search(_ limit: Int, from start: Int) -> Int? {
+            IndirectObjectParser.search(
+                UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, limit)]), for: "%PDF-", from: start)
+        }
+        var found = search(1024, from: 0)
+        var start = 1024 - 5
+        while found == nil, start < min(bytes.count, 1 << 20), let candidate = search(1 << 20, from: max(0, start)) {
+            // Far from the start, only a header with a version counts ("%PDF-1.7").
+            if candidate + 7 < bytes.count, Lexer.isDigit(bytes[candidate + 5]),
+                bytes[candidate + 6] == UInt8(ascii: "."),
+                Lexer.isDigit(bytes[candidate + 7])
+            {
+                found = candidate
+            }
+            start = candidate + 1
+        }
+        guard let offset = found else { return nil }
         var end = offset + 5
         while end < bytes.count, end < offset + 12,
             Lexer.isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".")

@@ -42,6 +42,8 @@ package struct SecurityHandler: Sendable {
     private let stringMethod: CryptMethod
     private let embeddedFileMethod: CryptMethod
     private let cryptFilters: [PDFName: CryptMethod]
+    /// Set when the dictionary's `/Length` is not the key length that opened the document.
+    package let lengthWarning: String?
 
     /// Opens the security handler of `dictionary` (the trailer's `/Encrypt`) with `password`.
     /// - Throws: `.passwordRequired` when no password was given and the empty one fails,
@@ -81,8 +83,6 @@ package struct SecurityHandler: Sendable {
                     keyLength = bits <= 32 ? bits * 8 : bits
                 }
             }
-            if version == 4 && filters.values.contains(.aes128) { keyLength = 128 }
-            if version == 5 { keyLength = 256 }
         }
         func method(_ key: PDFName) -> CryptMethod {
             guard version >= 4 else { return .rc4 }
@@ -93,30 +93,55 @@ package struct SecurityHandler: Sendable {
         stringMethod = method(.strF)
         embeddedFileMethod = dictionary.name(.eff) == nil ? streamMethod : method(.eff)
         cryptFilters = filters
-        guard keyLength % 8 == 0, (40...256).contains(keyLength) else {
-            throw PDFError(.unsupported, "key length \(keyLength) is not supported")
+
+        // The key length: AES fixes it; for RC4 the stated one first, then the others a writer
+        // may have meant (a wrong /Length is common): the password check tells which is right.
+        var lengths: [Int]
+        if version == 5 {
+            lengths = [256]
+        } else if version == 4 && filters.values.contains(.aes128) {
+            lengths = [128]
+        } else if revision == 2 {
+            lengths = [40]
+        } else {
+            let stated = keyLength % 8 == 0 && (40...128).contains(keyLength) ? [keyLength] : []
+            lengths = stated + [128, 40] + stride(from: 48, through: 120, by: 8)
+            var seen = Set<Int>()
+            lengths = lengths.filter { seen.insert($0).inserted }
         }
 
-        let standard = StandardSecurity(
-            revision: revision, keyLength: keyLength / 8, owner: owner, user: user,
-            ownerEncryption: dictionary.string(.oe)?.bytes ?? [], userEncryption: dictionary.string(.ue)?.bytes ?? [],
-            permissions: permissions, fileID: fileID, encryptMetadata: encryptMetadata)
         var candidates: [String] = [password ?? ""]
         if let password, revision >= 5, let prepared = SASLprep.prepare(password), prepared != password {
             candidates.insert(prepared, at: 0)
         }
         var authenticated: (key: [UInt8], owner: Bool)? = nil
-        for candidate in candidates {
-            if let result = try standard.authenticate(password: candidate) {
-                authenticated = result
-                break
+        search: for length in lengths {
+            let standard = StandardSecurity(
+                revision: revision, keyLength: length / 8, owner: owner, user: user,
+                ownerEncryption: dictionary.string(.oe)?.bytes ?? [],
+                userEncryption: dictionary.string(.ue)?.bytes ?? [],
+                permissions: permissions, fileID: fileID, encryptMetadata: encryptMetadata)
+            for candidate in candidates {
+                if let result = try standard.authenticate(password: candidate) {
+                    authenticated = result
+                    keyLength = length
+                    break search
+                }
             }
+            // Only revision 3 and 4 RC4 keys are worth another length.
+            if revision < 3 || revision > 4 { break }
         }
         guard let authenticated else {
             if password == nil {
                 throw PDFError(.passwordRequired, "the document is encrypted and needs a password")
             }
             throw PDFError(.wrongPassword, "the password opens the document neither as user nor as owner")
+        }
+        if let stated = dictionary.int(.length), stated != keyLength, version != 1 {
+            let cipher = lengths.count == 1 ? (version == 5 ? "AES-256" : "AES-128") : "RC4"
+            lengthWarning = "/Encrypt /Length \(stated) is wrong: opened as \(cipher) with a \(keyLength)-bit key"
+        } else {
+            lengthWarning = nil
         }
         fileKey = authenticated.key
         info = EncryptionInfo(

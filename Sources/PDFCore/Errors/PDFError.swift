@@ -142,7 +142,8 @@ public struct PDFWarning: Hashable, Sendable, CustomStringConvertible {
         /// The page tree is damaged: a kid that is not a dictionary, a loop, a tree too deep or too large, or a
         /// `/Pages` that is not the root; the damage is skipped.
         case pageTreeInvalid
-        /// An object could not be decrypted (its key could not be derived) and reads as null.
+        /// An object could not be decrypted (its key could not be derived) and reads as null, or
+        /// `/Encrypt /Length` is not the key length that opened the document.
         case encryption
         /// The last warning kept: the count of further warnings dropped at ``ParseOptions/maxWarnings``.
         case tooManyWarnings

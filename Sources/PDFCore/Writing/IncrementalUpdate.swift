@@ -21,16 +21,38 @@ public struct IncrementalUpdate: Sendable {
     /// Where the update's random bytes (the new `/ID[1]`, AES initialisation vectors) come from, and whether the ID is
     /// derived from the content instead.
     public var options: WriteOptions
+    /// The catalog's reference: the base's `/Root`, or, when the base's trailer holds the catalog
+    /// as a direct dictionary (§7.5.5 wants a reference, but such files exist and readers open them),
+    /// a new object the update writes the catalog to. Edit the catalog through this reference.
+    public private(set) var catalogReference: PDFReference?
     private var objects: [Int: (generation: Int, object: PDFObject)] = [:]
     private var trailerChanges: [PDFName: PDFObject] = [:]
     private var nextNumber: Int
+    private var changed = false
 
     /// An empty update of `base`: new objects are numbered from the base's object count (``PDFDocument/objectCount``)
     /// up.
+    ///
+    /// A base whose file does not start with its `%PDF-` header is replaced by
+    /// ``PDFDocument/startingAtHeader()``, so that the updated file does: write ``base``, not the
+    /// document given, before the update.
     public init(base: PDFDocument, options: WriteOptions = .default) {
+        let base = (try? base.startingAtHeader()) ?? base
         self.base = base
         self.options = options
         self.nextNumber = max(1, base.objectCount)
+        switch base.trailer[.root] {
+        case .reference(let root)?:
+            catalogReference = root
+        case .dictionary(let catalog)?:
+            let root = PDFReference(nextNumber, 0)
+            nextNumber += 1
+            objects[root.number] = (0, .dictionary(catalog))
+            trailerChanges[.root] = .reference(root)
+            catalogReference = root
+        default:
+            catalogReference = nil
+        }
     }
 
     /// Adds a new object and returns its reference.
@@ -38,6 +60,7 @@ public struct IncrementalUpdate: Sendable {
         let reference = PDFReference(nextNumber, 0)
         nextNumber += 1
         objects[reference.number] = (0, object)
+        changed = true
         return reference
     }
 
@@ -51,11 +74,13 @@ public struct IncrementalUpdate: Sendable {
     public mutating func replace(_ reference: PDFReference, with object: PDFObject) {
         objects[reference.number] = (reference.generation, object)
         nextNumber = max(nextNumber, reference.number + 1)
+        changed = true
     }
 
     /// Sets a trailer entry (`/Info`, `/Root`); `/Size`, `/Prev` and `/ID` are managed by the update.
     public mutating func setTrailer(_ key: PDFName, to value: PDFObject) {
         trailerChanges[key] = value
+        changed = true
     }
 
     /// The object in the update for `reference`, or the base's.
@@ -64,8 +89,8 @@ public struct IncrementalUpdate: Sendable {
         return base.object(reference)
     }
 
-    /// True when nothing has been added or replaced.
-    public var isEmpty: Bool { objects.isEmpty && trailerChanges.isEmpty }
+    /// True when nothing has been added or replaced (a direct catalog made indirect does not count).
+    public var isEmpty: Bool { !changed }
 
     /// The bytes to append to the base file.
     /// - Throws: `.writeFailed` when the base is encrypted but was opened without its key.
@@ -117,6 +142,19 @@ public struct IncrementalUpdate: Sendable {
                 entries.append((reference.number, .inFile(offset: offset, generation: reference.generation)))
                 serializer.append("\(reference.number) \(reference.generation) obj\n")
                 try serializer.write(object, encryption: encryption(for: reference, object: object))
+                serializer.append("\nendobj\n")
+            }
+            // An /Encrypt /Length that did not open the document is written right (never encrypted
+            // itself, §7.6.1), so that readers trusting it open the update.
+            if let security = base.security, security.lengthWarning != nil,
+                case .reference(let reference)? = base.trailer[.encrypt], objects[reference.number] == nil,
+                var dictionary = base.object(reference).dictionaryValue
+            {
+                dictionary[.length] = .integer(security.info.keyLength)
+                let offset = baseLength + serializer.output.count - headerOffset
+                entries.append((reference.number, .inFile(offset: offset, generation: reference.generation)))
+                serializer.append("\(reference.number) \(reference.generation) obj\n")
+                try serializer.write(.dictionary(dictionary), encryption: nil)
                 serializer.append("\nendobj\n")
             }
         }

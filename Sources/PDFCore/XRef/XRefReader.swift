@@ -62,7 +62,16 @@ package struct XRefReader {
             let section = try readSection(at: offset + headerOffset)
             warnings.append(
                 PDFWarning(.xrefInvalid, "offsets are relative to the header at \(headerOffset)", offset: offset))
-            return section
+            // Its entries are relative to the header too: the index holds file offsets.
+            let entries = section.entries.map { entry in
+                if case .inFile(let offset, let generation) = entry {
+                    return XRefEntry.inFile(offset: offset + headerOffset, generation: generation)
+                }
+                return entry
+            }
+            return XRefSection(
+                offset: section.offset, form: section.form, trailer: section.trailer, end: section.end,
+                numbers: section.numbers, entries: entries, hybridConflicts: section.hybridConflicts)
         }
     }
 

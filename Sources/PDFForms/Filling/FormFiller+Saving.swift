@@ -14,7 +14,7 @@ extension FormFiller {
         var generator = AppearanceGenerator(
             fonts: AppearanceFonts(document: document, defaultResources: form.defaultResources, fallback: options.font),
             document: document)
-        var edits = DictionaryEdits(document: document)
+        var edits = DictionaryEdits(reading: update)
 
         var targets: [(field: FormField, value: FieldValue, changed: Bool)] = []
         for (name, value) in values {
@@ -89,7 +89,7 @@ extension FormFiller {
         if form.needsAppearances {
             if let formReference = form.reference {
                 edits.edit(formReference) { $0[.needAppearances] = nil }
-            } else if let root = document.trailer.reference(.root) {
+            } else if let root = update.catalogReference {
                 edits.edit(root) { catalog in
                     var acroForm = document.resolve(catalog[.acroForm] ?? .null).dictionaryValue ?? form.dictionary
                     acroForm[.needAppearances] = nil
@@ -144,14 +144,15 @@ extension FormFiller {
 
 /// Edits of existing dictionaries, gathered so that a field merged with its widget is written once.
 struct DictionaryEdits {
-    let document: PDFDocument
+    /// The objects as the update starts (the base's, and a direct catalog the update made indirect).
+    let source: IncrementalUpdate
     private var edited: [PDFReference: PDFDictionary] = [:]
     private var order: [PDFReference] = []
 
-    init(document: PDFDocument) { self.document = document }
+    init(reading update: IncrementalUpdate) { self.source = update }
 
     mutating func edit(_ reference: PDFReference, _ change: (inout PDFDictionary) -> Void) {
-        var dictionary = edited[reference] ?? document.object(reference).dictionaryValue ?? PDFDictionary()
+        var dictionary = edited[reference] ?? source.object(reference).dictionaryValue ?? PDFDictionary()
         change(&dictionary)
         if edited[reference] == nil { order.append(reference) }
         edited[reference] = dictionary

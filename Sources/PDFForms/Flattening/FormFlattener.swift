@@ -93,7 +93,7 @@ public struct FormFlattener {
         formDictionary[.needAppearances] = nil
         if let reference = form.reference {
             update.replace(reference, with: .dictionary(formDictionary))
-        } else if let root = document.trailer.reference(.root), var catalog = document.catalog {
+        } else if let root = update.catalogReference, var catalog = document.catalog {
             catalog[.acroForm] = .dictionary(formDictionary)
             update.replace(root, with: .dictionary(catalog))
         }

@@ -58,10 +58,19 @@ public final class SessionController: Sendable {
         delegate: (any SessionDelegate)? = nil
     ) async throws(SessionError) -> DocumentSession {
         guard !documentID.isEmpty else { throw SessionError(.invalidArgument, "the document id is empty") }
-        _ = try DocumentSession.open(pdf, password: password)
+        let document = try DocumentSession.open(pdf, password: password)
+        // Revisions extend a file that starts with its header (junk before it dropped, or one added).
+        var original = pdf
+        if !document.startsWithHeader {
+            do {
+                original = try document.startingAtHeader().withBytes { Array($0) }
+            } catch {
+                throw SessionError(error)
+            }
+        }
         var snapshot = SessionSnapshot(kind: .editable)
         snapshot.documentPassword = password
-        try store.create(documentID: documentID, original: pdf, state: snapshot.encoded())
+        try store.create(documentID: documentID, original: original, state: snapshot.encoded())
         return try start(documentID, viewerConfiguration, signatureConfiguration, delegate)
     }
 

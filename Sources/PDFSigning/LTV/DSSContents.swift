@@ -14,8 +14,7 @@ enum DSSContents {
 
     /// The catalog's `/DSS` dictionary; nil when the document has none.
     static func dictionary(of document: PDFDocument) -> PDFDictionary? {
-        guard let root = document.trailer.reference(.root) else { return nil }
-        return document.resolve(document.object(root).dictionaryValue?[.dss] ?? .null).dictionaryValue
+        document.resolve(document.catalog?[.dss] ?? .null).dictionaryValue
     }
 
     /// The streams of `dss[key]` with their decoded bytes, in order, as long as `budget` (decoded

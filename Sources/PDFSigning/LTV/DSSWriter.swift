@@ -25,10 +25,10 @@ public struct DSSWriter: Sendable {
     public func update(adding entries: [(contents: [UInt8], material: ValidationMaterial)]) throws(SigningError)
         -> [UInt8]
     {
-        guard let root = document.trailer.reference(.root), var catalog = document.object(root).dictionaryValue else {
+        var update = IncrementalUpdate(base: document, options: writeOptions)
+        guard let root = update.catalogReference, var catalog = update.object(root).dictionaryValue else {
             throw SigningError(.documentUnreadable, "the document has no catalog to hold a DSS")
         }
-        var update = IncrementalUpdate(base: document, options: writeOptions)
         var dss = DSSContents.dictionary(of: document) ?? PDFDictionary()
         // Every item already there stays, read or not; those read are found again by their bytes
         // instead of being written twice.

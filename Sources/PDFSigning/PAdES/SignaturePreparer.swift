@@ -57,7 +57,9 @@ public struct SignaturePreparer {
         } catch {
             throw SigningError(error)
         }
-        return try locate(in: &bytes, base: base, contentsSize: contentsSize, fieldName: builder.fieldName)
+        // The update's base: the document itself, or the same objects from a file starting at its header.
+        return try locate(
+            in: &bytes, base: builder.update.base, contentsSize: contentsSize, fieldName: builder.fieldName)
     }
 
     /// Finds the placeholders in the serialized update, patches `/ByteRange` and computes the digest.

@@ -155,7 +155,7 @@ struct SignatureUpdateBuilder {
             addAnnotation(fieldReference, to: pages[pageIndex])
             addToForm(fieldReference, form: form)
         }
-        if request.certification != nil, let root = base.trailer.reference(.root) {
+        if request.certification != nil, let root = update.catalogReference {
             edit(root) { catalog in
                 var permissions = base.resolve(catalog[.perms] ?? .null).dictionaryValue ?? PDFDictionary()
                 permissions[.docMDP] = .reference(signatureReference)
@@ -201,7 +201,7 @@ struct SignatureUpdateBuilder {
     }
 
     mutating func edit(_ reference: PDFReference, _ change: (inout PDFDictionary) -> Void) {
-        var dictionary = edits[reference] ?? base.object(reference).dictionaryValue ?? PDFDictionary()
+        var dictionary = edits[reference] ?? update.object(reference).dictionaryValue ?? PDFDictionary()
         change(&dictionary)
         if edits[reference] == nil { editOrder.append(reference) }
         edits[reference] = dictionary
@@ -226,7 +226,7 @@ struct SignatureUpdateBuilder {
     /// Sets `/SigFlags` 3 on the form when it does not have it yet.
     private mutating func setSignatureFlags(form: AcroForm?) {
         guard let form, base.resolve(form.dictionary[.sigFlags] ?? .null).intValue != 3,
-            let root = base.trailer.reference(.root)
+            let root = update.catalogReference
         else { return }
         if let formReference = form.reference {
             edit(formReference) { $0[.sigFlags] = .integer(3) }
@@ -240,7 +240,7 @@ struct SignatureUpdateBuilder {
 
     /// Adds the field to `/Fields` and sets `/SigFlags` (3: signatures exist, append only, §12.7.3).
     mutating func addToForm(_ field: PDFReference, form: AcroForm?, signatureFlags: Int = 3) {
-        guard let root = base.trailer.reference(.root) else { return }
+        guard let root = update.catalogReference else { return }
         let base = self.base
         var dictionary = form?.dictionary ?? PDFDictionary()
         // An indirect /Fields array is replaced as an object of its own.
