@@ -42,12 +42,13 @@ static void cshim_jpeg_silence(j_common_ptr info, int level) {
 }
 
 int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height, size_t max_bytes,
-                      cshim_jpeg_image *image) {
+                      int color_transform, int gray, int allow_truncated, cshim_jpeg_image *image) {
     struct jpeg_decompress_struct info;
     struct cshim_jpeg_error error;
     /* volatile: read after longjmp */
     unsigned char *volatile pixels = NULL;
     image->pixels = NULL;
+    image->truncated = 0;
     image->message[0] = 0;
     info.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = cshim_jpeg_fail;
@@ -63,12 +64,18 @@ int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_h
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, (unsigned long)size);
     jpeg_read_header(&info, TRUE);
+    if (info.num_components == 3 && color_transform == 0) info.jpeg_color_space = JCS_RGB;
+    if (info.num_components == 3 && color_transform == 1) info.jpeg_color_space = JCS_YCbCr;
+    if (info.num_components == 4 && color_transform == 0) info.jpeg_color_space = JCS_CMYK;
+    if (info.num_components == 4 && color_transform == 1) info.jpeg_color_space = JCS_YCCK;
     switch (info.jpeg_color_space) {
     case JCS_GRAYSCALE: info.out_color_space = JCS_GRAYSCALE; break;
     case JCS_CMYK:
     case JCS_YCCK: info.out_color_space = JCS_CMYK; break;
     default: info.out_color_space = JCS_RGB; break;
     }
+    if (gray && (info.jpeg_color_space == JCS_YCbCr || info.jpeg_color_space == JCS_RGB))
+        info.out_color_space = JCS_GRAYSCALE;
     unsigned int denominator = 1;
     while (denominator < 8 && info.image_width / (denominator * 2) >= (unsigned int)min_width &&
            info.image_height / (denominator * 2) >= (unsigned int)min_height)
@@ -99,7 +106,8 @@ int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_h
     image->adobe_inverted = info.saw_Adobe_marker && info.out_color_space == JCS_CMYK;
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
-    if (error.truncated) {
+    image->truncated = error.truncated;
+    if (error.truncated && !allow_truncated) {
         snprintf(image->message, sizeof(image->message), "the JPEG data is truncated");
         free(pixels);
         return -1;

@@ -48,7 +48,8 @@ public final class DocumentRenderer: Sendable {
     ) {
         let list = graphics.displayList(pageAt: index, budget: options.budget)
         if options.budget?.stop != nil { return (RenderedImage(width: 0, height: 0, rgba: []), list.warnings) }
-        return (render(list, pageAt: index, options: options), list.warnings)
+        let image = render(list, pageAt: index, options: options)
+        return (image, list.warnings + image.warnings)
     }
 
     /// Renders an already interpreted page (a tile of it when `options.region` is set).

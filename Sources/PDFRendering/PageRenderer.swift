@@ -70,7 +70,9 @@ public struct PageRenderer: Sendable {
             let start = ((row + margin) * padded.width + left) * 4
             rgba += padded.rgba[start..<(start + width * 4)]
         }
-        return RenderedImage(width: width, height: height, rgba: rgba)
+        var image = RenderedImage(width: width, height: height, rgba: rgba)
+        image.warnings = padded.warnings
+        return image
     }
 
     /// Pages at most this many pixels wide render tiles as whole-width bands (exact).

@@ -6,6 +6,9 @@ public struct RenderedImage: Sendable {
     public var height: Int
     /// `width × height × 4` bytes, R G B A.
     public var rgba: [UInt8]
+    /// What could not be drawn while replaying the page (an image that does not decode, say):
+    /// problems of drawing, where ``DocumentRenderer/render(pageAt:options:)`` adds those of reading.
+    public var warnings: [String] = []
 
     /// An image of `width` × `height` pixels; `rgba` holds `width × height × 4` premultiplied bytes.
     public init(width: Int, height: Int, rgba: [UInt8]) {

@@ -25,13 +25,17 @@ typedef struct {
     int height;
     int components;         /* 1 (grey), 3 (RGB) or 4 (CMYK) */
     int adobe_inverted;     /* CMYK stored inverted (Adobe APP14 marker) */
+    int truncated;          /* the data ended early: the missing rows are grey */
     char message[JMSG_LENGTH_MAX_SHIM];
 } cshim_jpeg_image;
 
 /* Decodes with the largest DCT scaling (1/2, 1/4, 1/8) that keeps at least min_width x min_height
-   pixels; refuses images above max_bytes of pixels and truncated data. Returns 0 on success. */
+   pixels; refuses images above max_bytes of pixels, and truncated data unless allow_truncated.
+   color_transform is PDF's /ColorTransform (-1: the JPEG's own markers decide; 0: the samples are
+   stored untransformed; 1: YCbCr or YCCK); gray asks for one luminance component from colour data.
+   Returns 0 on success. */
 int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height, size_t max_bytes,
-                      cshim_jpeg_image *image);
+                      int color_transform, int gray, int allow_truncated, cshim_jpeg_image *image);
 
 /* Encodes grey (1) or RGB (3) pixels at a quality from 1 to 100. Returns 0 on success. */
 int cshim_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,

@@ -14,8 +14,10 @@ struct ImageDecoder: Sendable {
 
     /// The image's size and how to decode it, or nil with a warning when its dictionary is unusable.
     /// - Parameter isMask: `/ImageMask true`: the result's alpha is where paint goes.
-    func source(_ stream: PDFStream, resources: PDFDictionary?) throws(PDFError) -> (source: ImageSource, isMask: Bool)
-    {
+    /// - Parameter name: how warnings name the image (`image /Im1`, `an inline image`).
+    func source(_ stream: PDFStream, resources: PDFDictionary?, name: String) throws(PDFError) -> (
+        source: ImageSource, isMask: Bool
+    ) {
         let dictionary = stream.dictionary
         let document = self.document
         let options = self.options
@@ -38,9 +40,9 @@ struct ImageDecoder: Sendable {
                         options: options, resources: resources, reduction: reduction), []
                 )
             } catch let error as PDFError {
-                return (nil, ["an image cannot be decoded: \(error.message)"])
+                return (nil, ["\(name) (\(width)×\(height)) cannot be decoded and is not drawn: \(error.message)"])
             } catch {
-                return (nil, ["an image cannot be decoded: \(error)"])
+                return (nil, ["\(name) (\(width)×\(height)) cannot be decoded and is not drawn: \(error)"])
             }
         }
         return (source, isMask)
@@ -255,7 +257,9 @@ struct ImageDecoder: Sendable {
         let partial = try stream.partiallyDecodedData(maxSize: maxBytes)
         switch partial.imageCodec?.string {
         case "DCTDecode", "DCT":
-            let jpeg = try JPEGCodec.decodeComponents(partial.data)
+            let transform = partial.imageCodecParameters?[.colorTransform].flatMap { document.resolve($0).intValue }
+            let jpeg = try JPEGCodec.decodeComponents(
+                partial.data, colorTransform: transform, gray: components == 1, lenient: true)
             var values = jpeg.samples.map { UInt16($0) }
             if jpeg.components == 4 && jpeg.adobeInverted {
                 for index in values.indices { values[index] = 255 - values[index] }

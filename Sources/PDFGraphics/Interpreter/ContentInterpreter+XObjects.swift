@@ -13,7 +13,9 @@ extension ContentInterpreter {
         }
         if let content = stream.dictionary[.oc], !graphics.optionalContent.isVisible(content) { return }
         switch stream.dictionary[.subtype]?.nameValue?.string {
-        case "Image": drawImage(stream, name: "/" + name.string)
+        case "Image":
+            let number = object.referenceValue.map { " (object \($0.number))" } ?? ""
+            drawImage(stream, name: "image /\(name.string)\(number)")
         case "Form":
             _ = entering(object.referenceValue.map { .object($0) }, "form /\(name.string)") {
                 drawForm(stream)
@@ -76,7 +78,7 @@ extension ContentInterpreter {
         guard !isHidden else { return }
         do {
             let (source, isMask) = try ImageDecoder(graphics: graphics)
-                .source(stream, resources: resources)
+                .source(stream, resources: resources, name: name)
             if isMask {
                 guard let paint = currentPaint(stroking: false) else { return }
                 emit(.stencilMask(source, paint, ctm: state.ctm, state: state.drawState(stroking: false)))
@@ -84,7 +86,7 @@ extension ContentInterpreter {
                 emit(.image(source, ctm: state.ctm, state: state.drawState(stroking: false)))
             }
         } catch {
-            warn("image \(name): \(error.message)")
+            warn("\(name) is not drawn: \(error.message)")
         }
     }
 
@@ -119,6 +121,6 @@ extension ContentInterpreter {
             }
             dictionary[PDFName(key)] = value
         }
-        drawImage(PDFStream(dictionary: dictionary, encodedBytes: data), name: "(inline)")
+        drawImage(PDFStream(dictionary: dictionary, encodedBytes: data), name: "an inline image")
     }
 }

@@ -5,6 +5,7 @@ import PDFCore
 extension PDFName {
     // §7.8.3 resource dictionaries and §8.4.5 graphics state parameters
     static let bm: PDFName = "BM"
+    static let colorTransform: PDFName = "ColorTransform"
     static let ais: PDFName = "AIS"
     // §8.7 patterns
     static let patternType: PDFName = "PatternType"

@@ -32,14 +32,34 @@ package enum JPEGCodec {
 
     /// Decodes to the JPEG's own components: 1 (grey), 3 (RGB) or 4 (CMYK, stored inverted when
     /// `adobeInverted`), 8 bits each, rows top to bottom.
+    /// - Parameters:
+    ///   - colorTransform: PDF's `/ColorTransform` (§7.4.8): 0 when the samples are stored as they
+    ///     are, 1 for YCbCr (YCCK); nil lets the JPEG's markers decide.
+    ///   - gray: one luminance component from colour data (an image whose colour space is grey).
+    ///   - lenient: as PDF readers do, bytes before the start-of-image marker are skipped and data
+    ///     that ends early is drawn with the missing rows grey; otherwise both are errors.
     package static func decodeComponents(
-        _ data: [UInt8], minimumWidth: Int = .max, minimumHeight: Int = .max
+        _ data: [UInt8], minimumWidth: Int = .max, minimumHeight: Int = .max, colorTransform: Int? = nil,
+        gray: Bool = false, lenient: Bool = false
     ) throws(PDFError) -> (width: Int, height: Int, components: Int, adobeInverted: Bool, samples: [UInt8]) {
         var image = cshim_jpeg_image()
+        var start = 0
+        if lenient, !(data.count >= 2 && data[0] == 0xFF && data[1] == 0xD8) {
+            // A start-of-image marker followed by another marker, within the first 64 KiB.
+            let limit = min(data.count - 2, 1 << 16)
+            if limit > 0,
+                let found = (0..<limit).first(where: {
+                    data[$0] == 0xFF && data[$0 + 1] == 0xD8 && data[$0 + 2] == 0xFF
+                })
+            {
+                start = found
+            }
+        }
         let status = data.withUnsafeBufferPointer { buffer in
             cshim_jpeg_decode(
-                buffer.baseAddress, buffer.count, Int32(clamping: minimumWidth), Int32(clamping: minimumHeight),
-                maximumBytes, &image)
+                buffer.baseAddress.map { $0 + start }, buffer.count - start, Int32(clamping: minimumWidth),
+                Int32(clamping: minimumHeight), maximumBytes, Int32(colorTransform.map { $0 == 0 ? 0 : 1 } ?? -1),
+                gray ? 1 : 0, lenient ? 1 : 0, &image)
         }
         guard status == 0, let pixels = image.pixels else {
             let message = withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

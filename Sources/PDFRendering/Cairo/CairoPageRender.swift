@@ -19,6 +19,7 @@ enum CairoPageRender {
         // cairo draws straight into the image's own bytes, which are then reordered in place: no
         // second page-sized buffer.
         var drawn = false
+        var warnings: [String] = []
         let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             count = width * height * 4
             guard let base = buffer.baseAddress,
@@ -48,6 +49,7 @@ enum CairoPageRender {
                 context: context, device: device, size: (width, height), environment: environment, depth: 0)
             replayer.replay(list.items)
             replayer.finish()
+            warnings = environment.warnings
             cairo_surface_flush(surface)
             // ARGB32 is a native-endian 32-bit word per pixel, A R G B from the high byte down; the
             // image wants the bytes R G B A, the little-endian word A B G R.
@@ -60,7 +62,10 @@ enum CairoPageRender {
             }
             drawn = true
         }
-        return drawn ? RenderedImage(width: width, height: height, rgba: rgba) : empty
+        guard drawn else { return empty }
+        var image = RenderedImage(width: width, height: height, rgba: rgba)
+        image.warnings = warnings
+        return image
     }
 }
 

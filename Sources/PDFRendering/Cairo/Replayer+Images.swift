@@ -116,7 +116,10 @@ extension Replayer {
         let (decoded, warnings) = image.decoded(reduction: key.reduction)
         warnings.forEach(environment.warn)
         guard let decoded, let surface = ImageSurface.premultiplied(decoded) else {
-            environment.warn("an image (\(image.width)×\(image.height)) could not be drawn")
+            // The decoder said why already; otherwise the surface could not be made.
+            if decoded != nil || warnings.isEmpty {
+                environment.warn("an image (\(image.width)×\(image.height)) could not be drawn")
+            }
             return nil
         }
         environment.images[key] = surface
@@ -130,7 +133,9 @@ extension Replayer {
         let (decoded, warnings) = image.decoded(reduction: key.reduction)
         warnings.forEach(environment.warn)
         guard let decoded, let surface = ImageSurface.alphaChannel(decoded) else {
-            environment.warn("a stencil mask (\(image.width)×\(image.height)) could not be drawn")
+            if decoded != nil || warnings.isEmpty {
+                environment.warn("a stencil mask (\(image.width)×\(image.height)) could not be drawn")
+            }
             return nil
         }
         environment.stencils[key] = surface
