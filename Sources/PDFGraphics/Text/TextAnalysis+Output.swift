@@ -13,7 +13,7 @@ extension TextAnalysis {
         for var members in line.words {
             let direction = Bidi.direction(members.map { glyphs[$0].text })
             if direction < 0 {
-                members = reversedClusters(members)
+                members = reversedClusters(members, u: u)
                 rightToLeft += 1
             } else if direction > 0 {
                 rightToLeft -= 1
@@ -36,17 +36,38 @@ extension TextAnalysis {
         return TextLine(words: words, quad: quad, endsWithHyphen: hyphen)
     }
 
-    /// Glyphs in the opposite order, each base glyph kept before the combining marks that follow it.
-    func reversedClusters(_ members: [Int]) -> [Int] {
-        var clusters: [[Int]] = []
-        for member in members {
-            if glyphs[member].isMark, !clusters.isEmpty {
-                clusters[clusters.count - 1].append(member)
-            } else {
-                clusters.append([member])
-            }
+    /// Glyphs in the opposite order, each base glyph followed by its combining marks. A mark
+    /// belongs to the base glyph it is drawn over: producers write it after its base (HarfBuzz's
+    /// order) or before it (the whole run reversed), so the neighbour whose extent along `u` holds
+    /// the mark's centre takes it; the one before when both or neither do.
+    func reversedClusters(_ members: [Int], u: PDFPoint) -> [Int] {
+        func extent(_ glyph: ShownGlyph) -> (Double, Double) {
+            let (a, b) = (projection(glyph.start, u), projection(glyph.end, u))
+            return (min(a, b), max(a, b))
         }
-        return clusters.reversed().flatMap { $0 }
+        func distance(_ point: Double, _ range: (Double, Double)) -> Double {
+            point < range.0 ? range.0 - point : (point > range.1 ? point - range.1 : 0)
+        }
+        let bases = members.indices.filter { !glyphs[members[$0]].isMark }
+        // For each base (by its position in `members`), its marks in drawing order.
+        var marks: [Int: [Int]] = [:]
+        var loose: [Int] = []
+        var nextBase = 0
+        for (position, member) in members.enumerated() {
+            guard glyphs[member].isMark else { continue }
+            while nextBase < bases.count && bases[nextBase] < position { nextBase += 1 }
+            let before = nextBase > 0 ? bases[nextBase - 1] : nil
+            let after = nextBase < bases.count ? bases[nextBase] : nil
+            let centre = (projection(glyphs[member].start, u) + projection(glyphs[member].end, u)) / 2
+            var owner = before ?? after
+            if let before, let after,
+                distance(centre, extent(glyphs[members[after]])) < distance(centre, extent(glyphs[members[before]]))
+            {
+                owner = after
+            }
+            if let owner { marks[owner, default: []].append(member) } else { loose.append(member) }
+        }
+        return bases.reversed().flatMap { [members[$0]] + (marks[$0] ?? []) } + loose
     }
 
     /// A word's boxes: one per run of glyphs on the same baseline and font size.
