@@ -1,0 +1,207 @@
+import Foundation
+import PDFCore
+import PDFTestSupport
+import Testing
+
+@testable import PDFGraphics
+
+/// Annotations without an appearance stream, drawn from their dictionaries, against poppler
+/// (`pdftoppm`) and MuPDF (`mutool draw`), which draw their own for them too.
+@Suite(
+    "Annotations without an appearance stream, against poppler and MuPDF",
+    .enabled(if: Requirement.tools("mutool", "pdftoppm"), "mutool or pdftoppm is not installed"))
+struct AnnotationAppearanceTests {
+    /// One page of annotations of one kind, with points (PDF user space) that must be drawn.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var label: String
+        var annotations: [String]
+        /// Points inside what must be drawn: not white on our rendering.
+        var inked: [(x: Double, y: Double)]
+        /// The share of differing pixels allowed against the closer oracle.
+        var tolerance = 0.02
+        var testDescription: String { label }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            label: "Square and Circle: /C, /IC, /BS width and dash, /CA, no border",
+            annotations: [
+                "/Subtype /Square /Rect [10 110 90 190] /C [1 0 0] /IC [0 0 1] /BS << /W 4 >>",
+                "/Subtype /Circle /Rect [110 110 190 190] /C [0 0.5 0] /BS << /W 3 /S /D /D [6 3] >>",
+                "/Subtype /Square /Rect [10 10 90 90] /C [0 0 0] /CA 0.5 /IC [1 1 0]",
+                "/Subtype /Circle /Rect [110 10 190 90] /IC [1 0 1] /C [0 0 1] /BS << /W 0 >>",
+            ],
+            inked: [(50, 150), (11.5, 150), (150, 50), (50, 50)]),
+        Case(
+            label: "Line: every line ending, /IC filling the closed ones",
+            annotations: [
+                "/Subtype /Line /Rect [0 0 200 200] /L [20 180 180 180] /LE [/OpenArrow /ClosedArrow] /C [1 0 0] /IC [0 1 0] /BS << /W 2 >>",
+                "/Subtype /Line /Rect [0 0 200 200] /L [20 140 180 140] /LE [/Square /Circle] /C [0 0 1] /IC [1 1 0] /BS << /W 2 >>",
+                "/Subtype /Line /Rect [0 0 200 200] /L [20 100 180 100] /LE [/Diamond /Butt] /C [0 0 0] /BS << /W 1 >>",
+                "/Subtype /Line /Rect [0 0 200 200] /L [20 60 180 60] /LE [/ROpenArrow /RClosedArrow] /C [0 0.5 0] /BS << /W 3 >>",
+                "/Subtype /Line /Rect [0 0 200 200] /L [20 20 180 40] /LE [/Slash /None] /C [0.5 0 0.5] /BS << /W 2 >>",
+            ],
+            inked: [(100, 180), (100, 140), (100, 60), (176, 180), (20, 140)]),
+        Case(
+            label: "Polygon filled and PolyLine with a closed arrow",
+            annotations: [
+                "/Subtype /Polygon /Rect [10 100 190 190] /Vertices [20 110 100 180 180 110] /C [1 0 0] /IC [0 0 1] /BS << /W 3 >>",
+                "/Subtype /PolyLine /Rect [10 10 190 90] /Vertices [20 20 60 80 100 20 140 80 180 20] /LE [/None /ClosedArrow] /C [0 0.6 0] /BS << /W 2 >>",
+            ],
+            inked: [(100, 130), (60, 80), (100, 21)]),
+        Case(
+            label: "Ink: two strokes five points wide",
+            annotations: [
+                "/Subtype /Ink /Rect [10 10 190 190] /InkList [[20 20 60 150 100 40 180 180] [30 170 170 30]] /C [0 0 1] /BS << /W 5 >>"
+            ],
+            inked: [(100, 100), (40, 85), (140, 110)]),
+        Case(
+            label: "Highlight, Underline, StrikeOut and Squiggly over quadrilaterals in the order viewers write",
+            annotations: [
+                "/Subtype /Highlight /Rect [20 150 180 180] /QuadPoints [20 180 180 180 20 150 180 150] /C [1 1 0]",
+                "/Subtype /Underline /Rect [20 110 180 140] /QuadPoints [20 140 180 140 20 110 180 110] /C [0 0 1]",
+                "/Subtype /StrikeOut /Rect [20 70 180 100] /QuadPoints [20 100 180 100 20 70 180 70] /C [1 0 0]",
+                "/Subtype /Squiggly /Rect [20 30 180 60] /QuadPoints [20 60 180 60 20 30 180 30] /C [0 0.6 0]",
+            ],
+            inked: [(100, 165), (100, 110), (100, 85)]),
+        Case(
+            label: "FreeText: /DA font, size and colour, wrapped, centred with /Q 1, /C background, /BS border",
+            annotations: [
+                "/Subtype /FreeText /Rect [10 100 190 190] /Contents (Hello FreeText annotation wrapped inside the box) /DA (/Helv 14 Tf 0 0 1 rg) /BS << /W 1 >> /C [1 0.9 0.8]",
+                "/Subtype /FreeText /Rect [10 10 190 90] /Contents (Centred text) /DA (/F1 12 Tf 1 0 0 rg) /Q 1 /BS << /W 2 >>",
+            ],
+            inked: [(150, 120), (10.5, 50)], tolerance: 0.03),
+        Case(
+            label: "Text (sticky note) icons in /C",
+            annotations: [
+                "/Subtype /Text /Rect [10 150 30 170] /Name /Note /C [1 1 0]",
+                "/Subtype /Text /Rect [50 150 70 170] /Name /Comment /C [0 1 0]",
+                "/Subtype /Text /Rect [90 150 110 170] /Name /Key /C [0 0 1]",
+                "/Subtype /Text /Rect [130 150 150 170] /Name /Help /C [1 0 0]",
+                "/Subtype /Text /Rect [10 100 30 120] /Name /NewParagraph /C [1 0 1]",
+                "/Subtype /Text /Rect [50 100 70 120] /Name /Paragraph /C [0 1 1]",
+                "/Subtype /Text /Rect [90 100 110 120] /Name /Insert /C [0.5 0.5 0]",
+            ],
+            inked: [(12, 166), (52, 166), (92, 166), (132, 166), (12, 116)], tolerance: 0.055),
+        Case(
+            label: "Stamps with standard names and one without",
+            annotations: [
+                "/Subtype /Stamp /Rect [10 150 190 190] /Name /Approved",
+                "/Subtype /Stamp /Rect [10 100 190 140] /Name /NotForPublicRelease",
+                "/Subtype /Stamp /Rect [10 50 190 90] /Name /Draft",
+                "/Subtype /Stamp /Rect [10 5 190 45] /Name /TopSecret",
+            ],
+            inked: [(13, 170), (13, 120), (100, 53)], tolerance: 0.15),
+    ]
+
+    /// The page of `annotations`, each an annotation dictionary's entries after `/Type /Annot`.
+    static func page(_ annotations: [String]) -> HandPage {
+        var page = HandPage(content: "")
+        page.pageEntries =
+            "/Annots [" + annotations.map { "<< /Type /Annot \($0) /F 4 >>" }.joined(separator: " ") + "]"
+        return page
+    }
+
+    @Test("each kind of annotation is drawn, and matches poppler or MuPDF", arguments: cases)
+    func matchesAnOracle(_ testCase: Case) throws {
+        let page = Self.page(testCase.annotations)
+        let popplers = try page.rendered(poppler: true)
+        let mupdfs = try page.rendered(poppler: false)
+        // What the annotations draw: the points inside them are no longer the white of the page.
+        let ours = popplers.ours
+        for point in testCase.inked {
+            let (x, y) = (Int(point.x), Int(page.height - point.y))
+            let index = (y * ours.width + x) * 3
+            let pixel = ours.pixels[index..<(index + 3)]
+            #expect(pixel.contains { $0 < 230 }, "\(testCase.label): nothing drawn at \(point): \(Array(pixel))")
+        }
+        #expect(Fidelity.inkedPixels(ours) > 200, "\(testCase.label): next to nothing drawn")
+        let fromPoppler = Fidelity.compare(popplers.ours, popplers.theirs)?.fraction ?? 1
+        let fromMuPDF = Fidelity.compare(mupdfs.ours, mupdfs.theirs)?.fraction ?? 1
+        print("\(testCase.label): poppler \(fromPoppler), MuPDF \(fromMuPDF)")
+        try Fidelity.expectMatch(
+            fromPoppler <= fromMuPDF ? popplers : mupdfs, tolerance: testCase.tolerance, label: testCase.label)
+    }
+
+    @Test("an annotation with an appearance stream is drawn from it, not from its dictionary")
+    func appearanceStreamWins() throws {
+        var page = Self.page([
+            "/Subtype /Square /Rect [20 20 180 180] /C [1 0 0] /IC [1 0 0] /AP << /N 5 0 R >>"
+        ])
+        page.objects = [
+            .stream("/Type /XObject /Subtype /Form /BBox [0 0 10 10]", Array("0 0 1 rg 0 0 10 10 re f".utf8))
+        ]
+        let pair = try page.rendered()
+        let middle = (100 * pair.ours.width + 100) * 3
+        #expect(Array(pair.ours.pixels[middle..<(middle + 3)]) == [0, 0, 255])
+        try Fidelity.expectMatch(pair, label: "appearance stream over dictionary")
+    }
+
+    @Test("FreeText's words are in the page's text, as drawn; not when annotations are left out")
+    func freeTextIsExtracted() throws {
+        let page = Self.page([
+            "/Subtype /FreeText /Rect [10 100 190 190] /Contents (Quarterly figures approved by the board) /DA (/Helv 12 Tf 0 g)"
+        ])
+        let document = try PDFDocument(bytes: page.bytes())
+        let text = TextExtractor(document: document).text(pageAt: 0).plainText
+        for word in ["Quarterly", "figures", "approved", "board"] {
+            #expect(text.contains(word), "\(word) is not in \(text.debugDescription)")
+        }
+        var options = TextOptions()
+        options.annotations = .none
+        #expect(!TextExtractor(document: document, options: options).text(pageAt: 0).plainText.contains("Quarterly"))
+    }
+
+    @Test("hostile dictionaries (huge counts, huge and negative numbers) draw something bounded, quickly")
+    func hostileDictionaries() throws {
+        let huge = String(repeating: "9", count: 400)
+        let manyPoints = (0..<60_000).map { "\($0 % 200) \($0 % 197)" }.joined(separator: " ")
+        let manyPaths = (0..<3_000).map { "[\($0 % 200) 0 0 \($0 % 200)]" }.joined(separator: " ")
+        let manyQuads = (0..<20_000).map { _ in "0 10 200 10 0 0 200 0" }.joined(separator: " ")
+        let longText = String(repeating: "word ", count: 30_000)
+        let page = Self.page([
+            "/Subtype /Ink /Rect [0 0 200 200] /InkList [[\(manyPoints)] \(manyPaths)] /BS << /W -5 >>",
+            "/Subtype /Ink /Rect [0 0 200 200] /InkList [[0 0 \(huge) \(huge)] [-\(huge) 5 5 5]] /C [0 0 1]",
+            "/Subtype /Polygon /Rect [0 0 200 200] /Vertices [\(manyPoints)] /C [0 0 0 0 0 0] /IC [2 -1 0.5]",
+            "/Subtype /Squiggly /Rect [0 0 200 200] /QuadPoints [\(manyQuads) 0 900000 900000 900000 0 0 900000 0]",
+            "/Subtype /Square /Rect [0 0 \(huge) 200] /BS << /W \(huge) /S /D /D [0 0] >> /CA -3",
+            "/Subtype /Circle /Rect [0 0 200 200] /BS << /W 1e30 >> /RD [-1 -1 500 500]",
+            "/Subtype /Line /Rect [0 0 200 200] /L [5 5 5 5] /LE [/ClosedArrow]",
+            "/Subtype /Line /Rect [0 0 200 200] /L [0 0 200 200] /LL 999999 /LLE -4 /LE [/Slash /Garbage 3]",
+            "/Subtype /FreeText /Rect [0 0 200 200] /Contents (\(longText)) /DA (/Nothing 0.0001 Tf 9 9 9 rg)",
+            "/Subtype /FreeText /Rect [0 0 200 200] /Contents (x) /DA (/Helv \(huge) Tf) /RD [1 2]",
+            "/Subtype /Stamp /Rect [0 0 0.001 200] /Name /Approved",
+            "/Subtype /Text /Rect [0 0 \(huge) -\(huge)] /Name (Key)",
+            "/Subtype /Highlight /QuadPoints [1 2 3]",
+        ])
+        let document = try PDFDocument(bytes: page.bytes())
+        let clock = ContinuousClock()
+        let started = clock.now
+        let list = GraphicsDocument(document: document).displayList(pageAt: 0)
+        _ = TextExtractor(document: document).text(pageAt: 0)
+        let elapsed = clock.now - started
+        #expect(elapsed < .seconds(60), "took \(elapsed)")
+        #expect(!list.items.isEmpty)
+    }
+
+    @Test("numbers that PDF syntax cannot write (NaN, infinity) are refused, never drawn")
+    func notFiniteNumbers() throws {
+        let document = try PDFDocument(bytes: Self.page([]).bytes())
+        let nan = PDFObject.real(PDFReal(.nan))
+        let infinity = PDFObject.real(PDFReal(.infinity))
+        let square: PDFDictionary = [
+            .subtype: .name("Square"), .rect: [0, 0, nan, 100], .c: [1, 0, 0],
+        ]
+        #expect(AnnotationAppearance(annotation: square, document: document) == nil)
+        let ink: PDFDictionary = [
+            .subtype: .name("Ink"), .rect: [0, 0, 100, 100], .inkList: [[0, 0, infinity, 5], [1, 1, 50, 50]],
+            .bs: .dictionary([.w: nan]), .ca: nan,
+        ]
+        let appearance = try #require(AnnotationAppearance(annotation: ink, document: document))
+        // The stroke with infinity is left out, the other drawn one point wide (the default) and opaque.
+        #expect(appearance.bbox.x1 < 100 && appearance.bbox.x0 > -10)
+        #expect(appearance.resources[.extGState] == nil)
+        let text = String(decoding: appearance.content, as: UTF8.self)
+        #expect(!text.contains("nan") && !text.contains("inf") && text.contains("1 w"))
+    }
+}
