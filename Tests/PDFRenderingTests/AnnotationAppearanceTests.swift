@@ -1,5 +1,6 @@
 import Foundation
 import PDFCore
+import PDFRendering
 import PDFTestSupport
 import Testing
 
@@ -150,6 +151,38 @@ struct AnnotationAppearanceTests {
         var options = TextOptions()
         options.annotations = .none
         #expect(!TextExtractor(document: document, options: options).text(pageAt: 0).plainText.contains("Quarterly"))
+    }
+
+    @Test("quadrilaterals in the counterclockwise order of the standard draw as in the order viewers write")
+    func quadPointOrders() throws {
+        func rendered(_ annotations: [String]) throws -> OracleImage {
+            let renderer = DocumentRenderer(document: try PDFDocument(bytes: Self.page(annotations).bytes()))
+            return OracleImage(renderer.render(pageAt: 0).image)
+        }
+        // Acrobat's order (upper left, upper right, lower left, lower right) with /C, and the standard's
+        // (lower left, lower right, upper right, upper left) without: a highlight is yellow by default.
+        let viewers = try rendered([
+            "/Subtype /Highlight /Rect [20 150 180 180] /QuadPoints [20 180 180 180 20 150 180 150] /C [1 1 0]",
+            "/Subtype /Underline /Rect [20 60 120 90] /QuadPoints [20 90 120 90 20 60 120 60] /C [0 0 1]",
+        ])
+        let standard = try rendered([
+            "/Subtype /Highlight /Rect [20 150 180 180] /QuadPoints [20 150 180 150 180 180 20 180]",
+            "/Subtype /Underline /Rect [20 60 120 90] /QuadPoints [20 60 120 60 120 90 20 90] /C [0 0 1]",
+        ])
+        #expect(Fidelity.inkedPixels(viewers) > 1000)
+        #expect(try #require(Fidelity.compare(viewers, standard)).differing == 0)
+        let middle = (35 * viewers.width + 100) * 3
+        #expect(Array(standard.pixels[middle..<(middle + 3)]) == [255, 255, 0])
+    }
+
+    @Test("a stamp's words are drawn but are not text of the page, as pdftotext has none")
+    func stampWordsAreNotText() throws {
+        let page = Self.page(["/Subtype /Stamp /Rect [10 100 190 190] /Name /Confidential"])
+        let document = try PDFDocument(bytes: page.bytes())
+        #expect(!TextExtractor(document: document).text(pageAt: 0).plainText.contains("Confidential"))
+        let path = try page.write()
+        let theirs = try Oracle.run("pdftotext", [path, "-"]).output
+        #expect(!theirs.contains("Confidential"))
     }
 
     @Test("hostile dictionaries (huge counts, huge and negative numbers) draw something bounded, quickly")

@@ -127,10 +127,14 @@ extension AnnotationAppearance.Context {
         guard natural > 0, size > 0, available > 0 else { return true }
         let scaling = available / (natural * size) * 100
         resources[.font] = .dictionary([.autographAnnotationFont: Self.fontDictionary(font)])
+        // The words are a picture of the stamp, not text of the page: an empty /ActualText keeps them out
+        // of extraction, as pdftotext has none for the paths poppler draws.
+        builder.append("/Artifact << /ActualText () >> BDC")
         builder.text(
             font.encode(stamp.words), font: PDFName.autographAnnotationFont.string, size: size,
             matrix: .translation(rect.x0 + (rect.width - available) / 2, rect.y0 + rect.height * 0.22),
             horizontalScaling: scaling)
+        builder.append("EMC")
         return true
     }
 }
