@@ -20,6 +20,8 @@ struct AnnotationAppearanceTests {
         var inked: [(x: Double, y: Double)]
         /// The share of differing pixels allowed against the closer oracle.
         var tolerance = 0.02
+        /// More catalog entries (an `/AcroForm` with default resources).
+        var catalog = ""
         var testDescription: String { label }
     }
 
@@ -72,6 +74,16 @@ struct AnnotationAppearanceTests {
                 "/Subtype /FreeText /Rect [10 10 190 90] /Contents (Centred text) /DA (/F1 12 Tf 1 0 0 rg) /Q 1 /BS << /W 2 >>",
             ],
             inked: [(150, 120), (10.5, 50)], tolerance: 0.03),
+        Case(
+            label: "FreeText: the /DR font /DA names (Times), right-aligned, a dashed border",
+            annotations: [
+                "/Subtype /FreeText /Rect [10 100 190 190] /Contents (Right aligned in Times from the form resources) /DA (/TiRo 13 Tf 0.5 0 0 rg) /Q 2 /C [0.85 0.95 1] /BS << /W 1.5 /S /D /D [4 2] >>",
+                "/Subtype /FreeText /Rect [10 10 190 90] /Contents (Helvetica line one\\rline two) /DA (/Helv 11 Tf 0 0.4 0 rg) /BS << /W 0 >> /RD [5 5 5 5]",
+            ],
+            inked: [(12, 150), (16, 78)], tolerance: 0.03,
+            catalog:
+                "/AcroForm << /Fields [] /DR << /Font << /TiRo << /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >> >> >> >>"
+        ),
         // The icons are drawings of our own after poppler's (the same box, colours and places, other
         // strokes), so their insides differ more than the shapes above.
         Case(
@@ -100,8 +112,9 @@ struct AnnotationAppearanceTests {
     ]
 
     /// The page of `annotations`, each an annotation dictionary's entries after `/Type /Annot`.
-    static func page(_ annotations: [String]) -> HandPage {
+    static func page(_ annotations: [String], catalog: String = "") -> HandPage {
         var page = HandPage(content: "")
+        page.catalogEntries = catalog
         page.pageEntries =
             "/Annots [" + annotations.map { "<< /Type /Annot \($0) /F 4 >>" }.joined(separator: " ") + "]"
         return page
@@ -109,7 +122,7 @@ struct AnnotationAppearanceTests {
 
     @Test("each kind of annotation is drawn, and matches poppler or MuPDF", arguments: cases)
     func matchesAnOracle(_ testCase: Case) throws {
-        let page = Self.page(testCase.annotations)
+        let page = Self.page(testCase.annotations, catalog: testCase.catalog)
         let popplers = try page.rendered(poppler: true)
         let mupdfs = try page.rendered(poppler: false)
         // What the annotations draw: the points inside them are no longer the white of the page.
