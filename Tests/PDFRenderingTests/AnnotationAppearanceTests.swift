@@ -141,7 +141,7 @@ struct AnnotationAppearanceTests {
             fromPoppler <= fromMuPDF ? popplers : mupdfs, tolerance: testCase.tolerance, label: testCase.label)
     }
 
-    @Test("an annotation with an appearance stream is drawn from it, not from its dictionary")
+    @Test("an annotation with an appearance stream is drawn from it; one whose /AS names no state from its dictionary")
     func appearanceStreamWins() throws {
         var page = Self.page([
             "/Subtype /Square /Rect [20 20 180 180] /C [1 0 0] /IC [1 0 0] /AP << /N 5 0 R >>"
@@ -153,6 +153,14 @@ struct AnnotationAppearanceTests {
         let middle = (100 * pair.ours.width + 100) * 3
         #expect(Array(pair.ours.pixels[middle..<(middle + 3)]) == [0, 0, 255])
         try Fidelity.expectMatch(pair, label: "appearance stream over dictionary")
+        // An /AS that names no state of /AP /N: the dictionary again, as poppler draws it.
+        var missing = Self.page([
+            "/Subtype /Square /Rect [20 20 180 180] /C [1 0 0] /IC [1 0 0] /AP << /N << /On 5 0 R >> >> /AS /Off"
+        ])
+        missing.objects = page.objects
+        let drawn = try missing.rendered(poppler: true)
+        #expect(Array(drawn.ours.pixels[middle..<(middle + 3)]) == [255, 0, 0])
+        try Fidelity.expectMatch(drawn, label: "an appearance state that is missing")
     }
 
     @Test("FreeText's words are in the page's text, as drawn; not when annotations are left out")
