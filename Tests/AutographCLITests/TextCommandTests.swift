@@ -113,4 +113,27 @@ struct TextCommandTests {
         try Data("hello".utf8).write(to: URL(fileURLWithPath: notPDF))
         #expect(await autograph("text", notPDF).code == .failure)
     }
+
+    @Test("a FreeText annotation without an appearance stream is text of its page, as pdftotext reads it")
+    func freeTextWithoutAppearance() async throws {
+        var pdf = RawPDF()
+        pdf.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        pdf.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        pdf.object(
+            3,
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Annots [5 0 R] >>")
+        pdf.stream(4, dictionary: "", data: [])
+        pdf.object(
+            5,
+            "<< /Type /Annot /Subtype /FreeText /Rect [20 40 280 180] /F 4 /DA (/Helv 14 Tf 0 0 1 rg) "
+                + "/Contents (Reviewed by the audit committee on Tuesday) >>")
+        pdf.xrefTable(size: 6, trailer: "<< /Size 6 /Root 1 0 R >>")
+        let path = try temporaryFile("freetext.pdf")
+        try Data(pdf.bytes).write(to: URL(fileURLWithPath: path))
+        let result = await autograph("text", path)
+        #expect(result.code == .success, "\(result.errors)")
+        let theirs = try Oracle.run("pdftotext", ["-enc", "UTF-8", path, "-"]).output
+        #expect(Self.words(theirs).contains("committee"), "pdftotext: \(theirs)")
+        #expect(Self.words(result.output) == Self.words(theirs))
+    }
 }

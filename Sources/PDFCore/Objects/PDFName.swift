@@ -239,22 +239,32 @@ extension PDFName {
     public static let bc: PDFName = "BC"
     /// `/BG`: a widget's background colour in `/MK` (§12.5.6.19).
     public static let bg: PDFName = "BG"
+    /// `/Border`: an annotation's border as an array: corner radii, width and dash, when it has no `/BS` (§12.5.2).
+    public static let border: PDFName = "Border"
+    /// `/C`: an annotation's colour: its background when closed, its title bar, its border or its line (§12.5.2).
+    public static let c: PDFName = "C"
     /// `/BS`: an annotation's border style: width and dash (§12.5.4).
     public static let bs: PDFName = "BS"
     /// `/CA`: a widget's normal caption in `/MK` (§12.5.6.19); in a graphics state, the stroking alpha (§11.6.4.4).
     public static let ca: PDFName = "CA"
+    /// `/ca`: in a graphics state, the non-stroking alpha (§11.6.4.4); ``ca`` is `/CA`, the stroking one.
+    public static let nonStrokingAlpha: PDFName = "ca"
     /// `/ColorSpace`: an image's colour space (§8.9.5), and the colour space resources (§7.8.3).
     public static let colorSpace: PDFName = "ColorSpace"
     /// `/DA`: a variable-text field's default appearance: font, size and colour operators (§12.7.4.3).
     public static let da: PDFName = "DA"
     /// `/DR`: the interactive form's default resources, the fonts `/DA` names (§12.7.3).
     public static let dr: PDFName = "DR"
+    /// `/Encoding`: a simple font's encoding: a name or a differences dictionary (§9.6.5).
+    public static let encoding: PDFName = "Encoding"
     /// `/ExtGState`: the graphics state parameter dictionaries of a resource dictionary (§8.4.5).
     public static let extGState: PDFName = "ExtGState"
     /// `/Ff`: a field's flags: read-only, required, no export and the flags of each field type (§12.7.4.1).
     public static let ff: PDFName = "Ff"
     /// `/Font`: the font resources of a resource dictionary (§7.8.3); in a graphics state, the font and size (§8.4.5).
     public static let font: PDFName = "Font"
+    /// `/InkList`: an ink annotation's paths, each an array of alternating x and y coordinates (§12.5.6.13).
+    public static let inkList: PDFName = "InkList"
     /// `/Helv`: the resource name forms give Helvetica by convention in `/DR` and `/DA`.
     public static let helv: PDFName = "Helv"
     /// `/I`: a transparency group's isolated flag (§11.6.6); a widget's normal icon in `/MK` (§12.5.6.19).

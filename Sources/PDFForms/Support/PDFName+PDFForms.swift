@@ -3,8 +3,6 @@ import PDFCore
 // Names PDFForms uses that PDFCore does not declare (ISO 32000-2 clauses in the comments). Internal,
 // so no two modules' constants meet; PDFCore's public ones (`.type`, `.f`, `.p` …) are used as they are.
 extension PDFName {
-    // §12.5.2 annotation dictionaries
-    static let border: PDFName = "Border"
     // §12.5.6.19 widget annotations (appearance characteristics)
     static let widget: PDFName = "Widget"
     // §12.7.3 the interactive form dictionary

@@ -4,9 +4,12 @@ extension ContentInterpreter {
     /// Draws the normal appearances of the page's annotations over its content, as viewers do
     /// (ISO 32000-2 §12.5.5): flags and optional content decide which, `/AS` picks the state, and
     /// the appearance's `/BBox` (through its `/Matrix`) is mapped onto the annotation's `/Rect`.
+    /// An annotation without a normal appearance (or whose `/AS` names none) is drawn from its
+    /// dictionary when it is one of the markup kinds ``AnnotationAppearance`` knows.
     func drawAnnotations(of page: Page) {
         let mode = graphics.options.annotations
         let annotations = document.resolve(page.dictionary[.annots] ?? .null).arrayValue ?? []
+        var generatedBytes = 0
         for item in annotations.prefix(10_000) {
             guard let annotation = document.resolve(item).dictionaryValue else { continue }
             let subtype = annotation[.subtype]?.nameValue?.string
@@ -22,7 +25,19 @@ extension ContentInterpreter {
             default: break
             }
             if let content = annotation[.oc], !graphics.optionalContent.isVisible(content) { continue }
-            guard let appearance = normalAppearance(annotation),
+            guard let appearance = normalAppearance(annotation) else {
+                // No appearance stream: one made from the dictionary, in default user space.
+                guard generatedBytes < Self.maxGeneratedBytes, !self.page.stopped else { continue }
+                if let generated = AnnotationAppearance(annotation: annotation, document: document) {
+                    generatedBytes += generated.content.count
+                    let saved = state
+                    state = GraphicsState(ctm: .identity)
+                    drawForm(generated.stream)
+                    state = saved
+                }
+                continue
+            }
+            guard
                 let rectNumbers = document.resolve(annotation[.rect] ?? .null).arrayValue?
                     .compactMap({ document.resolve($0).numberValue }), rectNumbers.count == 4
             else { continue }
@@ -45,6 +60,9 @@ extension ContentInterpreter {
             state = saved
         }
     }
+
+    /// The content a page's generated appearances may add up to; annotations after it are not drawn.
+    static let maxGeneratedBytes = 32 << 20
 
     /// `/AP /N`: a stream, or the state `/AS` names in a dictionary of states.
     private func normalAppearance(_ annotation: PDFDictionary) -> PDFStream? {

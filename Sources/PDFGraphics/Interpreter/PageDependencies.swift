@@ -6,7 +6,7 @@ public import PDFCore
 
 /// Everything a page's drawing reads from its file: the objects reachable from the page (its
 /// content, resources, annotations and their appearances, and what it inherits from the page
-/// tree), and the document's optional content. A later revision of the same file that writes none
+/// tree), the form's default resources, and the document's optional content. A later revision of the same file that writes none
 /// of these objects and keeps the page in place draws the page exactly as before, so a display
 /// list made for the earlier revision serves the later one (a form filled on page 1 does not make
 /// a viewer read page 40 again).
@@ -74,6 +74,18 @@ extension GraphicsDocument {
         }
         let optionalContent = document.catalog?[.ocProperties]
         if let optionalContent { pending.append(optionalContent) }
+        // The form's default resources when a FreeText annotation without an appearance stream takes
+        // the font its /DA names from them (not the form's fields, which a fill rewrites).
+        let annotations = document.resolve(pages[index].dictionary[.annots] ?? .null).arrayValue ?? []
+        let drawsFreeText = annotations.prefix(10_000).contains { item in
+            guard let annotation = document.resolve(item).dictionaryValue else { return false }
+            return annotation[.subtype]?.nameValue?.string == "FreeText" && annotation[.ap] == nil
+        }
+        if drawsFreeText,
+            let formResources = document.resolve(document.catalog?[.acroForm] ?? .null).dictionaryValue?[.dr]
+        {
+            pending.append(formResources)
+        }
         // Keys that lead away from what is drawn: the page tree, an annotation's page, actions and
         // destinations (to other pages).
         let away: Set<PDFName> = [.parent, .p, .dest, .a, .aa, .pa]

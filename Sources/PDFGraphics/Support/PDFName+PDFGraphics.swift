@@ -32,6 +32,20 @@ extension PDFName {
     static let a: PDFName = "A"
     static let aa: PDFName = "AA"
     static let pa: PDFName = "PA"
+    // §12.5.4 border styles and §12.5.6 annotation types without an appearance stream
+    static let be: PDFName = "BE"
+    static let ic: PDFName = "IC"
+    static let rd: PDFName = "RD"
+    static let l: PDFName = "L"
+    static let le: PDFName = "LE"
+    static let ll: PDFName = "LL"
+    static let lle: PDFName = "LLE"
+    static let llo: PDFName = "LLO"
+    static let vertices: PDFName = "Vertices"
+    static let quadPoints: PDFName = "QuadPoints"
     // §14.9.4 replacement text
     static let actualText: PDFName = "ActualText"
+    // Resource names of the appearances PDFGraphics makes for annotations without one
+    static let autographAnnotationGS: PDFName = "AutographAnnotationGS"
+    static let autographAnnotationFont: PDFName = "AutographAnnotationFont"
 }

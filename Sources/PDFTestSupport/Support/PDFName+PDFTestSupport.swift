@@ -1,8 +1,0 @@
-import PDFCore
-
-// Names PDFTestSupport uses that PDFCore does not declare (ISO 32000-2 clauses in the comments). Internal,
-// so no two modules' constants meet; PDFCore's public ones (`.type`, `.f`, `.p` …) are used as they are.
-extension PDFName {
-    // §9.6 simple fonts
-    static let encoding: PDFName = "Encoding"
-}
