@@ -18,6 +18,9 @@ enum FieldsCommand: Command {
             single choices, the state name for checkboxes and radio groups (Off when unchecked), an
             array for multiple selections, true/false for signature fields (signed or not). A widget's
             page is counted from 1 in the text ("page 2") and from 0 in JSON, as in every JSON output.
+            Distinct fields with the same fully qualified name (invalid, but common) are one field, as
+            Acrobat treats them: listed once with all their widgets, "merged" giving how many (1 for a
+            field of its own), and filled together.
             """)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
@@ -38,6 +41,7 @@ enum FieldsCommand: Command {
                 }
                 let pages = Set(field.widgets.compactMap(\.pageIndex)).sorted().map { String($0 + 1) }
                 if !pages.isEmpty { line += "  page " + pages.joined(separator: ",") }
+                if !field.merged.isEmpty { line += "  (\(field.merged.count + 1) fields of this name, merged)" }
                 console.print(line)
             }
             console.print(
@@ -59,6 +63,8 @@ enum FieldsCommand: Command {
         }
         var object: [String: JSONValue] = [
             "name": .string(field.name), "type": .string(field.kind.rawValue), "value": value,
+            // Fields sharing the name, made one (1 for a field of its own).
+            "merged": .int(field.merged.count + 1),
             "readOnly": .bool(field.isReadOnly), "required": .bool(field.isRequired),
             "flags": .array(field.flags.names(for: field.kind).map { .string($0) }),
             "widgets": .array(

@@ -32,12 +32,17 @@ extension FormFiller {
                 guard let reference = field.reference else {
                     throw FormError(.wrongKind, field: field.name, "the field is a direct object; it cannot be updated")
                 }
-                edits.edit(reference) { dictionary in
-                    dictionary[.v] = FormFiller.object(for: value)
-                    if field.kind == .listBox {
-                        let selected = FormFiller.selections(value)
-                        let indices = field.options.indices.filter { selected.contains(field.options[$0].exportValue) }
-                        dictionary[.i] = indices.isEmpty ? nil : .array(indices.map { .integer($0) })
+                // Fields of the same name are one field: each gets the value.
+                for holder in [reference] + field.merged.compactMap(\.reference) {
+                    edits.edit(holder) { dictionary in
+                        dictionary[.v] = FormFiller.object(for: value)
+                        if field.kind == .listBox {
+                            let selected = FormFiller.selections(value)
+                            let indices = field.options.indices.filter {
+                                selected.contains(field.options[$0].exportValue)
+                            }
+                            dictionary[.i] = indices.isEmpty ? nil : .array(indices.map { .integer($0) })
+                        }
                     }
                 }
             }

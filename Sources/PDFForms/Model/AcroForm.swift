@@ -29,8 +29,36 @@ public struct AcroForm: Sendable {
         self.dictionary = dictionary
         var reader = FieldTreeReader(document: document, form: dictionary)
         reader.read()
-        self.fields = reader.fields
-        self.warnings = reader.warnings
+        var warnings = reader.warnings
+        self.fields = AcroForm.mergingSameNames(reader.fields, warnings: &warnings)
+        self.warnings = warnings
+    }
+
+    /// Fields of one kind with the same fully qualified name made one (the first, with the others'
+    /// widgets and the others in ``FormField/merged``), as Acrobat treats them.
+    static func mergingSameNames(_ fields: [FormField], warnings: inout [String]) -> [FormField] {
+        var result: [FormField] = []
+        var first: [String: Int] = [:]
+        var kinds: [String: FieldKind] = [:]
+        for field in fields {
+            guard !field.name.isEmpty else {
+                result.append(field)
+                continue
+            }
+            if let kind = kinds[field.name], kind != field.kind {
+                warnings.append("fields named \(field.name) are of different kinds; kept apart")
+            }
+            kinds[field.name] = kinds[field.name] ?? field.kind
+            let key = field.name + "\u{0}" + field.kind.rawValue
+            guard let index = first[key] else {
+                first[key] = result.count
+                result.append(field)
+                continue
+            }
+            result[index].widgets += field.widgets
+            result[index].merged.append(field)
+        }
+        return result
     }
 
     /// `/NeedAppearances`: viewers are asked to make appearances themselves.

@@ -30,7 +30,10 @@ public struct FormField: Sendable {
     /// `/Opt` of a choice field, or the export values of a checkbox or radio group.
     public let options: [ChoiceOption]
     /// The widgets, in the order of `/Kids` (one for a field merged with its widget).
-    public let widgets: [Widget]
+    public internal(set) var widgets: [Widget]
+    /// Other fields with the same fully qualified name (invalid, but common): viewers treat them
+    /// as one field, so their widgets are in ``widgets`` and a fill sets every one's value.
+    public internal(set) var merged: [FormField] = []
     /// The references of the ancestors, nearest first (to write inherited values where they live).
     public let ancestors: [PDFReference]
     /// The dictionary that holds `/V` now (this field, or the ancestor it inherits the value from).
