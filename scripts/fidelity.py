@@ -7,7 +7,8 @@ matches a reference when at most 2 % of its pixels differ by more than 64/255 in
 A page counts as matched when it matches MuPDF or poppler (the two agree on only about 92 % of
 pages by this measure). Only pages that at least one reference renders are counted.
 
-Prints the share of matched pages per corpus class and overall, the slowest pages, and the worst
+Prints the share of matched pages per corpus class and overall, the ten slowest pages with their
+time against mutool draw's (the budget: 3x mutool + 50 ms a page), and the worst
 pages with their difference images written to --out.
 
     scripts/fidelity.py [--corpus DIR] [--autograph PATH] [--out DIR] [--files A,B] [--min-share S]
@@ -100,7 +101,8 @@ def render_page(task):
     ours, theirs, poppler = stem + "-autograph.png", stem + "-mupdf.png", stem + "-poppler.png"
     pw = ["--password", password] if password else []
     ours_status, ours_time, ours_errors = run([autograph, "render", path, "-o", ours, "--page", str(page), "--dpi", str(DPI)] + pw)
-    run(["mutool", "draw", "-q", "-r", str(DPI), "-o", theirs] + (["-p", password] if password else []) + [path, str(page)])
+    _, mutool_time, _ = run(["mutool", "draw", "-q", "-r", str(DPI), "-o", theirs] + (["-p", password] if password else [])
+                            + [path, str(page)])
     run(["pdftoppm", "-r", str(DPI), "-png", "-singlefile", "-f", str(page), "-l", str(page)]
         + (["-upw", password] if password else []) + [path, stem + "-poppler"])
     images = {key: load(file) if os.path.exists(file) and os.path.getsize(file) > 0 else None for key, file in
@@ -118,7 +120,7 @@ def render_page(task):
     mask = mupdf_mask if mupdf_share <= poppler_share else poppler_mask
     return {
         "name": name, "page": page, "references": references, "share": best,
-        "matched": best <= MAX_SHARE and bool(references), "time": ours_time,
+        "matched": best <= MAX_SHARE and bool(references), "time": ours_time, "mutool_time": mutool_time,
         # Exit 3: drawn, with warnings about the page's content.
         "failed": ours_status not in (0, 3), "errors": ours_errors.strip().splitlines()[-1:] if ours_status not in (0, 3) else [],
         "references_agree": refs_agree <= MAX_SHARE, "mask": mask,
@@ -184,11 +186,19 @@ def main():
         print(f"autograph render failed on {len(failures)} pages:")
         for r in failures[:20]:
             print(f"  {r['name']} p{r['page']}: {' '.join(r['errors'])}")
-    slow = sorted(results, key=lambda r: -r["time"])[:5]
-    print("slowest pages: " + ", ".join(f"{r['name']} p{r['page']} {r['time']:.2f}s" for r in slow))
-    over = [r for r in results if r["time"] > 5]
-    if over:
-        print(f"{len(over)} pages took more than 5 s")
+    # Time per page against mutool draw's on the same page (each a whole process, at the same dpi).
+    slow = sorted(results, key=lambda r: -r["time"])[:10]
+    print("ten slowest pages (autograph / mutool):")
+    for r in slow:
+        print(f"  {r['name']} p{r['page']}: {r['time']:.2f} s / {r['mutool_time']:.2f} s = "
+              f"{r['time'] / max(r['mutool_time'], 0.001):.1f}x")
+    # The budget: no page costs more than 3 times mutool's time plus 50 ms.
+    over = [r for r in results if r["time"] > 3 * r["mutool_time"] + 0.05]
+    worst_ratio = max(results, key=lambda r: r["time"] / max(r["mutool_time"], 0.001), default=None)
+    if worst_ratio:
+        print(f"worst time ratio: {worst_ratio['name']} p{worst_ratio['page']} "
+              f"{worst_ratio['time'] / max(worst_ratio['mutool_time'], 0.001):.1f}x mutool; "
+              f"{len(over)} pages over 3x mutool + 50 ms")
     worst = sorted((r for r in counted if not r["matched"]), key=lambda r: -r["share"])[:options.worst]
     if worst:
         print(f"worst pages (difference images in {options.out}/worst):")

@@ -72,6 +72,7 @@ public struct PageRenderer: Sendable {
         }
         var image = RenderedImage(width: width, height: height, rgba: rgba)
         image.warnings = padded.warnings
+        image.maskPixels = padded.maskPixels
         return image
     }
 

@@ -9,6 +9,9 @@ public struct RenderedImage: Sendable {
     /// What could not be drawn while replaying the page (an image that does not decode, say):
     /// problems of drawing, where ``DocumentRenderer/render(pageAt:options:)`` adds those of reading.
     public var warnings: [String] = []
+    /// Pixels of the soft-mask surfaces made while drawing (work that must follow what the masks
+    /// cover, never the page's size times their number).
+    package var maskPixels = 0
 
     /// An image of `width` × `height` pixels; `rgba` holds `width × height × 4` premultiplied bytes.
     public init(width: Int, height: Int, rgba: [UInt8]) {

@@ -30,6 +30,19 @@ extension RenderBench.Result {
                     + "median of the per-page ratios \(median(fileRatios).map(Format.ratio) ?? "n/a"); "
                     + "\(ours.name) is faster on \(faster) of \(measured.count) pages")
         }
+        // The budget per page: 3 × mutool's time + 50 ms; the worst ratio over the files.
+        if let mutool {
+            let ratios = measured.compactMap { index in
+                ratio(ours.fileSeconds(index), mutool.fileSeconds(index)).map { (index, $0) }
+            }
+            let over = measured.filter { ours.fileSeconds($0) > 3 * mutool.fileSeconds($0) + 0.05 }
+            if let worst = ratios.max(by: { $0.1 < $1.1 }) {
+                lines.append(
+                    "    worst page vs mutool: \(Format.ratio(worst.1)) (\(files[worst.0].name)); "
+                        + "\(over.count) of \(measured.count) pages over 3 × mutool + 50 ms"
+                        + (over.isEmpty ? "" : ": " + over.prefix(5).map { files[$0].name }.joined(separator: ", ")))
+            }
+        }
         for notice in notices { lines.append("  not measured: \(notice)") }
         for tool in tools where !tool.failures.isEmpty {
             lines.append("  \(tool.name) did not render \(tool.failures.count):")
@@ -131,6 +144,18 @@ extension Summary {
         rows.append(
             row("render vs pdftoppm", ours: ours, peer: pdftoppm, name: "pdftoppm", target: nil, format: Format.seconds)
         )
+        // The worst page against mutool; met when no page costs more than 3 × mutool's time + 50 ms.
+        if let result, let peer = result.mutool {
+            let pages = result.measured.map { (ours: result.ours.fileSeconds($0), peer: peer.fileSeconds($0)) }
+            if let worst = pages.filter({ $0.peer > 0 }).max(by: { $0.ours / $0.peer < $1.ours / $1.peer }) {
+                let over = pages.filter { $0.ours > 3 * $0.peer + 0.05 }.count
+                rows.append(
+                    Row(
+                        label: "render worst page vs mutool", ours: Format.seconds(worst.ours),
+                        peer: "mutool " + Format.seconds(worst.peer), ratio: Format.ratio(worst.ours / worst.peer),
+                        target: "≤ 3 × + 50 ms", met: over == 0, reportOnly: false))
+            }
+        }
         let inProcess = result?.inProcess
         let measured = inProcess?.unavailable == nil
         func rate(_ tasks: Int) -> String {

@@ -20,6 +20,7 @@ enum CairoPageRender {
         // second page-sized buffer.
         var drawn = false
         var warnings: [String] = []
+        var maskPixels = 0
         let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             count = width * height * 4
             guard let base = buffer.baseAddress,
@@ -50,6 +51,7 @@ enum CairoPageRender {
             replayer.replay(list.items)
             replayer.finish()
             warnings = environment.warnings
+            maskPixels = environment.maskPixels
             cairo_surface_flush(surface)
             // ARGB32 is a native-endian 32-bit word per pixel, A R G B from the high byte down; the
             // image wants the bytes R G B A, the little-endian word A B G R.
@@ -65,6 +67,7 @@ enum CairoPageRender {
         guard drawn else { return empty }
         var image = RenderedImage(width: width, height: height, rgba: rgba)
         image.warnings = warnings
+        image.maskPixels = maskPixels
         return image
     }
 }
@@ -86,6 +89,8 @@ final class RenderEnvironment {
     var stencils: [ImageKey: ImageSurface] = [:]
     var masks: [MaskKey: ImageSurface] = [:]
     var warnings: [String] = []
+    /// Pixels of the soft-mask surfaces made so far.
+    var maskPixels = 0
     /// The caller's limits; replaying stops once they are spent.
     let budget: RenderBudget?
     /// Items replayed so far, to read the clock only every so often.
@@ -112,6 +117,11 @@ final class RenderEnvironment {
     struct MaskKey: Hashable {
         let mask: ObjectIdentifier
         let device: PDFMatrix
+        /// The region rendered, in the target's pixels.
+        let x: Int
+        let y: Int
+        let width: Int
+        let height: Int
     }
 
     func warn(_ message: String) {

@@ -172,13 +172,15 @@ final class Replayer {
 
     /// Paints the current source over the clip with constant `alpha`, through `mask` when given.
     func paintSource(alpha: Double, mask: SoftMask?) {
-        guard let mask, let surface = maskSurface(mask) else {
+        guard let mask else {
             if alpha >= 1 { cairo_paint(context) } else { cairo_paint_with_alpha(context, alpha) }
             return
         }
+        // No surface: the mask's region is empty (nothing shows through it) or it failed (warned).
+        guard let (surface, x, y) = maskSurface(mask) else { return }
         cairo_identity_matrix(context)
         if alpha >= 1 {
-            cairo_mask_surface(context, surface.pointer, 0, 0)
+            cairo_mask_surface(context, surface.pointer, Double(x), Double(y))
             return
         }
         let source = cairo_pattern_reference(cairo_get_source(context))
@@ -187,7 +189,7 @@ final class Replayer {
         cairo_push_group(context)
         cairo_set_operator(context, CAIRO_OPERATOR_OVER)
         cairo_set_source(context, source)
-        cairo_mask_surface(context, surface.pointer, 0, 0)
+        cairo_mask_surface(context, surface.pointer, Double(x), Double(y))
         cairo_pop_group_to_source(context)
         cairo_set_operator(context, op)
         cairo_paint_with_alpha(context, alpha)
