@@ -5,13 +5,25 @@ import PDFFonts
 /// Makes the normal appearance streams of widgets from field values (ISO 32000-2 §12.7.4.3
 /// variable text, §12.7.5.2 buttons, §12.7.5.4 choice fields).
 struct AppearanceGenerator {
+    /// An appearance made from text, with what a viewer that makes its own would need.
+    struct TextAppearance {
+        /// The form XObject.
+        var stream: PDFObject
+        /// The widget's `/DA` with its size and colour, when its font is not the one the text was
+        /// drawn with: pointed at `font`, a viewer that makes its own appearance draws with a font
+        /// that has the glyphs.
+        var defaultAppearance: DefaultAppearance?
+        /// The font the text was drawn with, to be added to the form's `/DR /Font`.
+        var font: AppearanceFonts.Choice
+    }
+
     var fonts: AppearanceFonts
     let document: PDFDocument
 
     /// The appearance of a text field or a combo box showing `text`.
     mutating func text(
         _ text: String, field: FormField, widget: Widget, update: inout IncrementalUpdate
-    ) throws(FormError) -> PDFObject {
+    ) throws(FormError) -> TextAppearance {
         let geometry = WidgetGeometry(widget: widget, document: document)
         let appearance = defaultAppearance(field, widget)
         let shown =
@@ -68,15 +80,17 @@ struct AppearanceGenerator {
         content.endText()
         content.restoreState()
         content.endMarkedContent()
-        return geometry.formXObject(
+        let stream = geometry.formXObject(
             content: content,
             resources: [.font: .dictionary([choice.resourceName: .reference(choice.reference)])])
+        return TextAppearance(
+            stream: stream, defaultAppearance: retargeted(appearance, to: choice), font: choice)
     }
 
     /// The appearance of a list box with `selected` export values highlighted (§12.7.5.4).
     mutating func list(
         _ selected: [String], field: FormField, widget: Widget, update: inout IncrementalUpdate
-    ) throws(FormError) -> PDFObject {
+    ) throws(FormError) -> TextAppearance {
         let geometry = WidgetGeometry(widget: widget, document: document)
         let appearance = defaultAppearance(field, widget)
         let allText = field.options.map(\.displayText).joined(separator: " ")
@@ -111,9 +125,19 @@ struct AppearanceGenerator {
         }
         content.restoreState()
         content.endMarkedContent()
-        return geometry.formXObject(
+        let stream = geometry.formXObject(
             content: content,
             resources: [.font: .dictionary([choice.resourceName: .reference(choice.reference)])])
+        return TextAppearance(
+            stream: stream, defaultAppearance: retargeted(appearance, to: choice), font: choice)
+    }
+
+    /// The `/DA` to point at `choice`'s font (under the `/DR` name the update gives it), or nil when
+    /// the text was drawn with the standard font the `/DA` names.
+    private func retargeted(_ appearance: DefaultAppearance, to choice: AppearanceFonts.Choice)
+        -> DefaultAppearance?
+    {
+        choice.font is StandardFont ? nil : appearance
     }
 
     /// The on and off appearances of a checkbox or radio button: the `/MK /CA` character (a check
