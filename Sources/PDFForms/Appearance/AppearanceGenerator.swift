@@ -30,17 +30,20 @@ struct AppearanceGenerator {
             field.flags.contains(.password) && field.kind == .text ? String(repeating: "*", count: text.count) : text
         // Line breaks are layout, not glyphs: choose the font for the characters only.
         let glyphs = String(shown.unicodeScalars.filter { $0.value >= 0x20 }.map(Character.init))
-        let choice = try fonts.font(for: glyphs, resourceName: appearance.fontName, field: field.name, update: &update)
+        let choices = try fonts.fonts(
+            for: glyphs, resourceName: appearance.fontName, field: field.name, update: &update)
+        let chain = FontChain(choices.map(\.font))
+        let names = choices.map(\.resourceName)
         let multiline = field.kind == .text && field.flags.contains(.multiline)
         let innerWidth = max(0, geometry.width - 2 * geometry.padding)
         let innerHeight = max(0, geometry.height - 2 * geometry.padding)
         var size = appearance.fontSize
         if size <= 0 {
             size = TextLayout.fittingSize(
-                shown, font: choice.font, width: innerWidth, height: innerHeight, multiline: multiline,
+                shown, font: chain, width: innerWidth, height: innerHeight, multiline: multiline,
                 maximum: multiline ? 12 : 1000)
         }
-        let layout = TextLayout(font: choice.font, size: size)
+        let layout = TextLayout(font: chain, size: size)
 
         var content = ContentStreamBuilder()
         geometry.drawFrame(into: &content)
@@ -52,7 +55,7 @@ struct AppearanceGenerator {
         content.clip()
         content.beginText()
         content.setFillColor(appearance.color)
-        content.setFont(choice.resourceName, size: size)
+        content.setFont(names[0], size: size)
         if let maxLength = field.maxLength, maxLength > 0, field.flags.contains(.comb), !multiline,
             !field.flags.contains(.password)
         {
@@ -64,7 +67,7 @@ struct AppearanceGenerator {
                 let glyph = String(character)
                 let x = geometry.borderWidth + Double(index) * cell + (cell - layout.width(of: glyph)) / 2
                 content.setTextMatrix(1, 0, 0, 1, x, line?.baseline ?? 0)
-                content.showText(choice.font.encode(glyph))
+                chain.show(glyph, names: names, size: size, into: &content)
             }
         } else {
             let lines = multiline ? layout.wrap(shown, maxWidth: innerWidth) : [shown]
@@ -74,15 +77,14 @@ struct AppearanceGenerator {
                 lines, width: innerWidth, height: placedHeight, alignment: alignment, centerSingleLine: !multiline)
             {
                 content.setTextMatrix(1, 0, 0, 1, geometry.padding + line.x, geometry.padding + line.baseline)
-                content.showText(choice.font.encode(line.text))
+                chain.show(line.text, names: names, size: size, into: &content)
             }
         }
         content.endText()
         content.restoreState()
         content.endMarkedContent()
-        let stream = geometry.formXObject(
-            content: content,
-            resources: [.font: .dictionary([choice.resourceName: .reference(choice.reference)])])
+        let stream = geometry.formXObject(content: content, resources: Self.resources(choices))
+        let choice = Self.mostUsed(choices, drawing: glyphs)
         return TextAppearance(
             stream: stream, defaultAppearance: retargeted(appearance, to: choice), font: choice)
     }
@@ -94,9 +96,12 @@ struct AppearanceGenerator {
         let geometry = WidgetGeometry(widget: widget, document: document)
         let appearance = defaultAppearance(field, widget)
         let allText = field.options.map(\.displayText).joined(separator: " ")
-        let choice = try fonts.font(for: allText, resourceName: appearance.fontName, field: field.name, update: &update)
+        let choices = try fonts.fonts(
+            for: allText, resourceName: appearance.fontName, field: field.name, update: &update)
+        let chain = FontChain(choices.map(\.font))
+        let names = choices.map(\.resourceName)
         let size = appearance.fontSize > 0 ? appearance.fontSize : 12
-        let layout = TextLayout(font: choice.font, size: size)
+        let layout = TextLayout(font: chain, size: size)
         let topIndex = max(0, document.resolve(field.dictionary[.ti] ?? .null).intValue ?? 0)
         var content = ContentStreamBuilder()
         geometry.drawFrame(into: &content)
@@ -118,18 +123,33 @@ struct AppearanceGenerator {
             }
             content.beginText()
             content.setFillColor(appearance.color)
-            content.setFont(choice.resourceName, size: size)
-            content.setTextMatrix(1, 0, 0, 1, geometry.padding, top - choice.font.descent * size / 1000)
-            content.showText(choice.font.encode(option.displayText))
+            content.setTextMatrix(1, 0, 0, 1, geometry.padding, top - chain.descent * size / 1000)
+            chain.show(option.displayText, names: names, size: size, into: &content)
             content.endText()
         }
         content.restoreState()
         content.endMarkedContent()
-        let stream = geometry.formXObject(
-            content: content,
-            resources: [.font: .dictionary([choice.resourceName: .reference(choice.reference)])])
+        let stream = geometry.formXObject(content: content, resources: Self.resources(choices))
+        let choice = Self.mostUsed(choices, drawing: allText)
         return TextAppearance(
             stream: stream, defaultAppearance: retargeted(appearance, to: choice), font: choice)
+    }
+
+    /// The resources naming every font of a chain.
+    private static func resources(_ choices: [AppearanceFonts.Choice]) -> PDFDictionary {
+        var fonts = PDFDictionary()
+        for choice in choices { fonts[choice.resourceName] = .reference(choice.reference) }
+        return [.font: .dictionary(fonts)]
+    }
+
+    /// The font of a chain that draws the most characters of `text` (the earlier on a tie): the
+    /// one `/DA` should name, since a viewer's own appearance draws with a single font.
+    private static func mostUsed(_ choices: [AppearanceFonts.Choice], drawing text: String) -> AppearanceFonts.Choice {
+        guard choices.count > 1 else { return choices[0] }
+        var counts = Array(repeating: 0, count: choices.count)
+        for run in FontChain(choices.map(\.font)).runs(text) { counts[run.font] += run.text.count }
+        let most = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) } ?? 0
+        return choices[most]
     }
 
     /// The `/DA` to point at `choice`'s font (under the `/DR` name the update gives it), or nil when
