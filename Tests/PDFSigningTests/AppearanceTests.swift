@@ -122,7 +122,9 @@ struct AppearanceTests {
         try Self.expectInkOnlyInField(unsigned, signed)
         let text = try Oracle.mutoolText(signed).filter { !$0.isWhitespace }
         for expected in ["ZoëΖωή李", "SignéparZoë李小龍"] { #expect(text.contains(expected), "\(text)") }
-        #expect(!SignatureAppearance.FontChoice.standard("Helvetica").canDraw("Zoë \u{E000}"))
+        let choice = SignatureAppearance.FontChoice.standard("Helvetica")
+        #expect(choice.canDraw("Zoë Ζωή 李"))
+        #expect(choice.undrawableCharacter(in: "Zoë \u{E000}") == "\u{E000}")
     }
 
     @Test("text only (no mark): display text at the bottom, a long description that must shrink, a custom date label")

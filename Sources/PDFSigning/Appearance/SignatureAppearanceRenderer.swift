@@ -203,7 +203,7 @@ struct SignatureAppearanceRenderer {
         (0..<count).map { $0 == 0 ? base : PDFName("\(base.string)_\($0 + 1)") }
     }
 
-    // (FontChoice.canDraw below asks the same two questions before anything is prepared.)
+    // (FontChoice.canDraw below asks the same questions before anything is prepared.)
 
     private func fontReference(_ font: any PDFFont, add: (PDFObject) -> PDFReference) throws(SigningError)
         -> PDFReference
@@ -224,16 +224,23 @@ extension SignatureAppearance.FontChoice {
 
     /// Whether the renderer can draw `text` with this choice: a standard font that encodes it, an
     /// installed font that covers all of it, or the font followed by installed fonts, run by run
-    /// (the renderer's fallbacks). A font file is checked when it is
-    /// embedded, so it answers true.
-    public func canDraw(_ text: String) -> Bool {
-        switch self {
-        case .file: true
-        case .standard(let name):
-            Self.standardFont(name).canEncode(text) || SystemFonts.font(covering: text) != nil
-                || (try? FontChain.covering(text, primary: Self.standardFont(name)) {
-                    (file) throws(PDFError) -> any PDFFont in try EmbeddedFont(fontFile: file)
-                }) != nil
+    /// (the renderer's fallbacks). A font file is checked when it is embedded, so it answers true.
+    public func canDraw(_ text: String) -> Bool { undrawableCharacter(in: text) == nil }
+
+    /// The first character of `text` that neither this choice nor any installed font has (nil for a
+    /// font file, which is checked when it is embedded).
+    public func undrawableCharacter(in text: String) -> Character? {
+        guard case .standard(let name) = self else { return nil }
+        let standard = Self.standardFont(name)
+        if standard.canEncode(text) { return nil }
+        do {
+            _ = try FontChain.covering(text, primary: standard) { (file) throws(PDFError) -> any PDFFont in
+                try EmbeddedFont(fontFile: file)
+            }
+            return nil
+        } catch {
+            if case .missing(let character) = error { return character }
+            return text.first
         }
     }
 }
