@@ -120,3 +120,28 @@ struct WatermarkTests {
         #expect(checked >= 5)
     }
 }
+
+@Suite(
+    "Watermarks in mixed scripts",
+    .enabled(if: Requirement.systemFont(covering: "李"), "no installed font covers CJK"))
+struct MixedScriptWatermarkTests {
+    @Test("a title mixing Latin and CJK is drawn run by run and MuPDF shows it")
+    func mixedTitle() throws {
+        var appearance = WatermarkAppearance(title: "REFUSED Zoë 李")
+        appearance.rotation = 0
+        let (_, path) = try WatermarkTests.watermark(WatermarkTests.pages(), appearance)
+        #expect(try Oracle.qpdfCheck(path).status == 0)
+        let text = try Oracle.mutoolText(path, page: 1).filter { !$0.isWhitespace }
+        #expect(text.contains("REFUSEDZoë李"), "\(text)")
+    }
+
+    @Test("a character no installed font has is refused, named by its code point")
+    func missingCharacter() throws {
+        let document = try PDFDocument(bytes: WatermarkTests.pages())
+        #expect {
+            _ = try Watermarker(document: document, appearance: WatermarkAppearance(title: "A \u{E000}")).makeUpdate()
+        } throws: { error in
+            (error as? AnnotationError)?.code == .fontUnavailable && "\(error)".contains("U+E000")
+        }
+    }
+}

@@ -111,6 +111,22 @@ struct AppearanceTests {
         #expect(try Oracle.mutoolText(signed).contains(name))
     }
 
+    @Test(
+        "a signer's name and display text mixing scripts no single font covers are drawn run by run",
+        .enabled(if: Requirement.systemFont(covering: "李"), "no installed font covers CJK"))
+    func mixedScriptName() async throws {
+        var appearance = SignatureAppearance(mark: .name("Zoë Ζωή 李"))
+        appearance.displayText = "Signé par Zoë 李小龍"
+        let (unsigned, signed) = try await Self.sign(appearance)
+        try Self.expectValid(signed)
+        try Self.expectInkOnlyInField(unsigned, signed)
+        let text = try Oracle.mutoolText(signed).filter { !$0.isWhitespace }
+        for expected in ["ZoëΖωή李", "SignéparZoë李小龍"] { #expect(text.contains(expected), "\(text)") }
+        let choice = SignatureAppearance.FontChoice.standard("Helvetica")
+        #expect(choice.canDraw("Zoë Ζωή 李"))
+        #expect(choice.undrawableCharacter(in: "Zoë \u{E000}") == "\u{E000}")
+    }
+
     @Test("text only (no mark): display text at the bottom, a long description that must shrink, a custom date label")
     func textOnlyAppearance() async throws {
         var appearance = SignatureAppearance(mark: .none)

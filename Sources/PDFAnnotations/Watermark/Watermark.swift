@@ -8,7 +8,7 @@ import PDFFonts
 public struct WatermarkAppearance: Sendable, Codable, Equatable {
     /// The main text, drawn large through the middle of the page.
     public var title: String
-    /// A standard 14 font name; text it cannot draw uses a system font (embedded as a subset).
+    /// A standard 14 font name; text it cannot draw uses installed fonts, run by run (embedded as subsets).
     public var titleFont = "Helvetica-Bold"
     /// Points; nil fits the title to the page.
     public var titleSize: Double?
@@ -16,7 +16,7 @@ public struct WatermarkAppearance: Sendable, Codable, Equatable {
     public var showsDate = true
     /// The pattern of the date line.
     public var datePattern = DatePattern()
-    /// The standard 14 font name of the date; text it cannot draw uses a system font (embedded as a subset).
+    /// The standard 14 font name of the date; text it cannot draw uses installed fonts (embedded as subsets).
     public var dateFont = "Helvetica"
     /// Degrees counter-clockwise as the page is seen (its `/Rotate` taken into account).
     public var rotation: Double = 45
@@ -48,7 +48,7 @@ public struct Watermarker {
     }
 
     /// The update drawing the watermark on every page.
-    /// - Throws: `.fontUnavailable` when no font can draw the title, `.invalidArgument` for a document without pages.
+    /// - Throws: `.fontUnavailable` naming a character of the title no installed font has, `.invalidArgument` for a document without pages.
     public func makeUpdate() throws(AnnotationError) -> IncrementalUpdate {
         var update = IncrementalUpdate(base: document, options: writeOptions)
         let pages = document.pages
@@ -62,12 +62,14 @@ public struct Watermarker {
             contents[reference] = drawing(on: page, titleFont: titleFont, dateFont: dateFont, dateText: dateText)
         }
         // Font objects after every glyph is encoded (embedded fonts subset what was used).
-        let titleFontReference: PDFReference
-        let dateFontReference: PDFReference?
+        var fontReferences: [(PDFName, PDFReference)] = []
         do {
-            titleFontReference = update.add(.dictionary(try titleFont.fontDictionary { update.add($0) }))
-            dateFontReference = try dateFont.map { (font) throws(PDFError) in
-                update.add(.dictionary(try font.fontDictionary { update.add($0) }))
+            var chains = [(PDFName.autographWatermarkTitle, titleFont)]
+            if let dateFont { chains.append((.autographWatermarkDate, dateFont)) }
+            for (base, chain) in chains {
+                for (name, font) in zip(Self.names(base, count: chain.fonts.count), chain.fonts) {
+                    fontReferences.append((name, update.add(.dictionary(try font.fontDictionary { update.add($0) }))))
+                }
             }
         } catch {
             throw AnnotationError(.fontUnavailable, "a font could not be embedded: \(error.message)")
@@ -82,8 +84,7 @@ public struct Watermarker {
             var dictionary = page.dictionary
             var resources = page.resources ?? PDFDictionary()
             var fonts = document.resolve(resources[.font] ?? .null).dictionaryValue ?? PDFDictionary()
-            fonts[.autographWatermarkTitle] = .reference(titleFontReference)
-            if let dateFontReference { fonts[.autographWatermarkDate] = .reference(dateFontReference) }
+            for (name, reference) in fontReferences { fonts[name] = .reference(reference) }
             resources[.font] = .dictionary(fonts)
             var states = document.resolve(resources[.extGState] ?? .null).dictionaryValue ?? PDFDictionary()
             states[.autographWatermarkGS] = .reference(graphicsState)
@@ -106,8 +107,7 @@ public struct Watermarker {
     }
 
     /// The operators drawing the watermark centred on the page's crop box.
-    private func drawing(on page: Page, titleFont: any PDFFont, dateFont: (any PDFFont)?, dateText: String?) -> [UInt8]
-    {
+    private func drawing(on page: Page, titleFont: FontChain, dateFont: FontChain?, dateText: String?) -> [UInt8] {
         let box = page.cropBox
         // As seen, the page is turned clockwise by /Rotate: add it so the text keeps its angle on screen.
         let angle = (appearance.rotation + Double(page.rotation)) * Double.pi / 180
@@ -129,31 +129,38 @@ public struct Watermarker {
         content.concatenate(cosine, sine, -sine, cosine, box.x0 + box.width / 2, box.y0 + box.height / 2)
         content.beginText()
         content.setFillColor(appearance.color)
-        content.setFont(.autographWatermarkTitle, size: titleSize)
         content.setTextMatrix(1, 0, 0, 1, -titleWidth * titleSize / 2, dateText == nil ? -titleSize * 0.35 : 0)
-        content.showText(titleFont.encode(appearance.title))
+        titleFont.show(
+            appearance.title, names: Self.names(.autographWatermarkTitle, count: titleFont.fonts.count),
+            size: titleSize, into: &content)
         if let dateText, let dateFont {
             let width = dateFont.width(of: dateText) / 1000 * dateSize
-            content.setFont(.autographWatermarkDate, size: dateSize)
             content.setTextMatrix(1, 0, 0, 1, -width / 2, -dateSize * 1.4)
-            content.showText(dateFont.encode(dateText))
+            dateFont.show(
+                dateText, names: Self.names(.autographWatermarkDate, count: dateFont.fonts.count), size: dateSize,
+                into: &content)
         }
         content.endText()
         content.restoreState()
         return content.bytes
     }
 
-    private func font(_ name: String, for text: String) throws(AnnotationError) -> any PDFFont {
+    /// The standard font named, followed by installed fonts for what it cannot draw (or one
+    /// installed font drawing all of `text`).
+    private func font(_ name: String, for text: String) throws(AnnotationError) -> FontChain {
         let standard = StandardFont(baseFont: name) ?? StandardFont(.helvetica)
-        if standard.canEncode(text) { return standard }
-        guard let file = SystemFonts.font(covering: text) else {
-            throw AnnotationError(.fontUnavailable, "no font on this system can draw \"\(text.prefix(40))\"")
-        }
         do {
-            return try EmbeddedFont(fontFile: file)
+            return try FontChain.covering(text, primary: standard) { (file) throws(PDFError) -> any PDFFont in
+                try EmbeddedFont(fontFile: file)
+            }
         } catch {
-            throw AnnotationError(.fontUnavailable, "the font \(file.path) cannot be embedded: \(error.message)")
+            throw AnnotationError(.fontUnavailable, error.message(in: text))
         }
+    }
+
+    /// `base`, then `base_2`, `base_3` …: the resource names of a chain's fonts.
+    private static func names(_ base: PDFName, count: Int) -> [PDFName] {
+        (0..<count).map { $0 == 0 ? base : PDFName("\(base.string)_\($0 + 1)") }
     }
 }
 

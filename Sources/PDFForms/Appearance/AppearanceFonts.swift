@@ -4,7 +4,8 @@ import PDFFonts
 
 /// Chooses the font that draws each field's text and keeps one font object per font for the
 /// whole update: the field's `/DA` font when it is one of the standard 14 and can draw the text,
-/// else the caller's font, else a system font that covers the text (embedded as a subset).
+/// else the caller's font, else a system font that covers the text (embedded as a subset), else a
+/// ``FontChain`` of the `/DA` font and system fonts drawing the text run by run.
 struct AppearanceFonts {
     /// A font chosen for some text, with its resource name and object.
     struct Choice {
@@ -26,38 +27,53 @@ struct AppearanceFonts {
         self.fallback = fallback
     }
 
-    /// The font for `text` in a field whose `/DA` names `resourceName`.
-    /// - Throws: `.fontUnavailable` when no font covers the text.
-    mutating func font(
+    /// The fonts for `text` in a field whose `/DA` names `resourceName`, the preferred first:
+    /// the `/DA` font when it is a standard font that can draw it all, else the caller's font, else
+    /// one installed font covering it all, else a chain (the `/DA` font, then installed fonts for
+    /// what it lacks) that draws it run by run.
+    /// - Throws: `.fontUnavailable` naming a character no installed font has.
+    mutating func fonts(
         for text: String, resourceName: PDFName?, field: String, update: inout IncrementalUpdate
-    ) throws(FormError) -> Choice {
+    ) throws(FormError) -> [Choice] {
         let requested = resourceName.flatMap(standardFont(named:)) ?? StandardFont(.helvetica)
         if requested.canEncode(text) {
             let reference = standardReference(requested, update: &update)
-            return Choice(font: requested, resourceName: resourceName ?? .helv, reference: reference)
+            return [Choice(font: requested, resourceName: resourceName ?? .helv, reference: reference)]
         }
         if let fallback, fallback.canEncode(text) {
             if callerFontReference == nil { callerFontReference = update.reserve() }
-            return Choice(font: fallback, resourceName: .autographF0, reference: callerFontReference!)
+            return [Choice(font: fallback, resourceName: .autographF0, reference: callerFontReference!)]
         }
-        guard let file = SystemFonts.font(covering: text) else {
-            throw FormError(.fontUnavailable, field: field, "no font on this system can draw \"\(text.prefix(40))\"")
-        }
-        let key = "\(file.path)#\(file.index)"
-        if let known = embedded[key] {
-            return Choice(font: known.font, resourceName: known.name, reference: known.reference)
-        }
-        let font: EmbeddedFont
+        let chain: FontChain
         do {
-            font = try EmbeddedFont(fontFile: file)
+            chain = try FontChain.covering(text, primary: requested) { (file) throws(PDFError) -> any PDFFont in
+                try embeddedFont(file, update: &update)
+            }
         } catch {
-            throw FormError(
-                .fontUnavailable, field: field, "the font \(file.path) cannot be embedded: \(error.message)")
+            throw FormError(.fontUnavailable, field: field, error.message(in: text))
         }
-        let reference = update.reserve()
+        var choices: [Choice] = []
+        for font in chain.fonts {
+            if let standard = font as? StandardFont {
+                let reference = standardReference(standard, update: &update)
+                choices.append(Choice(font: standard, resourceName: resourceName ?? .helv, reference: reference))
+            } else if let entry = embedded.values.first(where: { $0.font === font as AnyObject }) {
+                choices.append(Choice(font: entry.font, resourceName: entry.name, reference: entry.reference))
+            }
+        }
+        return choices
+    }
+
+    /// The embedded font of an installed file, read once per update.
+    private mutating func embeddedFont(
+        _ file: SystemFonts.FontFile, update: inout IncrementalUpdate
+    ) throws(PDFError) -> EmbeddedFont {
+        let key = "\(file.path)#\(file.index)"
+        if let known = embedded[key] { return known.font }
+        let font = try EmbeddedFont(fontFile: file)
         let name = PDFName("AutographF\(embedded.count + 1)")
-        embedded[key] = (font, reference, name)
-        return Choice(font: font, resourceName: name, reference: reference)
+        embedded[key] = (font, update.reserve(), name)
+        return font
     }
 
     /// ZapfDingbats for checkbox and radio button symbols.

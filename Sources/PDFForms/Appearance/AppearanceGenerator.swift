@@ -5,30 +5,45 @@ import PDFFonts
 /// Makes the normal appearance streams of widgets from field values (ISO 32000-2 §12.7.4.3
 /// variable text, §12.7.5.2 buttons, §12.7.5.4 choice fields).
 struct AppearanceGenerator {
+    /// An appearance made from text, with what a viewer that makes its own would need.
+    struct TextAppearance {
+        /// The form XObject.
+        var stream: PDFObject
+        /// The widget's `/DA` with its size and colour, when its font is not the one the text was
+        /// drawn with: pointed at `font`, a viewer that makes its own appearance draws with a font
+        /// that has the glyphs.
+        var defaultAppearance: DefaultAppearance?
+        /// The font the text was drawn with, to be added to the form's `/DR /Font`.
+        var font: AppearanceFonts.Choice
+    }
+
     var fonts: AppearanceFonts
     let document: PDFDocument
 
     /// The appearance of a text field or a combo box showing `text`.
     mutating func text(
         _ text: String, field: FormField, widget: Widget, update: inout IncrementalUpdate
-    ) throws(FormError) -> PDFObject {
+    ) throws(FormError) -> TextAppearance {
         let geometry = WidgetGeometry(widget: widget, document: document)
         let appearance = defaultAppearance(field, widget)
         let shown =
             field.flags.contains(.password) && field.kind == .text ? String(repeating: "*", count: text.count) : text
         // Line breaks are layout, not glyphs: choose the font for the characters only.
         let glyphs = String(shown.unicodeScalars.filter { $0.value >= 0x20 }.map(Character.init))
-        let choice = try fonts.font(for: glyphs, resourceName: appearance.fontName, field: field.name, update: &update)
+        let choices = try fonts.fonts(
+            for: glyphs, resourceName: appearance.fontName, field: field.name, update: &update)
+        let chain = FontChain(choices.map(\.font))
+        let names = choices.map(\.resourceName)
         let multiline = field.kind == .text && field.flags.contains(.multiline)
         let innerWidth = max(0, geometry.width - 2 * geometry.padding)
         let innerHeight = max(0, geometry.height - 2 * geometry.padding)
         var size = appearance.fontSize
         if size <= 0 {
             size = TextLayout.fittingSize(
-                shown, font: choice.font, width: innerWidth, height: innerHeight, multiline: multiline,
+                shown, font: chain, width: innerWidth, height: innerHeight, multiline: multiline,
                 maximum: multiline ? 12 : 1000)
         }
-        let layout = TextLayout(font: choice.font, size: size)
+        let layout = TextLayout(font: chain, size: size)
 
         var content = ContentStreamBuilder()
         geometry.drawFrame(into: &content)
@@ -40,7 +55,7 @@ struct AppearanceGenerator {
         content.clip()
         content.beginText()
         content.setFillColor(appearance.color)
-        content.setFont(choice.resourceName, size: size)
+        content.setFont(names[0], size: size)
         if let maxLength = field.maxLength, maxLength > 0, field.flags.contains(.comb), !multiline,
             !field.flags.contains(.password)
         {
@@ -52,7 +67,7 @@ struct AppearanceGenerator {
                 let glyph = String(character)
                 let x = geometry.borderWidth + Double(index) * cell + (cell - layout.width(of: glyph)) / 2
                 content.setTextMatrix(1, 0, 0, 1, x, line?.baseline ?? 0)
-                content.showText(choice.font.encode(glyph))
+                chain.show(glyph, names: names, size: size, into: &content)
             }
         } else {
             let lines = multiline ? layout.wrap(shown, maxWidth: innerWidth) : [shown]
@@ -62,27 +77,31 @@ struct AppearanceGenerator {
                 lines, width: innerWidth, height: placedHeight, alignment: alignment, centerSingleLine: !multiline)
             {
                 content.setTextMatrix(1, 0, 0, 1, geometry.padding + line.x, geometry.padding + line.baseline)
-                content.showText(choice.font.encode(line.text))
+                chain.show(line.text, names: names, size: size, into: &content)
             }
         }
         content.endText()
         content.restoreState()
         content.endMarkedContent()
-        return geometry.formXObject(
-            content: content,
-            resources: [.font: .dictionary([choice.resourceName: .reference(choice.reference)])])
+        let stream = geometry.formXObject(content: content, resources: Self.resources(choices))
+        let choice = Self.mostUsed(choices, drawing: glyphs)
+        return TextAppearance(
+            stream: stream, defaultAppearance: retargeted(appearance, to: choice), font: choice)
     }
 
     /// The appearance of a list box with `selected` export values highlighted (§12.7.5.4).
     mutating func list(
         _ selected: [String], field: FormField, widget: Widget, update: inout IncrementalUpdate
-    ) throws(FormError) -> PDFObject {
+    ) throws(FormError) -> TextAppearance {
         let geometry = WidgetGeometry(widget: widget, document: document)
         let appearance = defaultAppearance(field, widget)
         let allText = field.options.map(\.displayText).joined(separator: " ")
-        let choice = try fonts.font(for: allText, resourceName: appearance.fontName, field: field.name, update: &update)
+        let choices = try fonts.fonts(
+            for: allText, resourceName: appearance.fontName, field: field.name, update: &update)
+        let chain = FontChain(choices.map(\.font))
+        let names = choices.map(\.resourceName)
         let size = appearance.fontSize > 0 ? appearance.fontSize : 12
-        let layout = TextLayout(font: choice.font, size: size)
+        let layout = TextLayout(font: chain, size: size)
         let topIndex = max(0, document.resolve(field.dictionary[.ti] ?? .null).intValue ?? 0)
         var content = ContentStreamBuilder()
         geometry.drawFrame(into: &content)
@@ -104,16 +123,41 @@ struct AppearanceGenerator {
             }
             content.beginText()
             content.setFillColor(appearance.color)
-            content.setFont(choice.resourceName, size: size)
-            content.setTextMatrix(1, 0, 0, 1, geometry.padding, top - choice.font.descent * size / 1000)
-            content.showText(choice.font.encode(option.displayText))
+            content.setTextMatrix(1, 0, 0, 1, geometry.padding, top - chain.descent * size / 1000)
+            chain.show(option.displayText, names: names, size: size, into: &content)
             content.endText()
         }
         content.restoreState()
         content.endMarkedContent()
-        return geometry.formXObject(
-            content: content,
-            resources: [.font: .dictionary([choice.resourceName: .reference(choice.reference)])])
+        let stream = geometry.formXObject(content: content, resources: Self.resources(choices))
+        let choice = Self.mostUsed(choices, drawing: allText)
+        return TextAppearance(
+            stream: stream, defaultAppearance: retargeted(appearance, to: choice), font: choice)
+    }
+
+    /// The resources naming every font of a chain.
+    private static func resources(_ choices: [AppearanceFonts.Choice]) -> PDFDictionary {
+        var fonts = PDFDictionary()
+        for choice in choices { fonts[choice.resourceName] = .reference(choice.reference) }
+        return [.font: .dictionary(fonts)]
+    }
+
+    /// The font of a chain that draws the most characters of `text` (the earlier on a tie): the
+    /// one `/DA` should name, since a viewer's own appearance draws with a single font.
+    private static func mostUsed(_ choices: [AppearanceFonts.Choice], drawing text: String) -> AppearanceFonts.Choice {
+        guard choices.count > 1 else { return choices[0] }
+        var counts = Array(repeating: 0, count: choices.count)
+        for run in FontChain(choices.map(\.font)).runs(text) { counts[run.font] += run.text.count }
+        let most = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) } ?? 0
+        return choices[most]
+    }
+
+    /// The `/DA` to point at `choice`'s font (under the `/DR` name the update gives it), or nil when
+    /// the text was drawn with the standard font the `/DA` names.
+    private func retargeted(_ appearance: DefaultAppearance, to choice: AppearanceFonts.Choice)
+        -> DefaultAppearance?
+    {
+        choice.font is StandardFont ? nil : appearance
     }
 
     /// The on and off appearances of a checkbox or radio button: the `/MK /CA` character (a check

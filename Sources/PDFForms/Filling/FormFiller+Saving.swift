@@ -2,7 +2,8 @@ public import PDFCore
 
 extension FormFiller {
     /// The incremental update that writes the values set, with new appearances for their widgets
-    /// (and for every field when the form sets `/NeedAppearances`, which is then cleared).
+    /// (and for every field when the form sets `/NeedAppearances`, which is then cleared). A widget
+    /// whose text needed an embedded font gets a `/DA` naming it, added to the form's `/DR /Font`.
     /// - Throws: `.needAppearances` (signo -137) under ``NeedAppearancesPolicy/refuse``,
     ///   `.fontUnavailable` when no font can draw a value, `.wrongKind` for a field stored as a direct object.
     public func makeUpdate() throws(FormError) -> IncrementalUpdate {
@@ -15,6 +16,7 @@ extension FormFiller {
             fonts: AppearanceFonts(document: document, defaultResources: form.defaultResources, fallback: options.font),
             document: document)
         var edits = DictionaryEdits(reading: update)
+        var resourceFonts = DefaultResourceFonts(form: form)
 
         var targets: [(field: FormField, value: FieldValue, changed: Bool)] = []
         for (name, value) in values {
@@ -57,13 +59,11 @@ extension FormFiller {
                     default: text = ""
                     }
                     let appearance = try generator.text(text, field: field, widget: widget, update: &update)
-                    let appearanceReference = update.add(appearance)
-                    edits.edit(reference) { $0[.ap] = .dictionary([.n: .reference(appearanceReference)]) }
+                    Self.set(appearance, on: reference, edits: &edits, resourceFonts: &resourceFonts, update: &update)
                 case .listBox:
                     let appearance = try generator.list(
                         FormFiller.selections(value), field: field, widget: widget, update: &update)
-                    let appearanceReference = update.add(appearance)
-                    edits.edit(reference) { $0[.ap] = .dictionary([.n: .reference(appearanceReference)]) }
+                    Self.set(appearance, on: reference, edits: &edits, resourceFonts: &resourceFonts, update: &update)
                 case .checkbox, .radio:
                     guard case .state(let state) = value else { continue }
                     let hasState = state == "Off" || widget.onStates.contains(state)
@@ -92,16 +92,10 @@ extension FormFiller {
         }
 
         if form.needsAppearances {
-            if let formReference = form.reference {
-                edits.edit(formReference) { $0[.needAppearances] = nil }
-            } else if let root = update.catalogReference {
-                edits.edit(root) { catalog in
-                    var acroForm = document.resolve(catalog[.acroForm] ?? .null).dictionaryValue ?? form.dictionary
-                    acroForm[.needAppearances] = nil
-                    catalog[.acroForm] = .dictionary(acroForm)
-                }
-            }
+            // Left true, viewers (MuPDF from 1.27, pdf.js, poppler, Acrobat) draw their own appearances.
+            Self.editForm(form, edits: &edits, update: update) { $0[.needAppearances] = nil }
         }
+        resourceFonts.apply(to: &edits, update: update)
         try generator.fonts.finish(update: &update)
         edits.apply(to: &update)
         return update
@@ -125,6 +119,38 @@ extension FormFiller {
             throw error
         } catch {
             throw FormError(.writeFailed, "\(error)")
+        }
+    }
+
+    /// Gives the widget `appearance` as its normal appearance and, when it was drawn with a font
+    /// other than its `/DA` font, points the widget's `/DA` at that font (added to `/DR`).
+    private static func set(
+        _ appearance: AppearanceGenerator.TextAppearance, on widget: PDFReference, edits: inout DictionaryEdits,
+        resourceFonts: inout DefaultResourceFonts, update: inout IncrementalUpdate
+    ) {
+        let appearanceReference = update.add(appearance.stream)
+        var defaultAppearance = appearance.defaultAppearance
+        defaultAppearance?.fontName = resourceFonts.name(for: appearance.font)
+        edits.edit(widget) { dictionary in
+            dictionary[.ap] = .dictionary([.n: .reference(appearanceReference)])
+            if let defaultAppearance { dictionary[.da] = .string(PDFString(text: defaultAppearance.text)) }
+        }
+    }
+
+    /// Edits the form dictionary: its own object, or the catalog that holds it directly.
+    static func editForm(
+        _ form: AcroForm, edits: inout DictionaryEdits, update: IncrementalUpdate,
+        _ change: @escaping (inout PDFDictionary) -> Void
+    ) {
+        if let formReference = form.reference {
+            edits.edit(formReference, change)
+        } else if let root = update.catalogReference {
+            let document = form.document
+            edits.edit(root) { catalog in
+                var acroForm = document.resolve(catalog[.acroForm] ?? .null).dictionaryValue ?? form.dictionary
+                change(&acroForm)
+                catalog[.acroForm] = .dictionary(acroForm)
+            }
         }
     }
 

@@ -61,9 +61,9 @@ extension DocumentSession {
             throw SessionError(.invalidArgument, "a typed signature cannot hold control characters")
         }
         // Refused while the person can still type something else, not later when preparing.
-        guard signatureConfiguration.appearance.signerNameFont.canDraw(trimmed) else {
+        if let missing = signatureConfiguration.appearance.signerNameFont.undrawableCharacter(in: trimmed) {
             throw SessionError(
-                .invalidArgument, "no font here can draw \"\(trimmed.prefix(40))\"; type it in one script")
+                .invalidArgument, "no font here has \(FontChain.describe(missing)); type the name without it")
         }
         try await run(.nameTyped(trimmed))
     }

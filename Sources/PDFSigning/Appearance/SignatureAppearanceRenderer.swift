@@ -99,9 +99,9 @@ struct SignatureAppearanceRenderer {
         let allText = (topLines + lines).joined(separator: " ")
         if !allText.isEmpty {
             let font = try font(appearance.textFont, for: allText)
-            let name = PDFName.f1
-            pendingFonts.append((name, font))
-            draw(topLines + lines, font: font, name: name, box: textArea, scale: seedScale, into: &content)
+            let names = Self.names(.f1, count: font.fonts.count)
+            pendingFonts += zip(names, font.fonts).map { ($0, $1) }
+            draw(topLines + lines, font: font, names: names, box: textArea, scale: seedScale, into: &content)
         }
 
         switch appearance.mark {
@@ -116,18 +116,17 @@ struct SignatureAppearanceRenderer {
             let text = given ?? signerName ?? ""
             if !text.isEmpty {
                 let font = try font(appearance.markFont, for: text)
-                let name = PDFName.f2
-                pendingFonts.append((name, font))
+                let names = Self.names(.f2, count: font.fonts.count)
+                pendingFonts += zip(names, font.fonts).map { ($0, $1) }
                 let size = TextLayout.fittingSize(
                     text, font: font, width: markArea.width, height: markArea.height, multiline: false, minimum: 3,
                     maximum: max(3, appearance.markFontSize * seedScale))
                 let layout = TextLayout(font: font, size: size)
                 content.beginText()
                 content.setFillColor(appearance.markColor)
-                content.setFont(name, size: size)
                 for line in layout.place([text], width: markArea.width, height: markArea.height, alignment: .center) {
                     content.setTextMatrix(1, 0, 0, 1, markArea.x0 + line.x, markArea.y0 + line.baseline)
-                    content.showText(font.encode(text))
+                    font.show(text, names: names, size: size, into: &content)
                 }
                 content.endText()
             }
@@ -144,7 +143,7 @@ struct SignatureAppearanceRenderer {
 
     /// Lines wrapped and shrunk until they fit `box`, left-aligned from the top.
     private func draw(
-        _ lines: [String], font: any PDFFont, name: PDFName, box: PDFRectangle, scale seedScale: Double,
+        _ lines: [String], font: FontChain, names: [PDFName], box: PDFRectangle, scale seedScale: Double,
         into content: inout ContentStreamBuilder
     ) {
         // Shrinking keeps lines whole down to a readable 6 pt; below that, lines wrap (and shrink further).
@@ -166,41 +165,45 @@ struct SignatureAppearanceRenderer {
         content.clip()
         content.beginText()
         content.setFillColor(appearance.textColor)
-        content.setFont(name, size: size)
         for line in layout.place(
             wrapped, width: box.width, height: box.height, alignment: .left, centerSingleLine: false)
         {
             content.setTextMatrix(1, 0, 0, 1, box.x0 + line.x, box.y0 + line.baseline)
-            content.showText(font.encode(line.text))
+            font.show(line.text, names: names, size: size, into: &content)
         }
         content.endText()
         content.restoreState()
     }
 
-    /// The font chosen, or a system font when it cannot draw `text`.
-    private func font(_ choice: SignatureAppearance.FontChoice, for text: String) throws(SigningError) -> any PDFFont {
+    /// The font chosen, followed by installed fonts for what it cannot draw (or one installed font
+    /// drawing all of `text` in place of a standard font that cannot).
+    private func font(_ choice: SignatureAppearance.FontChoice, for text: String) throws(SigningError) -> FontChain {
+        let primary: any PDFFont
         switch choice {
         case .file(let path):
             do {
-                return try EmbeddedFont(path: path)
+                primary = try EmbeddedFont(path: path)
             } catch {
                 throw SigningError(.invalidArgument, "the font \(path) cannot be used: \(error.message)")
             }
         case .standard(let name):
-            let standard = SignatureAppearance.FontChoice.standardFont(name)
-            if standard.canEncode(text) { return standard }
-            guard let file = SystemFonts.font(covering: text) else {
-                throw SigningError(.invalidArgument, "no font on this system can draw \"\(text.prefix(40))\"")
+            primary = SignatureAppearance.FontChoice.standardFont(name)
+        }
+        do {
+            return try FontChain.covering(text, primary: primary) { (file) throws(PDFError) -> any PDFFont in
+                try EmbeddedFont(fontFile: file)
             }
-            do {
-                return try EmbeddedFont(fontFile: file)
-            } catch {
-                throw SigningError(.invalidArgument, "the font \(file.path) cannot be embedded: \(error.message)")
-            }
+        } catch {
+            throw SigningError(.invalidArgument, error.message(in: text))
         }
     }
 
-    // (FontChoice.canDraw below asks the same two questions before anything is prepared.)
+    /// `base`, then `base_2`, `base_3` …: the resource names of a chain's fonts.
+    private static func names(_ base: PDFName, count: Int) -> [PDFName] {
+        (0..<count).map { $0 == 0 ? base : PDFName("\(base.string)_\($0 + 1)") }
+    }
+
+    // (FontChoice.canDraw below asks the same questions before anything is prepared.)
 
     private func fontReference(_ font: any PDFFont, add: (PDFObject) -> PDFReference) throws(SigningError)
         -> PDFReference
@@ -219,13 +222,25 @@ extension SignatureAppearance.FontChoice {
         StandardFont(baseFont: name) ?? StandardFont(.helvetica)
     }
 
-    /// Whether the renderer can draw `text` with this choice: a standard font that encodes it, or an
-    /// installed font that covers all of it (the renderer's fallback). A font file is checked when it is
-    /// embedded, so it answers true.
-    public func canDraw(_ text: String) -> Bool {
-        switch self {
-        case .file: true
-        case .standard(let name): Self.standardFont(name).canEncode(text) || SystemFonts.font(covering: text) != nil
+    /// Whether the renderer can draw `text` with this choice: a standard font that encodes it, an
+    /// installed font that covers all of it, or the font followed by installed fonts, run by run
+    /// (the renderer's fallbacks). A font file is checked when it is embedded, so it answers true.
+    public func canDraw(_ text: String) -> Bool { undrawableCharacter(in: text) == nil }
+
+    /// The first character of `text` that neither this choice nor any installed font has (nil for a
+    /// font file, which is checked when it is embedded).
+    public func undrawableCharacter(in text: String) -> Character? {
+        guard case .standard(let name) = self else { return nil }
+        let standard = Self.standardFont(name)
+        if standard.canEncode(text) { return nil }
+        do {
+            _ = try FontChain.covering(text, primary: standard) { (file) throws(PDFError) -> any PDFFont in
+                try EmbeddedFont(fontFile: file)
+            }
+            return nil
+        } catch {
+            if case .missing(let character) = error { return character }
+            return text.first
         }
     }
 }

@@ -56,11 +56,13 @@ struct BenignUpdateTests {
         #expect(status.modifications.map { $0.level <= .formFilling } == true)
     }
 
-    @Test("a text field filled, with its appearance, by FormFiller: form filling")
-    func fill() async throws {
+    @Test(
+        "a text field filled, with its appearance, by FormFiller: form filling (an embedded font named in /DR and /DA too)",
+        arguments: ["Ada Lovelace", "Ελληνικά"])
+    func fill(value: String) async throws {
         let signed = try await Self.signed()
         var filler = FormFiller(form: try #require(AcroForm(document: try PDFDocument(bytes: signed))))
-        try filler.set("name", to: .text("Ada Lovelace"))
+        try filler.set("name", to: .text(value))
         let filled = try filler.documentBytes()
         try Attack.expect(
             filled, verdict: .validWithAllowedChanges, level: .formFilling, changes: [.allowed(.field, page: 0)])
