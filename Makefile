@@ -4,6 +4,7 @@ BUILD_DIR ?= .build
 DEMO := $(BUILD_DIR)/demo
 AUTOGRAPH := $(BUILD_DIR)/release/autograph
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= all
 # Corpus files `make test` renders against MuPDF and poppler: Type 3, CID
 # and CJK fonts (embedded, substituted, OpenType), DCT, JBIG2, CCITT and JPX images, masks, forms,
 # encryption, a highlight's blend mode. Every page must match (the corpus is optional: skipped
@@ -83,10 +84,11 @@ fidelity: release
 	scripts/install-deps test
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/release/autograph --out $(BUILD_DIR)/fidelity
 
-## fuzz: run the parser/xref/filter fuzzer for FUZZ_SECONDS seconds
+## fuzz: run every libFuzzer target in turn (FUZZ_SECONDS each, one worker; FUZZ_TARGETS to choose),
+## seeded from Tests/Fixtures and ../shared/corpus, with a summary a target (runs, coverage, findings)
 fuzz:
 	scripts/install-deps build
-	scripts/fuzz $(FUZZ_SECONDS)
+	scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources
