@@ -16,7 +16,7 @@ qpdf/field-resource-conflict.pdf,pyhanko/simple-acroform-states.pdf,pdfjs/saslpr
 pdfjs/issue9915_reduced.pdf,pdfjs/issue7901.pdf,pdfjs/issue8823.pdf,pdfjs/issue13242.pdf,\
 pyhanko/layout-tests/bitmap-bg.pdf
 
-.PHONY: run demo test build release bench fidelity fuzz format lint clean docs
+.PHONY: run demo test build release bench fidelity fuzz asan format lint clean docs
 
 ## run: install what is missing, build, and serve the web viewer on the demo form (made by Autograph)
 ## with a demo signing identity: open the printed URL, fill, sign, download a document that validates
@@ -89,6 +89,13 @@ fidelity: release
 fuzz:
 	scripts/install-deps build
 	scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## asan: autograph built with AddressSanitizer (release, .build/asan) runs info, render, text, fill,
+## sign and verify over every corpus PDF in one run; fails on any AddressSanitizer report or trap
+asan:
+	scripts/install-deps build
+	$(SWIFT) build -c release --product autograph --sanitize=address --scratch-path $(BUILD_DIR)/asan
+	ASAN_OPTIONS=detect_leaks=0 python3 scripts/asan-corpus.py --autograph $(BUILD_DIR)/asan/release/autograph
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources

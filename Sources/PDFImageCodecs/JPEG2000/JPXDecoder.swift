@@ -27,6 +27,11 @@ public enum JPXDecoder {
         guard isComplete(data, codestream: isCodestream) else {
             throw PDFError(.decodeFailed, "the JPEG 2000 data is truncated: its codestream has no end (EOC) marker")
         }
+        // OpenJPEG 2.5.0 also reads out of its buffer (a crash) on a main header that is not a run of
+        // marker segments (one the fuzzer found ends in FF FF and a lone byte): refused here too.
+        guard let start = isCodestream ? 0 : codestreamStart(data), hasWellFormedMainHeader(data, at: start) else {
+            throw PDFError(.decodeFailed, "the JPEG 2000 codestream's main header is malformed")
+        }
         let image: OpenJPEGImage
         do {
             image = try OpenJPEGImage(data, codestream: isCodestream)
@@ -68,6 +73,24 @@ public enum JPXDecoder {
             guard length >= header, length <= data.count - offset else { return false }
             if isCodestreamBox { return endsWithEOC(offset + length) }
             offset += length
+        }
+        return false
+    }
+
+    /// Whether the codestream at `start` has a main header (ISO/IEC 15444-1 A.4–A.6): SOC, SIZ,
+    /// then marker segments — a marker `FF 40`…`FF 7F` (those of the main header, Part 1 and Part 2)
+    /// and a length of at least 2 that stays inside `data` — up to the first tile-part's SOT (`FF 90`).
+    static func hasWellFormedMainHeader(_ data: [UInt8], at start: Int) -> Bool {
+        guard start >= 0, start + 4 <= data.count, data[start..<start + 4].elementsEqual([0xFF, 0x4F, 0xFF, 0x51])
+        else { return false }
+        var offset = start + 2
+        while offset + 4 <= data.count {
+            guard data[offset] == 0xFF else { return false }
+            let code = data[offset + 1]
+            if code == 0x90 { return true }
+            let length = Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+            guard (0x40...0x7F).contains(code), length >= 2, length <= data.count - offset - 2 else { return false }
+            offset += 2 + length
         }
         return false
     }
