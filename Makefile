@@ -4,6 +4,7 @@ BUILD_DIR ?= .build
 DEMO := $(BUILD_DIR)/demo
 AUTOGRAPH := $(BUILD_DIR)/release/autograph
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= all
 # Corpus files `make test` renders against MuPDF and poppler: Type 3, CID
 # and CJK fonts (embedded, substituted, OpenType), DCT, JBIG2, CCITT and JPX images, masks, forms,
 # encryption, a highlight's blend mode. Every page must match (the corpus is optional: skipped
@@ -15,7 +16,7 @@ qpdf/field-resource-conflict.pdf,pyhanko/simple-acroform-states.pdf,pdfjs/saslpr
 pdfjs/issue9915_reduced.pdf,pdfjs/issue7901.pdf,pdfjs/issue8823.pdf,pdfjs/issue13242.pdf,\
 pyhanko/layout-tests/bitmap-bg.pdf
 
-.PHONY: run demo test build release bench fidelity fuzz format lint clean docs
+.PHONY: run demo test build release bench fidelity fuzz asan format lint clean docs
 
 ## run: install what is missing, build, and serve the web viewer on the demo form (made by Autograph)
 ## with a demo signing identity: open the printed URL, fill, sign, download a document that validates
@@ -83,10 +84,18 @@ fidelity: release
 	scripts/install-deps test
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/release/autograph --out $(BUILD_DIR)/fidelity
 
-## fuzz: run the parser/xref/filter fuzzer for FUZZ_SECONDS seconds
+## fuzz: run every libFuzzer target in turn (FUZZ_SECONDS each, one worker; FUZZ_TARGETS to choose),
+## seeded from Tests/Fixtures and ../shared/corpus, with a summary a target (runs, coverage, findings)
 fuzz:
 	scripts/install-deps build
-	scripts/fuzz $(FUZZ_SECONDS)
+	scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## asan: autograph built with AddressSanitizer (release, .build/asan) runs info, render, text, fill,
+## sign and verify over every corpus PDF in one run; fails on any AddressSanitizer report or trap
+asan:
+	scripts/install-deps build
+	$(SWIFT) build -c release --product autograph --sanitize=address --scratch-path $(BUILD_DIR)/asan
+	ASAN_OPTIONS=detect_leaks=0 python3 scripts/asan-corpus.py --autograph $(BUILD_DIR)/asan/release/autograph
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources

@@ -25,6 +25,10 @@ let package = Package(
         .executable(name: "FuzzCore", targets: ["FuzzCore"]),
         .executable(name: "FuzzCodecs", targets: ["FuzzCodecs"]),
         .executable(name: "FuzzWeb", targets: ["FuzzWeb"]),
+        .executable(name: "FuzzImages", targets: ["FuzzImages"]),
+        .executable(name: "FuzzFonts", targets: ["FuzzFonts"]),
+        .executable(name: "FuzzContent", targets: ["FuzzContent"]),
+        .executable(name: "FuzzData", targets: ["FuzzData"]),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -136,6 +140,15 @@ let package = Package(
         .executableTarget(
             name: "FuzzWeb", dependencies: ["PDFWeb", "PDFSession", "PDFSigning", "PDFCore", "CShims"],
             swiftSettings: upcoming),
+        // libFuzzer entries for the other readers of untrusted bytes (see `make fuzz`): image formats
+        // (DCT, JPX, PNG), font programs and CMaps, content streams and functions, DER/CMS, XFDF and JSON.
+        .executableTarget(
+            name: "FuzzImages", dependencies: ["PDFImageCodecs", "PDFCore", "CShims"], swiftSettings: upcoming),
+        .executableTarget(
+            name: "FuzzFonts", dependencies: ["PDFRendering", "PDFCore", "CShims"], swiftSettings: upcoming),
+        .executableTarget(
+            name: "FuzzContent", dependencies: ["PDFRendering", "PDFCore", "CShims"], swiftSettings: upcoming),
+        .executableTarget(name: "FuzzData", dependencies: ["PDFSigning", "PDFCore", "CShims"], swiftSettings: upcoming),
         // A process the store's crash test kills in the middle of saves (see StoreCrashTests).
         .executableTarget(name: "StoreCrashProbe", dependencies: ["PDFSession"], swiftSettings: upcoming),
 

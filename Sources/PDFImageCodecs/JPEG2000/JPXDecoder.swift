@@ -27,6 +27,11 @@ public enum JPXDecoder {
         guard isComplete(data, codestream: isCodestream) else {
             throw PDFError(.decodeFailed, "the JPEG 2000 data is truncated: its codestream has no end (EOC) marker")
         }
+        // OpenJPEG 2.5.0 also reads out of its buffer (a crash) on a header holding a marker it does
+        // not know (the fuzzer found FF FF, FF 44, FF 80 in main headers): refused here too.
+        guard let start = isCodestream ? 0 : codestreamStart(data), hasWellFormedMainHeader(data, at: start) else {
+            throw PDFError(.decodeFailed, "the JPEG 2000 codestream's headers are malformed")
+        }
         let image: OpenJPEGImage
         do {
             image = try OpenJPEGImage(data, codestream: isCodestream)
@@ -70,6 +75,56 @@ public enum JPXDecoder {
             offset += length
         }
         return false
+    }
+
+    /// The marker segments OpenJPEG reads in a codestream's main header (ISO/IEC 15444-1 A.2 and
+    /// 15444-2 A.2: CAP SIZ COD COC TLM PLM CPF QCD QCC RGN POC PPM CRG COM MCT MCC MCO CBD), by the
+    /// marker's second byte.
+    static let mainHeaderMarkers: Set<UInt8> = [
+        0x50, 0x51, 0x52, 0x53, 0x55, 0x57, 0x59, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0x63, 0x64, 0x74, 0x75, 0x77, 0x78,
+    ]
+    /// Those of a tile-part header (A.4.2: COD COC QCD QCC RGN POC PPT PLT COM).
+    static let tilePartHeaderMarkers: Set<UInt8> = [0x52, 0x53, 0x58, 0x5C, 0x5D, 0x5E, 0x5F, 0x61, 0x64]
+
+    /// Whether the codestream at `start` has headers OpenJPEG can walk (ISO/IEC 15444-1 A.4–A.6):
+    /// SOC, SIZ, then main-header marker segments whose lengths stay inside `data` up to the first
+    /// tile-part's SOT (`FF 90`); and each tile-part that its predecessor's length (`Psot`) finds
+    /// has a header of tile-part marker segments up to its SOD (`FF 93`). OpenJPEG 2.5.0 reads
+    /// out of its buffer on a marker it does not know in a header (crashes the fuzzer found).
+    static func hasWellFormedMainHeader(_ data: [UInt8], at start: Int) -> Bool {
+        guard start >= 0, start + 4 <= data.count, data[start..<start + 4].elementsEqual([0xFF, 0x4F, 0xFF, 0x51])
+        else { return false }
+        var offset = start + 2
+        // The main header, to the first SOT.
+        while true {
+            guard offset + 4 <= data.count, data[offset] == 0xFF else { return false }
+            if data[offset + 1] == 0x90 { break }
+            let length = Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+            guard mainHeaderMarkers.contains(data[offset + 1]), length >= 2, length <= data.count - offset - 2 else {
+                return false
+            }
+            offset += 2 + length
+        }
+        // Tile-parts, as far as their lengths lead from SOT to SOT (Psot 0: the last one).
+        var tileParts = 0
+        while offset + 12 <= data.count, data[offset] == 0xFF, data[offset + 1] == 0x90, tileParts < 65_536 {
+            tileParts += 1
+            let partLength = data[offset + 6..<offset + 10].reduce(0) { $0 << 8 | Int($1) }
+            var marker = offset + 12
+            while true {
+                guard marker + 2 <= data.count, data[marker] == 0xFF else { return false }
+                if data[marker + 1] == 0x93 { break }
+                guard marker + 4 <= data.count else { return false }
+                let length = Int(data[marker + 2]) << 8 | Int(data[marker + 3])
+                guard tilePartHeaderMarkers.contains(data[marker + 1]), length >= 2,
+                    length <= data.count - marker - 2
+                else { return false }
+                marker += 2 + length
+            }
+            guard partLength >= 14, partLength <= data.count - offset else { break }
+            offset += partLength
+        }
+        return true
     }
 
     /// Where a codestream (SOC SIZ markers) starts inside `data`.
