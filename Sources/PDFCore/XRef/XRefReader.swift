@@ -222,6 +222,17 @@ package struct XRefReader {
         numbers.reserveCapacity(rows)
         entries.reserveCapacity(rows)
         var row = 0
+        var reserved = 0
+        let declared = ranges.reduce(0) { total, range in total + max(0, min(range.1, data.count)) }
+        if data.count % rowLength != 0 || rows < declared {
+            // Rows missing or a ragged end: the data is not what /W and /Index describe (a damaged
+            // /Filter gives the compressed bytes, say), so its entries cannot be trusted as read.
+            warnings.append(
+                PDFWarning(
+                    .xrefInvalid,
+                    "cross-reference stream data is \(data.count) bytes for \(declared) rows of \(rowLength)",
+                    offset: offset))
+        }
         data.withUnsafeBufferPointer { data in
             func field(_ start: Int, _ width: Int) -> Int {
                 var value = 0
@@ -242,12 +253,20 @@ package struct XRefReader {
                     case 0: entry = .free(generation: third)
                     case 1: entry = .inFile(offset: second, generation: third)
                     case 2: entry = .compressed(objectStream: second, index: third)
-                    default: continue  // reserved types are ignored (§7.5.8.3)
+                    default:
+                        // Reserved types are ignored (§7.5.8.3), and counted.
+                        reserved += 1
+                        continue
                     }
                     numbers.append(first + index)
                     entries.append(entry)
                 }
             }
+        }
+        if reserved > 0 {
+            warnings.append(
+                PDFWarning(
+                    .xrefInvalid, "cross-reference stream has \(reserved) entries of a reserved type", offset: offset))
         }
         return XRefSection(
             offset: offset, form: .stream, trailer: dictionary, end: parsed.range.upperBound, numbers: numbers,
