@@ -99,13 +99,14 @@ public struct FontChain: PDFFont {
     // MARK: Finding fonts
 
     /// The chain that draws `text`: `primary` alone when it has every glyph; else the one installed
-    /// font that covers all of `text` (fontconfig's best, as ``SystemFonts/font(covering:family:)``
+    /// font that covers all of `text` (fontconfig's best, as `SystemFonts.font(covering:family:)`
     /// finds it); else `primary` followed by installed fonts for what it lacks, each the best font
     /// covering as much of the rest as one font can.
     /// - Parameters:
+    ///   - text: the text to draw.
     ///   - primary: the preferred font (a field's, a signature's, a watermark's); nil for none.
     ///   - embed: makes a font of an installed file (`EmbeddedFont(fontFile:)`, or a cached one).
-    /// - Throws: ``Failure/missing(_:)`` naming a character no installed font has, or the error of `embed`.
+    /// - Throws: ``FontChainError/missing(_:)`` naming a character no installed font has, or the error of `embed`.
     public static func covering<Failure: Error>(
         _ text: String, primary: (any PDFFont)?, embed: (SystemFonts.FontFile) throws(Failure) -> any PDFFont
     ) throws(FontChainError<Failure>) -> FontChain {
