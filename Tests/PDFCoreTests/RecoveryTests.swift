@@ -54,6 +54,19 @@ struct RecoveryTests {
         #expect(document.pageCount == 2)
     }
 
+    @Test("a megabyte of %PDF- without a version before the header: searched once, then rebuilt from the objects")
+    func manyFalseHeaders() throws {
+        let junk = Array(String(repeating: "%PDF-x ", count: 160_000).utf8)
+        let document = try PDFDocument(bytes: junk + Self.valid)
+        #expect(document.pageCount == 2)
+        // "%PDF-x" at the start is a header without a version: not one an update may extend.
+        #expect(document.headerVersion.isEmpty)
+        #expect(!document.startsWithHeader)
+        // An update extends the same objects in a file that starts with its header.
+        let normalized = try document.startingAtHeader()
+        #expect(normalized.startsWithHeader && normalized.pageCount == 2)
+    }
+
     @Test("a stream with a wrong /Length is read up to endstream")
     func wrongLength() throws {
         var raw = RawPDF()

@@ -66,6 +66,15 @@ struct ImageDecodingRenderingTests {
         try Fidelity.expectMatch(page.rendered(poppler: true), tolerance: 0.01, label: "DCT after 4 stray bytes")
     }
 
+    @Test("hostile JPEG data for the lenient decoder: empty, one byte, a lone SOI, stray bytes and nothing else")
+    func hostileLenientJPEG() {
+        for data: [UInt8] in [
+            [], [0xFF], [0xFF, 0xD8], [0, 0, 0xFF, 0xD8], [0, 0xFF, 0xD8, 0xFF], Array(repeating: 0xFF, count: 70_000),
+        ] {
+            #expect(throws: PDFError.self) { _ = try JPEGCodec.decodeComponents(data, lenient: true) }
+        }
+    }
+
     @Test("an 8-bit ICCBased RGB Flate image with a soft mask inside a form is drawn")
     func iccImageWithSoftMaskInForm() throws {
         let size = 32
