@@ -5,25 +5,30 @@ import PDFGraphics
 extension Replayer {
     /// The transformation from image pixels (top-left origin, one unit a sample) to device space:
     /// the image fills the unit square of `ctm` with its first row at the top (ISO 32000-2 §8.9.4).
-    func imageToDevice(_ image: ImageSource, ctm: PDFMatrix) -> PDFMatrix {
-        PDFMatrix(1 / Double(image.width), 0, 0, -1 / Double(image.height), 0, 1).concatenating(unitSquare(ctm))
+    /// Nil when the image covers nothing (see ``unitSquare(_:)``).
+    func imageToDevice(_ image: ImageSource, ctm: PDFMatrix) -> PDFMatrix? {
+        guard let square = unitSquare(ctm) else { return nil }
+        return PDFMatrix(1 / Double(image.width), 0, 0, -1 / Double(image.height), 0, 1).concatenating(square)
     }
 
     /// The image's unit square in device space. An upright or quarter-turned image is widened to
     /// cover every pixel it touches (MuPDF's `fz_gridfit_matrix`): no half-covered row or column
-    /// at its edges, no seam between images that meet.
-    func unitSquare(_ ctm: PDFMatrix) -> PDFMatrix {
+    /// at its edges, no seam between images that meet. An image thinner than a pixel across is
+    /// drawn one pixel thick, as poppler draws it (a rule drawn as an image does not vanish);
+    /// a slanted sliver thinner than a thousandth of a pixel is not drawn (nil), as neither
+    /// poppler nor MuPDF draws it.
+    func unitSquare(_ ctm: PDFMatrix) -> PDFMatrix? {
         var m = ctm.concatenating(device)
         let epsilon = 0.001
         func fit(_ origin: inout Double, _ extent: inout Double) {
             guard abs(origin) < 1e9, abs(extent) < 1e9 else { return }
             if extent > 0 {
                 let low = (origin + epsilon).rounded(.down)
-                let high = (origin + extent - epsilon).rounded(.up)
+                let high = max(low + 1, (origin + extent - epsilon).rounded(.up))
                 (origin, extent) = (low, high - low)
             } else if extent < 0 {
                 let high = (origin - epsilon).rounded(.up)
-                let low = (origin + extent + epsilon).rounded(.down)
+                let low = min(high - 1, (origin + extent + epsilon).rounded(.down))
                 (origin, extent) = (high, low - high)
             }
         }
@@ -33,6 +38,37 @@ extension Replayer {
         } else if abs(m.a) < 1e-6, abs(m.d) < 1e-6 {
             fit(&m.e, &m.c)
             fit(&m.f, &m.b)
+        } else {
+            return Self.thickened(m)
+        }
+        return m
+    }
+
+    /// `m` with its unit square made at least one device pixel thick across its longer side. A
+    /// near-degenerate matrix (two sides almost parallel) maps the square to a sliver whose
+    /// inverse has entries too large for pixman's 16.16 fixed point: cairo would then fail (an
+    /// out-of-memory error that stops every later drawing operation on the page). Thickening
+    /// keeps the inverse bounded by the image's size, whatever the matrix's magnitude.
+    /// Nil for a sliver less than a thousandth of a pixel thick.
+    static func thickened(_ m: PDFMatrix) -> PDFMatrix? {
+        let (lengthX, lengthY) = m.axisLengths
+        let det = m.determinant
+        let long = max(lengthX, lengthY)
+        guard long.isFinite, det.isFinite, long > 0, abs(det) < long else { return m }
+        guard abs(det) >= 0.001 * long else { return nil }
+        let sign: Double = det < 0 ? -1 : 1
+        var m = m
+        if lengthX >= lengthY {
+            // Move the y side across the x side: the determinant becomes ±|x side|, one pixel thick.
+            let (nx, ny) = (-m.b / lengthX, m.a / lengthX)
+            let delta = (sign * lengthX - det) / lengthX
+            m.c += nx * delta
+            m.d += ny * delta
+        } else {
+            let (nx, ny) = (m.d / lengthY, -m.c / lengthY)
+            let delta = (sign * lengthY - det) / lengthY
+            m.a += nx * delta
+            m.b += ny * delta
         }
         return m
     }
@@ -48,8 +84,9 @@ extension Replayer {
 
     /// Paints an image (`Do` of an image XObject, an inline image).
     func drawImage(_ image: ImageSource, ctm: PDFMatrix, state: DrawState) {
-        let matrix = imageToDevice(image, ctm: ctm)
-        guard image.width > 0, image.height > 0, matrix.isUsable, let surface = imageSurface(image, matrix) else {
+        guard image.width > 0, image.height > 0, let matrix = imageToDevice(image, ctm: ctm), matrix.isUsable,
+            let surface = imageSurface(image, matrix)
+        else {
             return
         }
         composite(state, direct: true) { alpha in
@@ -72,8 +109,10 @@ extension Replayer {
 
     /// Paints `paint` through a stencil mask (`/ImageMask true`, ISO 32000-2 §8.9.6.2).
     func drawStencil(_ image: ImageSource, _ paint: Paint, ctm: PDFMatrix, state: DrawState) {
-        let matrix = imageToDevice(image, ctm: ctm)
-        guard image.width > 0, image.height > 0, matrix.isUsable, let mask = stencilSurface(image, matrix) else {
+        guard image.width > 0, image.height > 0, let square = unitSquare(ctm),
+            let matrix = imageToDevice(image, ctm: ctm),
+            matrix.isUsable, let mask = stencilSurface(image, matrix)
+        else {
             return
         }
         composite(state, direct: isDirect(paint, state.alpha)) { alpha in
@@ -81,9 +120,9 @@ extension Replayer {
                 cairo_save(context)
                 defer { cairo_restore(context) }
                 // The unit square as the shape, so pattern sources know where they are seen.
-                var square = Path()
-                square.rectangle(0, 0, 1, 1)
-                setPath(square, unitSquare(ctm))
+                var unit = Path()
+                unit.rectangle(0, 0, 1, 1)
+                setPath(unit, square)
                 cairo_clip_preserve(context)
                 guard source() else { return }
                 cairo_new_path(context)
