@@ -40,10 +40,16 @@ struct TextAnalysis {
     /// The glyphs of the words in reading order.
     var output: [TextGlyph] = []
 
+    /// Whether the page reads right to left: more of its letters are of bidi class R or AL than L
+    /// (poppler's primary direction). Columns are then read from the right.
+    var rightToLeft = false
+
     init(glyphs: [ShownGlyph]) { self.glyphs = glyphs }
 
     mutating func run() -> [TextBlock] {
         var fragments = removeDuplicates(makeFragments())
+        let shown = glyphs
+        rightToLeft = Bidi.direction(shown.lazy.map(\.text)) < 0
         var groups: [Int: [Int]] = [:]
         for index in fragments.indices {
             let d = fragments[index].direction
@@ -394,8 +400,8 @@ struct TextAnalysis {
     }
 
     /// Orders blocks for reading (after Breuel's rules): a block comes before one below it that it
-    /// overlaps along the baseline, and before one to its right unless a block between them spans
-    /// both; otherwise the higher block first.
+    /// overlaps along the baseline, and before one to its right (to its left on a page that reads
+    /// right to left) unless a block between them spans both; otherwise the higher block first.
     func orderBlocks(_ blocks: [[Int]], _ lines: [LineBuild]) -> [[Int]] {
         struct Box {
             var x0, x1, top, bottom: Double
@@ -410,8 +416,10 @@ struct TextAnalysis {
             }
         }
         let count = blocks.count
+        let rightToLeft = rightToLeft
         let byPosition = (0..<count).sorted { a, b in
-            boxes[a].top != boxes[b].top ? boxes[a].top > boxes[b].top : boxes[a].x0 < boxes[b].x0
+            if boxes[a].top != boxes[b].top { return boxes[a].top > boxes[b].top }
+            return rightToLeft ? boxes[a].x1 > boxes[b].x1 : boxes[a].x0 < boxes[b].x0
         }
         guard count > 1, count <= 1500 else { return byPosition.map { blocks[$0] } }
         func overlapsAlong(_ a: Int, _ b: Int) -> Bool { min(boxes[a].x1, boxes[b].x1) > max(boxes[a].x0, boxes[b].x0) }
@@ -422,7 +430,7 @@ struct TextAnalysis {
                 var before = false
                 if overlapsAlong(a, b) {
                     before = boxes[a].middle > boxes[b].middle
-                } else if boxes[a].x1 <= boxes[b].x0 {
+                } else if rightToLeft ? boxes[b].x1 <= boxes[a].x0 : boxes[a].x1 <= boxes[b].x0 {
                     before = true
                     if count <= 200 {
                         let (high, low) = (max(boxes[a].middle, boxes[b].middle), min(boxes[a].middle, boxes[b].middle))
