@@ -21,17 +21,6 @@ public enum JPXDecoder {
         width: Int, height: Int, components: Int, samples: [UInt8], alpha: [UInt8]?
     ) {
         let isCodestream = data.starts(with: [0xFF, 0x4F, 0xFF, 0x51])
-        // OpenJPEG 2.5.0 reads past its buffers on some truncated codestreams (an assertion, or a
-        // crash that depends on the heap's layout): a codestream that does not end is refused
-        // before it gets there.
-        guard isComplete(data, codestream: isCodestream) else {
-            throw PDFError(.decodeFailed, "the JPEG 2000 data is truncated: its codestream has no end (EOC) marker")
-        }
-        // OpenJPEG 2.5.0 also reads out of its buffer (a crash) on a header holding a marker it does
-        // not know (the fuzzer found FF FF, FF 44, FF 80 in main headers): refused here too.
-        guard let start = isCodestream ? 0 : codestreamStart(data), hasWellFormedMainHeader(data, at: start) else {
-            throw PDFError(.decodeFailed, "the JPEG 2000 codestream's headers are malformed")
-        }
         let image: OpenJPEGImage
         do {
             image = try OpenJPEGImage(data, codestream: isCodestream)
@@ -42,89 +31,6 @@ public enum JPXDecoder {
         var result = try image.samples()
         if let decodeArray { applyDecode(decodeArray, to: &result.samples, components: result.components) }
         return result
-    }
-
-    /// Whether the codestream ends with its EOC marker (`FF D9`, ISO/IEC 15444-1 A.4.4): the last
-    /// bytes of a raw codestream, or of a JP2 file's contiguous codestream box (`jp2c`, which is
-    /// most often the last box and may run to the end of the file); NUL padding after it is ignored.
-    static func isComplete(_ data: [UInt8], codestream: Bool) -> Bool {
-        func endsWithEOC(_ end: Int) -> Bool {
-            var last = min(end, data.count)
-            while last > 0, data[last - 1] == 0 { last -= 1 }
-            return last >= 2 && data[last - 2] == 0xFF && data[last - 1] == 0xD9
-        }
-        if codestream || !data.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50]) { return endsWithEOC(data.count) }
-        // JP2 boxes (ISO/IEC 15444-1 I.4): length (4 bytes; 1: an 8-byte length follows; 0: to the end), type.
-        var offset = 0
-        var boxes = 0
-        while offset + 8 <= data.count, boxes < 10_000 {
-            boxes += 1
-            var length =
-                Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8
-                | Int(data[offset + 3])
-            let isCodestreamBox = data[offset + 4..<offset + 8].elementsEqual([0x6A, 0x70, 0x32, 0x63])
-            var header = 8
-            if length == 1 {
-                guard offset + 16 <= data.count else { return false }
-                length = data[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) }
-                header = 16
-            }
-            if length == 0 { length = data.count - offset }
-            guard length >= header, length <= data.count - offset else { return false }
-            if isCodestreamBox { return endsWithEOC(offset + length) }
-            offset += length
-        }
-        return false
-    }
-
-    /// The marker segments OpenJPEG reads in a codestream's main header (ISO/IEC 15444-1 A.2 and
-    /// 15444-2 A.2: CAP SIZ COD COC TLM PLM CPF QCD QCC RGN POC PPM CRG COM MCT MCC MCO CBD), by the
-    /// marker's second byte.
-    static let mainHeaderMarkers: Set<UInt8> = [
-        0x50, 0x51, 0x52, 0x53, 0x55, 0x57, 0x59, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0x63, 0x64, 0x74, 0x75, 0x77, 0x78,
-    ]
-    /// Those of a tile-part header (A.4.2: COD COC QCD QCC RGN POC PPT PLT COM).
-    static let tilePartHeaderMarkers: Set<UInt8> = [0x52, 0x53, 0x58, 0x5C, 0x5D, 0x5E, 0x5F, 0x61, 0x64]
-
-    /// Whether the codestream at `start` has headers OpenJPEG can walk (ISO/IEC 15444-1 A.4–A.6):
-    /// SOC, SIZ, then main-header marker segments whose lengths stay inside `data` up to the first
-    /// tile-part's SOT (`FF 90`); and each tile-part that its predecessor's length (`Psot`) finds
-    /// has a header of tile-part marker segments up to its SOD (`FF 93`). OpenJPEG 2.5.0 reads
-    /// out of its buffer on a marker it does not know in a header (crashes the fuzzer found).
-    static func hasWellFormedMainHeader(_ data: [UInt8], at start: Int) -> Bool {
-        guard start >= 0, start + 4 <= data.count, data[start..<start + 4].elementsEqual([0xFF, 0x4F, 0xFF, 0x51])
-        else { return false }
-        var offset = start + 2
-        // The main header, to the first SOT.
-        while true {
-            guard offset + 4 <= data.count, data[offset] == 0xFF else { return false }
-            if data[offset + 1] == 0x90 { break }
-            let length = Int(data[offset + 2]) << 8 | Int(data[offset + 3])
-            guard mainHeaderMarkers.contains(data[offset + 1]), length >= 2, length <= data.count - offset - 2 else {
-                return false
-            }
-            offset += 2 + length
-        }
-        // Tile-parts, as far as their lengths lead from SOT to SOT (Psot 0: the last one).
-        var tileParts = 0
-        while offset + 12 <= data.count, data[offset] == 0xFF, data[offset + 1] == 0x90, tileParts < 65_536 {
-            tileParts += 1
-            let partLength = data[offset + 6..<offset + 10].reduce(0) { $0 << 8 | Int($1) }
-            var marker = offset + 12
-            while true {
-                guard marker + 2 <= data.count, data[marker] == 0xFF else { return false }
-                if data[marker + 1] == 0x93 { break }
-                guard marker + 4 <= data.count else { return false }
-                let length = Int(data[marker + 2]) << 8 | Int(data[marker + 3])
-                guard tilePartHeaderMarkers.contains(data[marker + 1]), length >= 2,
-                    length <= data.count - marker - 2
-                else { return false }
-                marker += 2 + length
-            }
-            guard partLength >= 14, partLength <= data.count - offset else { break }
-            offset += partLength
-        }
-        return true
     }
 
     /// Where a codestream (SOC SIZ markers) starts inside `data`.
@@ -310,7 +216,10 @@ private final class MemoryReader {
         opj_stream_set_read_function(stream) { buffer, count, context in
             let reader = Unmanaged<MemoryReader>.fromOpaque(context!).takeUnretainedValue()
             let available = reader.data.count - reader.position
-            guard available > 0, let buffer else { return OPJ_SIZE_T.max }
+            // End of data is (size_t)-1. OPJ_SIZE_T comes into Swift as Int, so that is -1, not
+            // .max: Int.max would tell OpenJPEG it has 2^63 bytes buffered, and it reads on past the
+            // end until an assertion aborts the process.
+            guard available > 0, let buffer else { return -1 }
             let length = min(Int(count), available)
             reader.data.withUnsafeBytes { bytes in
                 buffer.copyMemory(from: bytes.baseAddress! + reader.position, byteCount: length)
@@ -322,6 +231,8 @@ private final class MemoryReader {
             let reader = Unmanaged<MemoryReader>.fromOpaque(context!).takeUnretainedValue()
             let target = min(max(reader.position + Int(count), 0), reader.data.count)
             let skipped = target - reader.position
+            // Nothing to skip at the end is -1 too: OpenJPEG loops while a skip returns 0.
+            guard skipped > 0 || count <= 0 else { return -1 }
             reader.position = target
             return Int64(skipped)
         }
