@@ -70,6 +70,13 @@ struct CSCCommandTests {
             "sign", input, "-o", directory + "/down.pdf", "--csc", "http://127.0.0.1:\(try LoopbackPort.free())",
             "--credential", "x")
         #expect(down.code == .failure && down.errors.contains("-123"), "\(down.errors)")
+        // The input is opened before the service is called: a missing file is what is reported.
+        let missing = await autograph(
+            "sign", directory + "/missing.pdf", "-o", directory + "/m.pdf", "--csc",
+            "http://127.0.0.1:\(try LoopbackPort.free())", "--credential", "x")
+        #expect(
+            missing.code != .success && missing.errors.contains("missing.pdf") && !missing.errors.contains("-123"),
+            "\(missing.errors)")
     }
 
     @Test("csc credentials lists each credential's subject, key and authorization, as text and JSON")

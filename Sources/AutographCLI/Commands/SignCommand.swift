@@ -58,6 +58,12 @@ enum SignCommand: Command {
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
+        // The document, the request and the options first: a bad input or flag is reported
+        // before a remote service is called or a token logged in to.
+        let document = try openDocument(arguments)
+        var request = try SignatureOptions.request(arguments, document: document)
+        try applyAppearance(arguments, to: &request)
+        let authority = try timeStampAuthority(arguments)
         let signer: any Signer
         if let remote = try await CSCOptions.signer(arguments) {
             signer = remote
@@ -65,12 +71,9 @@ enum SignCommand: Command {
             signer =
                 try PKCS11Options.signer(arguments, chain: try chainCertificates(arguments)) ?? localSigner(arguments)
         }
-        let document = try openDocument(arguments)
-        var request = try SignatureOptions.request(arguments, document: document)
-        try applyAppearance(arguments, to: &request)
         var documentSigner = DocumentSigner(document: document, request: request, signer: signer)
         documentSigner.writeOptions.deterministicID = arguments.has("deterministic-id")
-        documentSigner.timeStampAuthority = try timeStampAuthority(arguments)
+        documentSigner.timeStampAuthority = authority
         let configured = documentSigner
         let signed = try await configured.sign()
         let level = arguments.value("level")?.uppercased() ?? "B-B"
