@@ -78,6 +78,14 @@ enum SymbolDictionaryDecoder {
         let generic = GenericRegionParameters(
             mmr: false, template: template, typicalPrediction: false, adaptivePixels: adaptive)
         while newSymbols.count < newCount {
+            // A height class may add no symbol (its first width is OOB): each class costs work, and
+            // data that has run out ends the dictionary instead of repeating empty classes forever.
+            try budget.spend(64)
+            if huffman {
+                if coder.reader.pastEnd > 0 { throw JBIG2Error.truncated() }
+            } else {
+                try coder.arithmetic.checkNotExhausted()
+            }
             let deltaHeight =
                 huffman
                 ? try heightTable.decodeValue(&coder.reader) : try integer(&coder, \.dh)
