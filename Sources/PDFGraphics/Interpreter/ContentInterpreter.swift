@@ -204,9 +204,19 @@ final class ContentInterpreter {
         case "cm":
             if let n = numbers(6) { state.ctm = PDFMatrix(n[0], n[1], n[2], n[3], n[4], n[5]).concatenating(state.ctm) }
         case "w": if let n = numbers(1) { state.strokeStyle.width = abs(n[0]) }
-        case "J": if let n = numbers(1), let cap = StrokeStyle.Cap(rawValue: Int(n[0])) { state.strokeStyle.cap = cap }
+        // Whole numbers from outside: an operand beyond Int's range names no style (never a trap).
+        case "J":
+            if let n = numbers(1), let code = Int(exactly: n[0].rounded(.towardZero)),
+                let cap = StrokeStyle.Cap(rawValue: code)
+            {
+                state.strokeStyle.cap = cap
+            }
         case "j":
-            if let n = numbers(1), let join = StrokeStyle.Join(rawValue: Int(n[0])) { state.strokeStyle.join = join }
+            if let n = numbers(1), let code = Int(exactly: n[0].rounded(.towardZero)),
+                let join = StrokeStyle.Join(rawValue: code)
+            {
+                state.strokeStyle.join = join
+            }
         case "M": if let n = numbers(1) { state.strokeStyle.miterLimit = max(1, n[0]) }
         case "d": setDash(operands)
         case "ri", "i": break
@@ -273,7 +283,7 @@ final class ContentInterpreter {
             } else {
                 warn("'Tf' needs a font name and a size")
             }
-        case "Tr": if let n = numbers(1) { state.text.renderMode = max(0, min(7, Int(n[0]))) }
+        case "Tr": if let n = numbers(1), !n[0].isNaN { state.text.renderMode = Int(max(0, min(7, n[0]))) }
         case "Ts": if let n = numbers(1) { state.text.rise = n[0] }
         case "Td": if let n = numbers(2) { moveText(n[0], n[1]) }
         case "TD":
