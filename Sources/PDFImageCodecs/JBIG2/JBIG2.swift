@@ -105,10 +105,8 @@ struct JBIG2Decoder {
                     retained = dictionary
                 }
             }
-            let dictionary = try SymbolDictionaryDecoder.decode(
-                data, start: segment.dataStart, end: segment.dataEnd, inputs: inputs,
-                customTables: tables(segment), retained: retained, budget: budget)
-            results[segment.number] = .symbols(dictionary)
+            results[segment.number] = .symbols(
+                try decodeSymbolDictionary(segment, data, inputs: inputs, retained: retained))
         case 4, 6, 7:
             let info = try RegionInfo(&reader)
             let bitmap = try decodeText(segment, info: info, reader: &reader)
@@ -152,6 +150,44 @@ struct JBIG2Decoder {
         default:
             warnings.append("segment \(segment.number): unknown type \(segment.type) skipped")
         }
+    }
+
+    /// A symbol dictionary segment. One flagged "bitmap coding context used" starts from the
+    /// contexts the last referred-to dictionary retained (T.88 §7.4.3.2). When that decode fails or
+    /// does not end with its data, the dictionary is decoded again from fresh contexts and kept if
+    /// that one does: poppler and pdf.js never carry contexts over (and MuPDF refuses such
+    /// dictionaries), so a file whose encoder set the flag without coding that way shows right in
+    /// them, and must here too.
+    private mutating func decodeSymbolDictionary(
+        _ segment: JBIG2Segment, _ data: [UInt8], inputs: [JBIG2Bitmap], retained: SymbolDictionary?
+    ) throws(PDFError) -> SymbolDictionary {
+        func decode(reusingContexts: Bool) throws(PDFError) -> SymbolDictionary {
+            try SymbolDictionaryDecoder.decode(
+                data, start: segment.dataStart, end: segment.dataEnd, inputs: inputs, customTables: tables(segment),
+                retained: retained, reusesContexts: reusingContexts, budget: budget)
+        }
+        guard
+            SymbolDictionaryDecoder.wouldReuseContexts(
+                data, start: segment.dataStart, end: segment.dataEnd, retained: retained)
+        else { return try decode(reusingContexts: true) }
+        var asFlagged: SymbolDictionary?
+        var flaggedError = PDFError(.decodeFailed, "")
+        do throws(PDFError) {
+            let dictionary = try decode(reusingContexts: true)
+            if dictionary.endedWithItsData { return dictionary }
+            asFlagged = dictionary
+        } catch {
+            guard error.code == .decodeFailed else { throw error }
+            flaggedError = error
+        }
+        if let fresh = try? decode(reusingContexts: false), fresh.endedWithItsData {
+            warnings.append(
+                "segment \(segment.number): symbol dictionary decoded from fresh contexts, not the retained ones it names"
+            )
+            return fresh
+        }
+        guard let asFlagged else { throw flaggedError }
+        return asFlagged
     }
 
     /// The custom Huffman tables a segment refers to, in order.

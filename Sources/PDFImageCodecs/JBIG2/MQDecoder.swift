@@ -11,22 +11,22 @@ struct MQDecoder {
     /// Bytes that had to be invented after the end of the data (0xFF, as in E.3.4).
     private(set) var pastEnd = 0
 
-    /// Qe, NMPS, NLPS and SWITCH of Table E.1, one entry per state.
-    private static let qe: [UInt32] = [
+    /// Qe, NMPS, NLPS and SWITCH of Table E.1, one entry per state (the tests' encoder uses them too).
+    static let qe: [UInt32] = [
         0x5601, 0x3401, 0x1801, 0x0AC1, 0x0521, 0x0221, 0x5601, 0x5401, 0x4801, 0x3801, 0x3001, 0x2401, 0x1C01,
         0x1601, 0x5601, 0x5401, 0x5101, 0x4801, 0x3801, 0x3401, 0x3001, 0x2801, 0x2401, 0x2201, 0x1C01, 0x1801,
         0x1601, 0x1401, 0x1201, 0x1101, 0x0AC1, 0x09C1, 0x08A1, 0x0521, 0x0441, 0x02A1, 0x0221, 0x0141, 0x0111,
         0x0085, 0x0049, 0x0025, 0x0015, 0x0009, 0x0005, 0x0001, 0x5601,
     ]
-    private static let nmps: [UInt8] = [
+    static let nmps: [UInt8] = [
         1, 2, 3, 4, 5, 38, 7, 8, 9, 10, 11, 12, 13, 29, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
         30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 45, 46,
     ]
-    private static let nlps: [UInt8] = [
+    static let nlps: [UInt8] = [
         1, 6, 9, 12, 29, 33, 6, 14, 14, 14, 17, 18, 20, 21, 14, 14, 15, 16, 17, 18, 19, 19, 20, 21, 22, 23, 24, 25,
         26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 46,
     ]
-    private static let switchFlag: [Bool] = (0..<47).map { $0 == 0 || $0 == 6 || $0 == 14 }
+    static let switchFlag: [Bool] = (0..<47).map { $0 == 0 || $0 == 6 || $0 == 14 }
 
     /// INITDEC (E.3.5) on `data[start..<end]`.
     init(_ data: [UInt8], start: Int = 0, end: Int? = nil) {
@@ -108,6 +108,9 @@ struct MQDecoder {
         cx = UInt8(next << 1 | mps)
         return d
     }
+
+    /// Bytes of the data not yet read into the decoder's register.
+    var unread: Int { max(0, end - position - 1) }
 
     /// Throws when decoding has run far past the end of the data (it would only produce noise).
     func checkNotExhausted() throws(PDFError) {

@@ -6,13 +6,17 @@ struct SymbolDictionary {
     var symbols: [JBIG2Bitmap]
     var genericContexts: [UInt8]?
     var refinementContexts: [UInt8]?
+    /// Whether decoding ended as the segment says it should: the export count met, and (arithmetic
+    /// coding) the data used up to its last few bytes, no further. Noise decoded from the wrong
+    /// contexts rarely does both.
+    var endedWithItsData = true
 }
 
 /// The symbol dictionary segment (T.88 §7.4.3) and its decoding procedure (§6.5).
 enum SymbolDictionaryDecoder {
     static func decode(
         _ data: [UInt8], start: Int, end: Int, inputs: [JBIG2Bitmap], customTables: [HuffmanTable],
-        retained: SymbolDictionary?, budget: JBIG2Budget
+        retained: SymbolDictionary?, reusesContexts: Bool = true, budget: JBIG2Budget
     ) throws(PDFError) -> SymbolDictionary {
         var header = JBIG2Reader(data, offset: start, end: end)
         let flags = try header.uint16()
@@ -58,7 +62,7 @@ enum SymbolDictionaryDecoder {
         var genericContexts = [UInt8](repeating: 0, count: GenericRegionParameters.contextCount(template: template))
         var refinementContexts = [UInt8](
             repeating: 0, count: RefinementParameters.contextCount(template: refinementTemplate))
-        if contextUsed, let retained {
+        if contextUsed && reusesContexts, let retained {
             if let contexts = retained.genericContexts, contexts.count == genericContexts.count {
                 genericContexts = contexts
             }
@@ -199,13 +203,28 @@ enum SymbolDictionaryDecoder {
             if run == 0 && !huffman { try coder.arithmetic.checkNotExhausted() }
             if run == 0 && huffman && coder.reader.pastEnd > 0 { throw JBIG2Error.truncated() }
         }
+        // The coder reads up to two bytes ahead and the encoder's flush leaves up to four, with
+        // the 0xFF 0xAC end marker.
+        let endedWithItsData =
+            exported.count == exportedCount
+            && (huffman || (coder.arithmetic.unread <= 8 && coder.arithmetic.pastEnd <= 8))
         if exported.count != exportedCount {
             // Keep what was found; a count that disagrees is damage, not a reason to lose the page.
             exported = Array(exported.prefix(exportedCount))
         }
         return SymbolDictionary(
             symbols: exported, genericContexts: contextRetained ? genericContexts : nil,
-            refinementContexts: contextRetained ? coder.refinementContexts : nil)
+            refinementContexts: contextRetained ? coder.refinementContexts : nil, endedWithItsData: endedWithItsData)
+    }
+
+    /// Whether the dictionary at `data[start...]` is arithmetic-coded and flagged "bitmap coding
+    /// context used" while `retained` holds contexts for it to start from.
+    static func wouldReuseContexts(_ data: [UInt8], start: Int, end: Int, retained: SymbolDictionary?) -> Bool {
+        guard let retained, retained.genericContexts != nil || retained.refinementContexts != nil,
+            start + 1 < min(end, data.count)
+        else { return false }
+        let flags = Int(data[start]) << 8 | Int(data[start + 1])
+        return flags & 0x100 != 0 && flags & 1 == 0
     }
 
     private static func integer(
