@@ -1,5 +1,5 @@
 import AutographJSON
-public import Foundation
+import Foundation
 import PKCS11
 
 /// A SoftHSM2 token store of the test process's own (Debian `softhsm2`, installed by
@@ -79,6 +79,33 @@ public struct SoftHSM: Sendable {
             }
             try token.storeCertificate(der, subject: subject, label: key.label, id: [id])
         }
+    }
+
+    /// Signs `input` into `output` with pyHanko's own PKCS#11 signer (`pyhanko sign addsig pkcs11`,
+    /// PAdES, field `field`) and the key and certificate `label` of the token `autograph`.
+    /// `SOFTHSM2_CONF`, set by ``shared()`` for this process, reaches pyHanko through the environment.
+    public func signWithPyhanko(label: String, input: String, output: String, field: String = "PySig") throws
+        -> Oracle.Result
+    {
+        let configuration = try TestPaths.temporaryDirectory("pkcs11-pyhanko") + "/pyhanko.yml"
+        let name = Self.keys.first { $0.label == label }?.name ?? ""
+        // A raw mechanism (CKM_ECDSA over pyHanko's hash): SoftHSM 2.6 has no CKM_ECDSA_SHA256.
+        try """
+        pkcs11-setups:
+          token:
+            module-path: \(Self.module)
+            token-criteria:
+              label: autograph
+            user-pin: "\(Self.pin)"
+            cert-label: \(label)
+            key-label: \(label)
+            raw-mechanism: true
+            other-certs: \(TestPaths.fixture("pki", "\(name).chain.pem"))
+        """.write(toFile: configuration, atomically: true, encoding: .utf8)
+        return try SignatureOracle.runPyhanko([
+            "--config", configuration, "sign", "addsig", "--field", field, "--use-pades", "pkcs11", "--p11-setup",
+            "token", input, output,
+        ])
     }
 
     /// The DER of a certificate's subject Name: `Certificate ::= SEQUENCE { tbsCertificate SEQUENCE {

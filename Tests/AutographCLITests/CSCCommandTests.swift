@@ -20,6 +20,59 @@ struct CSCCommandTests {
         return path
     }
 
+    @Test(
+        "in a process of its own: the PIN from $AUTOGRAPH_CSC_PIN; verify accepts pyHanko's CSC signature on the same server"
+    )
+    func environmentAndPyhanko() async throws {
+        let tool = TestPaths.repository + "/.build/debug/autograph"
+        try #require(FileManager.default.isExecutableFile(atPath: tool), "build the autograph tool first (swift build)")
+        let services = try Certomancer.shared(wholeSeconds: true)
+        let v1 = try await CSCServer.dummy(services: services)
+        let v2 = try await CSCServer.specV2(services: services)
+        defer {
+            v1.stop()
+            v2.stop()
+        }
+        let directory = try TestPaths.temporaryDirectory("cli-csc-env")
+        let input = directory + "/in.pdf"
+        _ = await autograph("sample", "-o", input)
+        let secret = try Self.secret(CSCServer.clientSecret, "secret", in: directory)
+        let otp = try Self.secret(CSCServer.otp, "otp", in: directory)
+        /// `autograph sign --csc` (v2, a credential that asks for a PIN) with `pin` in the environment.
+        func sign(pin: String, output: String) throws -> Oracle.Result {
+            try Oracle.run(
+                "env",
+                [
+                    "\(CSCOptions.pinVariable)=\(pin)", tool, "sign", input, "-o", output, "--csc", v2.baseURL,
+                    "--credential", "autograph/signer", "--csc-client-id", CSCServer.clientID, "--csc-secret-file",
+                    secret, "--otp-file", otp,
+                ], timeout: 300)
+        }
+        let output = directory + "/signed.pdf"
+        let signed = try sign(pin: CSCServer.pin, output: output)
+        #expect(signed.status == 0, "\(signed.errors)")
+        let verify = await autograph("verify", output, "--trust", services.rootCertificatePath, "--revocation", "off")
+        #expect(verify.code == .success, "\(verify.output)")
+        let wrong = try sign(pin: "0000", output: directory + "/wrong.pdf")
+        #expect(wrong.status == 1 && wrong.errors.contains("-125"), "\(wrong.errors)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/wrong.pdf"))
+
+        // pyHanko's own CSC signer against the v1 dummy server: the command accepts what it made.
+        let pyhanko = directory + "/pyhanko.pdf"
+        let made = try Oracle.run(
+            "python3",
+            [
+                TestPaths.repository + "/Tests/Scripts/pyhanko_csc_sign.py", v1.baseURL, "autograph/signer-ec", input,
+                pyhanko,
+            ], timeout: 120)
+        try #require(made.status == 0, "\(made.output) \(made.errors)")
+        let accepted = await autograph(
+            "verify", pyhanko, "--trust", services.rootCertificatePath, "--revocation", "off", "--json")
+        #expect(accepted.code == .success, "\(accepted.output) \(accepted.errors)")
+        let reports = try #require(try JSONValue.parse(Array(accepted.output.utf8)).arrayValue)
+        #expect(reports.count == 1, "\(accepted.output)")
+    }
+
     @Test("sign --csc with v1 and with v2 (client secret, PIN and OTP from files) makes signatures verify trusts")
     func sign() async throws {
         let services = try Certomancer.shared(wholeSeconds: true)
@@ -128,6 +181,11 @@ struct CSCCommandTests {
             return
         }
         #expect(signer is CSCSigner && signer.signerName == "Certomancer Signer")
+        // A document the service opens is signed through the CSC service.
+        let sealed = try await ServeSealSigning.sign(
+            backend, in: directory, trust: services.rootCertificatePath, revocation: "off")
+        #expect(sealed.signerName == "Certomancer Signer" && sealed.trusted, "\(sealed)")
+        await backend.close()
 
         // The same seal as one URI, the credential percent-encoded in its fragment.
         let byURI = try ServeCommand.spec.parse([

@@ -55,6 +55,54 @@ struct PKCS11CommandTests {
         }
     }
 
+    @Test(
+        "in a process of its own: the PIN from $AUTOGRAPH_PKCS11_PIN, the token by serial number; verify accepts pyHanko's PKCS#11 signature"
+    )
+    func environmentAndSerial() async throws {
+        let store = try SoftHSM.shared()
+        let tool = TestPaths.repository + "/.build/debug/autograph"
+        try #require(FileManager.default.isExecutableFile(atPath: tool), "build the autograph tool first (swift build)")
+        let directory = try TestPaths.temporaryDirectory("cli-pkcs11-env")
+        let input = directory + "/in.pdf"
+        _ = await autograph("sample", "-o", input)
+        let listed = await autograph("pkcs11", "list", "--module", SoftHSM.module, "--json")
+        let tokens = try #require(try JSONValue.parse(Array(listed.output.utf8)).arrayValue, "\(listed.errors)")
+        let serial = try #require(
+            tokens.first { $0["label"]?.stringValue == "autograph" }?["serial"]?.stringValue, "\(listed.output)")
+        /// `autograph sign` by the token's serial number, with `pin` in the environment (no `--pin-file`).
+        func sign(pin: String, serial: String, output: String) throws -> Oracle.Result {
+            try Oracle.run(
+                "env",
+                [
+                    "\(PKCS11Options.pinVariable)=\(pin)", tool, "sign", input, "-o", output, "--pkcs11",
+                    SoftHSM.module, "--token-serial", serial, "--key-label", "p384", "--chain",
+                    TestPaths.fixture("pki", "signer-p384.chain.pem"),
+                ], timeout: 300)
+        }
+        let output = directory + "/signed.pdf"
+        let signed = try sign(pin: SoftHSM.pin, serial: serial, output: output)
+        #expect(signed.status == 0, "\(signed.errors)")
+        let root = TestPaths.fixture("pki", "root.cert.pem")
+        let verify = await autograph("verify", output, "--trust", root)
+        #expect(verify.code == .success && verify.output.contains("Signer P-384"), "\(verify.output)")
+        let wrong = try sign(pin: "0000", serial: serial, output: directory + "/wrong.pdf")
+        #expect(wrong.status == 1 && wrong.errors.contains("-125"), "\(wrong.errors)")
+        let elsewhere = try sign(pin: SoftHSM.pin, serial: "no-such-serial", output: directory + "/elsewhere.pdf")
+        #expect(elsewhere.status == 1 && elsewhere.errors.contains("-123"), "\(elsewhere.errors)")
+        for path in ["/wrong.pdf", "/elsewhere.pdf"] {
+            #expect(!FileManager.default.fileExists(atPath: directory + path))
+        }
+
+        // pyHanko's own PKCS#11 signer on the same token: the command accepts what it made.
+        let pyhanko = directory + "/pyhanko.pdf"
+        let made = try store.signWithPyhanko(label: "rsa2048", input: input, output: pyhanko)
+        try #require(made.status == 0, "\(made.output) \(made.errors)")
+        let accepted = await autograph("verify", pyhanko, "--trust", root, "--json")
+        #expect(accepted.code == .success, "\(accepted.output) \(accepted.errors)")
+        let reports = try #require(try JSONValue.parse(Array(accepted.output.utf8)).arrayValue)
+        #expect(reports.count == 1 && reports[0]["field"]?.stringValue == "PySig", "\(accepted.output)")
+    }
+
     @Test("serve --pkcs11 signs with the token's seal; a wrong PIN stops it before it listens (−125)")
     func serveSeal() async throws {
         _ = try SoftHSM.shared()
@@ -73,6 +121,10 @@ struct PKCS11CommandTests {
             return
         }
         #expect(signer is PKCS11Signer && signer.signerName == "Signer RSA 2048")
+        // A document the service opens is signed by the token's key.
+        let sealed = try await ServeSealSigning.sign(backend, in: directory)
+        #expect(sealed.signerName == "Signer RSA 2048" && sealed.trusted, "\(sealed)")
+        await backend.close()
         let wrong = try ServeCommand.spec.parse(seal + ["--pin-file", try Self.pinFile("0000", in: directory)])
         await #expect(throws: SigningError.self) { _ = try await ServeCommand.prepare(wrong, console: .captured()) }
 

@@ -142,6 +142,24 @@ struct CSCHostileServiceTests {
         }
     }
 
+    @Test("A credential whose service gives no certificate is −147, one whose certificate is not one −124")
+    func noCertificate() async throws {
+        for (cert, expected) in [
+            (#"{}"#, -147), (#"{"certificates":[]}"#, -147), (#"{"certificates":["AAEC"]}"#, -124),
+        ] {
+            let transport = Scripted { url, _ in
+                if url.hasSuffix("/info") && !url.contains("credentials") { return (200, Self.info) }
+                return (
+                    200,
+                    #"{"key":{"status":"enabled","algo":["1.2.840.10045.4.3.2"],"len":256},"cert":\#(cert),"authMode":"implicit","SCAL":"1"}"#
+                )
+            }
+            let client = try await CSCClient(baseURL: "http://127.0.0.1:1", transport: transport)
+            let code = await Self.code { _ = try await CSCSigner(client: client, credentialID: "c", pin: nil) }
+            #expect(code == expected, "\(cert)")
+        }
+    }
+
     @Test("A gateway error (503) is −123, the service unreachable")
     func gateway() async throws {
         let transport = Scripted { url, _ in url.hasSuffix("/info") ? (200, Self.info) : (503, "down") }

@@ -71,29 +71,10 @@ struct PKCS11Tests {
     func pyhankoSigner(label: String) async throws {
         let store = try SoftHSM.shared()
         let directory = try TestPaths.temporaryDirectory("pkcs11-pyhanko")
-        let configuration = directory + "/pyhanko.yml"
-        let name = SoftHSM.keys.first { $0.label == label }?.name ?? ""
-        // A raw mechanism (CKM_ECDSA over pyHanko's hash): SoftHSM 2.6 has no CKM_ECDSA_SHA256.
-        try """
-        pkcs11-setups:
-          token:
-            module-path: \(SoftHSM.module)
-            token-criteria:
-              label: autograph
-            user-pin: "\(SoftHSM.pin)"
-            cert-label: \(label)
-            key-label: \(label)
-            raw-mechanism: true
-            other-certs: \(TestPaths.fixture("pki", "\(name).chain.pem"))
-        """.write(toFile: configuration, atomically: true, encoding: .utf8)
         let input = directory + "/in.pdf"
         let output = directory + "/out.pdf"
         try Data(TestDocuments.simple()).write(to: URL(fileURLWithPath: input))
-        // SOFTHSM2_CONF (set by SoftHSM for this process) reaches pyHanko as part of the environment.
-        let made = try SignatureOracle.runPyhanko([
-            "--config", configuration, "sign", "addsig", "--field", "PySig", "--use-pades", "pkcs11", "--p11-setup",
-            "token", input, output,
-        ])
+        let made = try store.signWithPyhanko(label: label, input: input, output: output)
         try #require(made.status == 0, "\(made.output) \(made.errors) (store \(store.directory))")
         let root = Certificate.certificates(
             pem: Array(try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("pki", "root.cert.pem")))))
