@@ -75,6 +75,13 @@ struct AnnotationAppearanceTests {
             ],
             inked: [(150, 120), (10.5, 50)], tolerance: 0.03),
         Case(
+            label: "FreeText: the background is /C, never /IC, as poppler and MuPDF draw it",
+            annotations: [
+                "/Subtype /FreeText /Rect [10 100 190 190] /Contents (Background from C) /DA (/Helv 12 Tf 0 g) /C [1 0.8 0.8] /IC [0.2 0.2 1] /BS << /W 1 >>",
+                "/Subtype /FreeText /Rect [10 10 190 90] /Contents (Only IC given) /DA (/Helv 12 Tf 0 g) /IC [0.8 1 0.8] /BS << /W 1 >>",
+            ],
+            inked: [(150, 150)], tolerance: 0.03),
+        Case(
             label: "FreeText: the /DR font /DA names (Times), right-aligned, a dashed border",
             annotations: [
                 "/Subtype /FreeText /Rect [10 100 190 190] /Contents (Right aligned in Times from the form resources) /DA (/TiRo 13 Tf 0.5 0 0 rg) /Q 2 /C [0.85 0.95 1] /BS << /W 1.5 /S /D /D [4 2] >>",

@@ -36,8 +36,9 @@ extension AnnotationAppearance.Context {
         }
     }
 
-    /// FreeText (§12.5.6.6): the box (`/Rect` less `/RD`) filled with `/IC`, else `/C` (PDF 2.0;
-    /// earlier files put the background in `/C`), its border as `/BS` asks in the text colour, and
+    /// FreeText (§12.5.6.6): the box (`/Rect` less `/RD`) filled with `/C` (never `/IC`, the colour
+    /// of a callout line's ending: poppler and MuPDF fill with `/C` alone), its border as `/BS` asks
+    /// in the text colour, and
     /// `/Contents` in the `/DA` font, size and colour, wrapped at the box's width and aligned as `/Q`
     /// says. The font is one of the standard 14: the one `/DA` names when it or its `/DR` entry is
     /// one, else Helvetica.
@@ -52,7 +53,7 @@ extension AnnotationAppearance.Context {
         size = min(size, 1000)
         let border = reader.border
         var drawn = false
-        if let background = reader.color(.ic) ?? reader.color(.c), builder.color(background, stroking: false) {
+        if let background = reader.color(.c), builder.color(background, stroking: false) {
             builder.rectangle(box)
             builder.paint(fill: true, stroke: false)
             drawn = true
