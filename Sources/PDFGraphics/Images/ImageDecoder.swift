@@ -32,12 +32,16 @@ struct ImageDecoder: Sendable {
             space = try graphics.colorSpace(object, resources: resources)
         }
         let resolvedSpace = space
-        let source = ImageSource(width: width, height: height, interpolate: interpolate) { reduction in
+        // A mask finer than the image is drawn at its own resolution: the source is as large as both.
+        let drawn: (width: Int, height: Int) =
+            isMask ? (width, height) : Self.drawnSize(width: width, height: height, document: document, value: value)
+        let source = ImageSource(width: drawn.width, height: drawn.height, interpolate: interpolate) { reduction in
             do {
                 return (
                     try ImageDecoder.decode(
                         stream, width: width, height: height, isMask: isMask, space: resolvedSpace, document: document,
-                        options: options, resources: resources, reduction: reduction), []
+                        options: options, resources: resources, reduction: reduction, drawnWidth: drawn.width,
+                        drawnHeight: drawn.height), []
                 )
             } catch let error as PDFError {
                 return (nil, ["\(name) (\(width)×\(height)) cannot be decoded and is not drawn: \(error.message)"])
@@ -46,6 +50,22 @@ struct ImageDecoder: Sendable {
             }
         }
         return (source, isMask)
+    }
+
+    /// The size an image is drawn at: its own, or that of its `/SMask` or stencil `/Mask` where the
+    /// mask has more samples in a direction (poppler and MuPDF composite such a mask at its own
+    /// resolution; sampled down to a few image pixels its edges would be blocks), within the
+    /// bytes an image may take.
+    static func drawnSize(width: Int, height: Int, document: PDFDocument, value: (String) -> PDFObject?) -> (
+        width: Int, height: Int
+    ) {
+        guard let mask = (value("SMask") ?? value("Mask"))?.streamValue?.dictionary,
+            let maskWidth = document.resolve(mask[PDFName("Width")] ?? .null).intValue,
+            let maskHeight = document.resolve(mask[PDFName("Height")] ?? .null).intValue,
+            maskWidth > width || maskHeight > height, maskWidth <= 1 << 16, maskHeight <= 1 << 16
+        else { return (width, height) }
+        let drawn = (width: max(width, maskWidth), height: max(height, maskHeight))
+        return drawn.width * drawn.height * 4 <= maxBytes ? drawn : (width, height)
     }
 
     // MARK: Decoding
@@ -111,7 +131,8 @@ struct ImageDecoder: Sendable {
 
     static func decode(
         _ stream: PDFStream, width: Int, height: Int, isMask: Bool, space: ColorSpace?, document: PDFDocument,
-        options: GraphicsOptions, resources: PDFDictionary?, reduction: Int = 0
+        options: GraphicsOptions, resources: PDFDictionary?, reduction: Int = 0, drawnWidth: Int? = nil,
+        drawnHeight: Int? = nil
     ) throws(PDFError) -> DecodedImage {
         guard width * height * 4 <= maxBytes else {
             throw PDFError(.limitExceeded, "a \(width)×\(height) image is too large to draw")
@@ -123,10 +144,24 @@ struct ImageDecoder: Sendable {
         // Averaging is right for samples that are levels: not for palette indices, nor where a
         // colour key compares the samples themselves.
         let reducible = space?.isIndexed != true && value("Mask")?.arrayValue == nil
+        // Where a finer mask sets the size, the image is reduced only while it stays as large as
+        // the reduced mask.
+        let factor = 1 << max(0, min(reduction, 8))
+        let target = (
+            width: ((drawnWidth ?? width) + factor - 1) / factor,
+            height: ((drawnHeight ?? height) + factor - 1) / factor
+        )
+        var imageReduction = 0
+        while imageReduction < reduction, (width >> (imageReduction + 1)) >= target.width,
+            (height >> (imageReduction + 1)) >= target.height
+        {
+            imageReduction += 1
+        }
+        if drawnWidth == nil && drawnHeight == nil { imageReduction = reduction }
         let samples = try readSamples(
             stream, width: width, height: height, components: isMask ? 1 : (space?.componentCount ?? 0),
             bitsPerComponent: declaredBits, document: document, options: options,
-            reduction: reducible ? reduction : 0)
+            reduction: reducible ? imageReduction : 0)
         if space == nil || (space!.componentCount != samples.components && !isMask) {
             // JPX images may carry their own colour space.
             switch samples.components {
@@ -172,18 +207,24 @@ struct ImageDecoder: Sendable {
             rgba[index * 4 + 2] = rgb[index * 3 + 2]
         }
 
-        // Masks (§11.6.5.3, §8.9.6).
+        // Masks (§11.6.5.3, §8.9.6), at the mask's resolution when it is finer than the image's.
         if let smask = value("SMask"), let maskStream = smask.streamValue {
+            let (size, pixels) = Self.resampled(rgba, from: (samples.width, samples.height), to: target)
+            rgba = pixels
             let alpha = try maskAlpha(
-                maskStream, stencil: false, width: samples.width, height: samples.height, document: document,
+                maskStream, stencil: false, width: size.width, height: size.height, document: document,
                 options: options)
-            for index in 0..<pixelCount { rgba[index * 4 + 3] = alpha[index] }
+            for index in alpha.indices { rgba[index * 4 + 3] = alpha[index] }
+            return DecodedImage(width: size.width, height: size.height, rgba: rgba)
         } else if let mask = value("Mask") {
             if let maskStream = mask.streamValue {
+                let (size, pixels) = Self.resampled(rgba, from: (samples.width, samples.height), to: target)
+                rgba = pixels
                 let alpha = try maskAlpha(
-                    maskStream, stencil: true, width: samples.width, height: samples.height, document: document,
+                    maskStream, stencil: true, width: size.width, height: size.height, document: document,
                     options: options)
-                for index in 0..<pixelCount { rgba[index * 4 + 3] = alpha[index] }
+                for index in alpha.indices { rgba[index * 4 + 3] = alpha[index] }
+                return DecodedImage(width: size.width, height: size.height, rgba: rgba)
             } else if let ranges = mask.arrayValue?.compactMap({ document.resolve($0).numberValue }),
                 ranges.count >= samples.components * 2
             {
@@ -204,6 +245,31 @@ struct ImageDecoder: Sendable {
             for index in 0..<pixelCount { rgba[index * 4 + 3] = alpha[index] }
         }
         return DecodedImage(width: samples.width, height: samples.height, rgba: rgba)
+    }
+
+    /// `rgba` of `from` pixels at `to`'s size when that is larger in a direction (nearest
+    /// neighbour, as poppler and MuPDF scale an image to its finer mask); else unchanged.
+    static func resampled(
+        _ rgba: [UInt8], from: (width: Int, height: Int), to: (width: Int, height: Int)
+    ) -> (size: (width: Int, height: Int), rgba: [UInt8]) {
+        guard to.width > from.width || to.height > from.height, to.width * to.height * 4 <= maxBytes,
+            from.width > 0, from.height > 0
+        else { return (from, rgba) }
+        var result = [UInt8](repeating: 0, count: to.width * to.height * 4)
+        let columns = (0..<to.width).map { min(from.width - 1, $0 * from.width / to.width) * 4 }
+        rgba.withUnsafeBufferPointer { source in
+            result.withUnsafeMutableBufferPointer { target in
+                for y in 0..<to.height {
+                    let row = min(from.height - 1, y * from.height / to.height) * from.width * 4
+                    var output = y * to.width * 4
+                    for column in columns {
+                        for channel in 0..<4 { target[output + channel] = source[row + column + channel] }
+                        output += 4
+                    }
+                }
+            }
+        }
+        return (to, result)
     }
 
     /// A soft mask or stencil mask as one alpha byte per pixel of the image it masks (resampled to

@@ -1,0 +1,75 @@
+import PDFCore
+import PDFRendering
+import PDFTestSupport
+import Testing
+
+/// An image whose soft mask (or stencil mask) has more pixels than the image: the mask's edges
+/// are drawn at the mask's resolution, as poppler and MuPDF draw them, not sampled down to the
+/// image's few pixels.
+@Suite("Masks finer than their image")
+struct SoftMaskResolutionTests {
+    /// A 4×4 RGB image (a colour per quarter) masked by a `size`×`size` mask: a disc (8-bit soft
+    /// mask with a soft rim), or a ring (1-bit stencil `/Mask`), drawn over 180 points.
+    static func page(size: Int, stencil: Bool) -> HandPage {
+        var image: [UInt8] = []
+        for y in 0..<4 {
+            for x in 0..<4 {
+                image += x < 2 ? (y < 2 ? [220, 30, 30] : [30, 160, 40]) : (y < 2 ? [30, 60, 220] : [240, 200, 20])
+            }
+        }
+        var mask: [UInt8] = []
+        let centre = Double(size) / 2
+        if stencil {
+            let rowBytes = (size + 7) / 8
+            mask = [UInt8](repeating: 0, count: rowBytes * size)
+            for y in 0..<size {
+                for x in 0..<size {
+                    let r =
+                        ((Double(x) + 0.5 - centre) * (Double(x) + 0.5 - centre)
+                        + (Double(y) + 0.5 - centre) * (Double(y) + 0.5 - centre)).squareRoot() / centre
+                    // 1 masks out (the default /Decode): all but a ring.
+                    if !(0.55...0.9).contains(r) { mask[y * rowBytes + x / 8] |= 0x80 >> UInt8(x % 8) }
+                }
+            }
+        } else {
+            for y in 0..<size {
+                for x in 0..<size {
+                    let r =
+                        ((Double(x) + 0.5 - centre) * (Double(x) + 0.5 - centre)
+                        + (Double(y) + 0.5 - centre) * (Double(y) + 0.5 - centre)).squareRoot() / centre
+                    mask.append(UInt8(max(0, min(255, (1 - r) * 4 * 255))))
+                }
+            }
+        }
+        let maskKey = stencil ? "/Mask" : "/SMask"
+        let maskDictionary =
+            stencil
+            ? "/Type /XObject /Subtype /Image /Width \(size) /Height \(size) /ImageMask true"
+            : "/Type /XObject /Subtype /Image /Width \(size) /Height \(size) /ColorSpace /DeviceGray /BitsPerComponent 8"
+        return HandPage(
+            width: 200, height: 200, content: "q 180 0 0 180 10 10 cm /Im0 Do Q",
+            resources: "<< /XObject << /Im0 5 0 R >> >>",
+            objects: [
+                .stream(
+                    "/Type /XObject /Subtype /Image /Width 4 /Height 4 /ColorSpace /DeviceRGB /BitsPerComponent 8 \(maskKey) 6 0 R",
+                    image),
+                .stream(maskDictionary, mask),
+            ])
+    }
+
+    @Test("a soft mask of 90×90 pixels over a 4×4 image: a round, soft-edged disc, as poppler and MuPDF draw it")
+    func softMask() throws {
+        for poppler in [true, false] {
+            let pair = try Self.page(size: 90, stencil: false).rendered(poppler: poppler)
+            try Fidelity.expectMatch(pair, tolerance: 0.01, label: "soft mask (\(poppler ? "poppler" : "MuPDF"))")
+        }
+    }
+
+    @Test("a 1-bit stencil /Mask of 120×120 pixels over a 4×4 image: a thin ring, as poppler and MuPDF draw it")
+    func stencilMask() throws {
+        for poppler in [true, false] {
+            let pair = try Self.page(size: 120, stencil: true).rendered(poppler: poppler)
+            try Fidelity.expectMatch(pair, tolerance: 0.01, label: "stencil mask (\(poppler ? "poppler" : "MuPDF"))")
+        }
+    }
+}
