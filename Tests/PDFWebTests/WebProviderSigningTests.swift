@@ -50,6 +50,9 @@ struct WebProviderSigningTests {
 
         let after = try await server.request("/api/provider-signing").json
         #expect(after["signer"]?.stringValue == "Certomancer EC Signer", "\(after)")
+        // The account's credentials are listed, for the person to choose another; no secret among them.
+        let ids = (after["credentials"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        #expect(Set(ids) == ["autograph/signer", "autograph/signer-ec", "autograph/signer-oauth"], "\(after)")
         #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada Lovelace"}"#).status == 200)
         #expect(try await server.post("/api/accept").json["phase"]?.stringValue == "capturingSignature")
         #expect(try await server.post("/api/capture", WebFixtures.scribble).json["phase"]?.stringValue == "confirming")
@@ -117,6 +120,83 @@ struct WebProviderSigningTests {
         #expect(verdicts["Signature1"]?.hasPrefix("INTACT:TRUSTED") == true, "\(verdicts)")
         // The token was bound to that hash and used: the provider signed through the credential's token.
         #expect(provider.requests().contains { $0.path.hasSuffix("signatures/signHash") })
+    }
+
+    @Test(
+        "An explicit credential, chosen in the viewer with its PIN and one-time password, signs; with a wrong PIN nothing is signed"
+    )
+    func explicitCredential() async throws {
+        let services = try Certomancer.shared(wholeSeconds: true)
+        let provider = try await CSCServer.specV2(services: services, listing: ["autograph/signer"])
+        defer { provider.stop() }
+        let server = try await TestServer(
+            provider: ProviderSigning(
+                baseURL: provider.baseURL, clientID: CSCServer.clientID, clientSecret: CSCServer.clientSecret))
+        defer { Task { await server.stop() } }
+        let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"]
+        // Nothing to choose before the person signed in at the provider.
+        let early = try await server.post("/api/provider-signing/credential", #"{"credential": "autograph/signer"}"#)
+        #expect(early.signoCode == -127, "\(early.text)")
+
+        let begun = try await server.post("/api/provider-signing")
+        let location = try await CurlTransportGet.location(try #require(begun.json["url"]?.stringValue))
+        let back = try #require(location.split(separator: "/", maxSplits: 3).last.map { "/" + $0 })
+        let returned = try await server.request(back, auth: .none, headers: navigation)
+        #expect(returned.status == 200 && returned.text.contains("Choose your certificate"), "\(returned.text)")
+        let state = try await server.request("/api/provider-signing").json
+        #expect(state["signer"] == .null, "\(state)")
+        let listed = try #require(state["credentials"]?.arrayValue)
+        #expect(listed.count == 1, "\(state)")
+        #expect(listed.first?["authorization"]?.stringValue == "pin" && listed.first?["pin"]?.stringValue == "required")
+        #expect(
+            listed.first?["otp"]?.stringValue == "required"
+                && listed.first?["signer"]?.stringValue == "Certomancer Signer")
+
+        // A PIN the credential requires, missing; a body that is no choice; a credential not in the account.
+        let noPIN = try await server.post("/api/provider-signing/credential", #"{"credential": "autograph/signer"}"#)
+        #expect(noPIN.status == 400, "\(noPIN.text)")
+        #expect(try await server.post("/api/provider-signing/credential", #"{"pin": 1234}"#).status == 400)
+        let other = try await server.post("/api/provider-signing/credential", #"{"credential": "autograph/signer-ec"}"#)
+        #expect(other.signoCode == -127, "\(other.text)")
+
+        func sign() async throws -> String? {
+            #expect(
+                try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada Lovelace"}"#).status == 200)
+            var phase = try await server.post("/api/accept").json["phase"]?.stringValue
+            if phase == "capturingSignature" {
+                phase = try await server.post("/api/capture", WebFixtures.scribble).json["phase"]?.stringValue
+            }
+            #expect(phase == "confirming")
+            return try await server.post("/api/confirm").json["phase"]?.stringValue
+        }
+        // A wrong PIN: chosen, but the provider refuses it when the signature is made.
+        let wrong = try await server.post(
+            "/api/provider-signing/credential",
+            #"{"credential": "autograph/signer", "pin": "0000", "otp": "\#(CSCServer.otp)"}"#)
+        #expect(wrong.status == 200 && wrong.json["authorization"]?.stringValue == "pin", "\(wrong.text)")
+        #expect(!wrong.text.contains("0000"))
+        #expect(try await sign() == "editing")
+        #expect(try await server.request("/api/validation").json["signatures"]?.arrayValue?.isEmpty == true)
+
+        let chosen = try await server.post(
+            "/api/provider-signing/credential",
+            #"{"credential": "autograph/signer", "pin": "\#(CSCServer.pin)", "otp": "\#(CSCServer.otp)"}"#)
+        #expect(chosen.json["signer"]?.stringValue == "Certomancer Signer", "\(chosen.text)")
+        #expect(!chosen.text.contains(CSCServer.pin) && !chosen.text.contains(CSCServer.otp))
+        #expect(try await sign() == "editing")
+        let download = try await server.request("/api/download")
+        let path = try WebFixtures.write(download.body, server.directory, "explicit.pdf")
+        let verdicts = try SignatureOracle.pyhanko(path, trust: services.rootCertificatePath)
+        #expect(verdicts.values.contains { $0.hasPrefix("INTACT:TRUSTED") }, "\(verdicts)")
+
+        // Another document opened: the account belonged to the session that signed in.
+        #expect(try await server.request("POST", "/api/documents", body: WebFixtures.form()).status == 200)
+        let fresh = try await server.request("/api/provider-signing").json
+        #expect(fresh["credentials"]?.arrayValue?.isEmpty == true && fresh["signer"] == .null, "\(fresh)")
+        let stale = try await server.post(
+            "/api/provider-signing/credential",
+            #"{"credential": "autograph/signer", "pin": "\#(CSCServer.pin)", "otp": "\#(CSCServer.otp)"}"#)
+        #expect(stale.signoCode == -127, "\(stale.text)")
     }
 
     @Test("A provider that refuses (error=access_denied) or no provider at all: nothing is chosen")

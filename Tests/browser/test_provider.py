@@ -152,3 +152,44 @@ class ProviderSigningTests(H.BrowserTestCase):
         H.shot(d, "provider-2-signed")
         signature = server.ok("GET", "/api/validation")["signatures"][0]
         self.assertIn("Certomancer Signer", str(signature))
+
+    def test_3_credential_with_a_pin_chosen_in_the_viewer(self):
+        server = self.start("provider-explicit", ["autograph/signer"])
+        d = self.driver
+        d.get(server.link())
+        H.wait(d, "document.body.dataset.ready === '1'", message="viewer ready")
+        H.wait(d, lambda d: H.visible(d, "#tb-provider"), message="provider button")
+        H.by_css(d, "#tb-provider").click()
+        # Back from the provider: the account's only credential asks for a PIN and a one-time
+        # password, so the viewer opens its chooser at once, nothing chosen yet.
+        H.wait(d, lambda d: d.current_url.startswith(server.base) and H.visible(d, "#provider-chooser"),
+               timeout=60, message="the credential chooser, back from the provider")
+        self.assertIsNone(server.ok("GET", "/api/provider-signing")["signer"])
+        self.assertTrue(H.visible(d, "#provider-pin") and H.visible(d, "#provider-otp"))
+        H.by_css(d, "#provider-pin").send_keys("1234")
+        H.by_css(d, "#provider-otp").send_keys("123456")
+        H.shot(d, "provider-3-chooser")
+        H.by_css(d, '#provider-chooser [data-action="use"]').click()
+        H.wait(d, lambda d: "Certomancer Signer" in (H.by_css(d, "#tb-provider").get_attribute("aria-label") or ""),
+               message="the credential named on the provider button")
+        state = server.ok("GET", "/api/provider-signing")
+        self.assertEqual((state["signer"], state["authorization"]), ("Certomancer Signer", "pin"))
+        self.assertNotIn("1234", str(state))
+        # The next signature is made with it: the provider checks the PIN and the password then.
+        server.ok("PUT", "/api/fields/Name", {"value": "Grace Hopper"})
+        server.ok("PUT", "/api/fields/Agree", {"value": True})
+        server.ok("POST", "/api/accept")
+        points = [{"x": i * 6, "y": 40 + int(25 * math.sin(i / 3)), "t": i * 0.016, "p": 0.5} for i in range(40)]
+        server.ok("POST", "/api/capture", {"strokes": [points]})
+        self.assertEqual(server.ok("POST", "/api/confirm")["phase"], "editing")
+        signatures = server.ok("GET", "/api/validation")["signatures"]
+        self.assertEqual(len(signatures), 1)
+        self.assertIn("Certomancer Signer", str(signatures[0]))
+        # The button now opens the chooser (the account is known), not the provider's page.
+        d.refresh()
+        H.wait(d, "document.body.dataset.ready === '1'", message="viewer ready again")
+        H.wait(d, lambda d: "Certomancer Signer" in (H.by_css(d, "#tb-provider").get_attribute("aria-label") or ""),
+               message="the credential still named")
+        H.by_css(d, "#tb-provider").click()
+        H.wait(d, lambda d: H.visible(d, "#provider-chooser"), message="the chooser again")
+        H.by_css(d, '#provider-chooser [data-action="cancel"]').click()

@@ -112,7 +112,13 @@ class App {
     await opened;
     // After the first tiles: validating hashes the whole file on the server.
     this.validation.refresh();
-    get('/api/provider-signing').then((answer) => this.toolbar.showProvider(answer), () => {});
+    get('/api/provider-signing').then((answer) => {
+      this.toolbar.showProvider(answer);
+      // Back from the provider with an account whose credentials each ask for a PIN: choose one.
+      if (answer?.available && !answer.signer && answer.credentials?.length && this.state?.phase === 'editing') {
+        this.workflow.chooseProviderCredential(answer);
+      }
+    }, () => {});
     document.body.dataset.ready = '1';
     this.embed.ready(this.state);
     // Whatever step the session waits on gets its dialog back (a reload is never a dead end), and

@@ -38,6 +38,61 @@ export class Workflow {
 
   accept() { return this.call('/api/accept'); }
 
+  /**
+   * Chooses the credential of the person's account that signs next: each listed with its
+   * certificate's name and how it is authorized; the PIN and one-time password fields show when
+   * the chosen one asks for them. They go to the server with the choice and are cleared here.
+   */
+  async chooseProviderCredential(state) {
+    const credentials = state.credentials || [];
+    if (!credentials.length) return;
+    let selected = credentials.some((c) => c.id === state.credential) ? state.credential : credentials[0].id;
+    const how = (c) => {
+      if (c.authorization === 'pin') return c.otp !== 'none' ? `${c.pinLabel || 'PIN'} and one-time password` : c.pinLabel || 'PIN';
+      return c.authorization === 'perSignature' ? 'authorized at the provider for each signature' : 'no PIN';
+    };
+    const pin = h('input', { type: 'password', id: 'provider-pin', autocomplete: 'off' });
+    const otp = h('input', { type: 'text', id: 'provider-otp', autocomplete: 'one-time-code', inputmode: 'numeric' });
+    const pinName = h('span', { textContent: 'PIN' });
+    const pinRow = h('label', { className: 'provider-secret' }, pinName, pin);
+    const otpRow = h('label', { className: 'provider-secret' }, h('span', { textContent: 'One-time password' }), otp);
+    const update = () => {
+      const chosen = credentials.find((c) => c.id === selected);
+      const asks = (presence) => chosen?.authorization === 'pin' && presence && presence !== 'none';
+      pinRow.hidden = !asks(chosen?.pin);
+      otpRow.hidden = !asks(chosen?.otp);
+      pinName.textContent = chosen?.pinLabel || 'PIN';
+    };
+    const choices = credentials.map((c) => h('label', { className: 'provider-choice' },
+      h('input', {
+        type: 'radio', name: 'provider-credential', value: c.id, checked: c.id === selected,
+        onchange: () => { selected = c.id; update(); },
+      }),
+      h('span', { textContent: `${c.signer} (${how(c)})` })));
+    update();
+    const choice = await modal({
+      title: 'Your certificate at the provider', id: 'provider-chooser',
+      body: [h('fieldset', { className: 'provider-choices' }, h('legend', { textContent: 'Sign with' }), choices), pinRow, otpRow],
+      actions: [
+        { label: 'Another account', value: 'account' },
+        { label: 'Cancel', value: 'cancel' },
+        { label: 'Use this certificate', value: 'use', primary: true },
+      ],
+    });
+    const secrets = { pin: pinRow.hidden ? null : pin.value || null, otp: otpRow.hidden ? null : otp.value || null };
+    pin.value = '';
+    otp.value = '';
+    if (choice === 'account') return this.useProvider(true);
+    if (choice !== 'use') return;
+    try {
+      const answer = await post('/api/provider-signing/credential', { credential: selected, ...secrets });
+      this.app.toolbar.showProvider(answer);
+      announce(`Your signature will be made with the certificate of ${answer.signer}`);
+    } catch (error) {
+      this.showError(error, 'That certificate cannot sign');
+    }
+  }
+
   /** Sends the browser to the provider to authorize the prepared signature; coming back signs it. */
   async authorizeAtProvider() {
     try {
@@ -48,8 +103,14 @@ export class Workflow {
     }
   }
 
-  /** Sends the browser to the provider's authorization page; it comes back to /provider-return. */
-  async useProvider() {
+  /**
+   * The provider button: with the person signed in at their provider, the chooser of their
+   * credentials; else (or for another account) the provider's authorization page, which comes back
+   * to /provider-return.
+   */
+  async useProvider(anotherAccount = false) {
+    const state = this.app.toolbar.provider;
+    if (!anotherAccount && state?.credentials?.length) return this.chooseProviderCredential(state);
     try {
       const answer = await post('/api/provider-signing');
       if (answer?.url) window.location.assign(answer.url);

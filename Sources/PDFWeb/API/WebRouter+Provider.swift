@@ -5,18 +5,74 @@ import PDFSigning
 
 /// Signing with the person's own certificate at their trust service provider (``ProviderSigning``).
 extension WebRouter {
-    /// `GET /api/provider-signing`: `{"available": …, "signer": …}`: whether the server has a
-    /// provider, and whose certificate signs the open document's next signature when one was chosen.
+    /// `GET /api/provider-signing`: `{"available": …, "signer": …, "authorization": …, "credential":
+    /// …, "credentials": […]}`: whether the server has a provider; whose certificate signs the
+    /// open document's next signature when one was chosen, and how it is authorized (`once`,
+    /// `perSignature`, `pin`); the credentials of the person's account there, once they signed in
+    /// (each `{id, signer, authorization, pin, otp, pinLabel}`, `pin` and `otp` being `none`,
+    /// `optional` or `required`).
     func providerSigningState() async throws(WebError) -> JSONValue {
         var signer: JSONValue = .null
         var authorization: JSONValue = .null
+        var credential: JSONValue = .null
         if let chosen = await providerSigner() {
             signer = .string(chosen.signerName ?? chosen.credential.id)
-            authorization = .string(chosen.credential.authMode == "oauth2code" ? "perSignature" : "once")
+            let mode = chosen.credential.authMode
+            authorization = .string(mode == "oauth2code" ? "perSignature" : mode == "explicit" ? "pin" : "once")
+            credential = .string(chosen.credential.id)
+        }
+        let credentials = (backend.providerSigning?.credentials(for: await backend.session) ?? []).map { entry in
+            JSONValue.object([
+                ("id", .string(entry.id)), ("signer", .string(entry.signer)),
+                ("authorization", .string(entry.authorization)), ("pin", .string(entry.pin.rawValue)),
+                ("otp", .string(entry.otp.rawValue)), ("pinLabel", .string(entry.pinLabel)),
+            ])
         }
         return .object([
             ("available", .bool(backend.providerSigning != nil)), ("signer", signer), ("authorization", authorization),
+            ("credential", credential), ("credentials", .array(credentials)),
         ])
+    }
+
+    /// `POST /api/provider-signing/credential` `{"credential": id, "pin": …, "otp": …}`: the
+    /// account's credential `id` signs the open document's next signatures (its PIN and one-time
+    /// password, for an explicit one, are checked by the provider when the signature is made, and
+    /// kept nowhere but in the signer). Answers the state, as `GET`.
+    /// - Throws: 404 without a provider, 400 for a body without a credential or without a PIN the
+    ///   credential requires, −127 for a credential the account does not have, 409 while a
+    ///   signature is under way.
+    func chooseProviderCredential(_ request: HTTPRequest) async throws(WebError) -> JSONValue {
+        guard let provider = backend.providerSigning else {
+            throw WebError.notFound("this server signs with no provider's certificates")
+        }
+        let body = try request.json()
+        guard let id = body["credential"]?.stringValue, !id.isEmpty, id.utf8.count <= 256 else {
+            throw WebError.badRequest("give the credential's id", member: "credential")
+        }
+        func secret(_ name: String) throws(WebError) -> String? {
+            guard let value = body[name], value != .null else { return nil }
+            guard let text = value.stringValue, text.utf8.count <= 256 else {
+                throw WebError.badRequest("\(name) is a string of at most 256 bytes", member: name)
+            }
+            return text
+        }
+        let pin = try secret("pin")
+        let otp = try secret("otp")
+        let session = try await backend.current()
+        switch await session.phase {
+        case .editing, .finished: break
+        default:
+            throw WebError(
+                .conflict, code: "invalidState", message: "a signature is under way: the certificate is chosen before")
+        }
+        let signer: CSCSigner
+        do {
+            signer = try await provider.select(id, for: session, pin: pin, otp: otp)
+        } catch {
+            throw WebError(error)
+        }
+        await session.configure(signing: .signer(signer))
+        return try await providerSigningState()
     }
 
     /// The open document's signer when it is the person's provider credential.
@@ -61,10 +117,10 @@ extension WebRouter {
             throw WebError.notFound(
                 "this server signs with no provider's certificates (serve --csc … without --credential)")
         }
-        _ = try await backend.current()
+        let session = try await backend.current()
         let url: String
         do {
-            url = try await provider.begin(redirectURI: Self.providerReturnURI(request))
+            url = try await provider.begin(redirectURI: Self.providerReturnURI(request), from: session)
         } catch {
             throw WebError(error)
         }
@@ -98,12 +154,21 @@ extension WebRouter {
                 return Self.page(409, "No document", "No document is open any more.", back: true)
             }
             switch outcome {
-            case .signer(let signer):
+            case .signer(let signer, let owner):
+                // Only the document the person signed in from takes their certificate.
+                guard owner === session else {
+                    return Self.page(409, "No document", "The document you signed in from is closed.", back: true)
+                }
                 await session.configure(signing: .signer(signer))
                 return Self.page(
                     200, "Certificate chosen",
                     "Your signature will be made with the certificate of \(signer.signerName ?? signer.credential.id).",
                     back: true, refresh: true)
+            case .chooseCredential:
+                return Self.page(
+                    200, "Signed in at your provider",
+                    "Choose your certificate in the viewer and enter what it asks for (its PIN).", back: true,
+                    refresh: true)
             case .signatureAuthorized:
                 // The person authorized the hash of the signature they saw: that is their confirmation.
                 // Signing reports a failure as events; what tells is a signature more that verifies.

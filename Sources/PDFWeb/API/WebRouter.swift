@@ -80,6 +80,8 @@ struct WebRouter: Sendable {
         case ("POST", 1, "provider-signing"): return try await beginProviderSigning(request)
         case ("POST", 2, "provider-signing") where second == "authorize":
             return try await beginSignatureAuthorization(request)
+        case ("POST", 2, "provider-signing") where second == "credential":
+            return .json(try await chooseProviderCredential(request))
         case ("POST", 1, "links"):
             // Only a holder of the API token hands out sign-in links (a browser's cookie cannot).
             guard request.carriesAPIToken else {
@@ -124,7 +126,7 @@ struct WebRouter: Sendable {
         case (2, "decisions") where named: return ["POST"]
         case (2, "buttons") where ["signature-info", "back"].contains(parts[1]): return ["POST"]
         case (2, "viewer-rects") where named: return ["POST"]
-        case (2, "provider-signing") where parts[1] == "authorize": return ["POST"]
+        case (2, "provider-signing") where ["authorize", "credential"].contains(parts[1]): return ["POST"]
         case (2, "signatures") where named: return ["DELETE"]
         default: return []
         }

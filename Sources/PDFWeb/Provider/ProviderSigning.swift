@@ -1,3 +1,4 @@
+import PDFSession
 import PDFSigning
 import Synchronization
 
@@ -8,7 +9,10 @@ import Synchronization
 ///    authorization code with PKCE, scope `service`); the provider sends the browser back to
 ///    `GET /provider-return?code=…&state=…`, and the first credential of their account that signs
 ///    without a PIN (authorization mode `implicit`, else `oauth2code`) with a valid certificate
-///    becomes the session's signer: the preview names its certificate;
+///    becomes the session's signer: the preview names its certificate. The account's credentials
+///    stay listed (``credentials(for:)``): the person may choose another in the viewer, one whose
+///    authorization is explicit with its PIN and one-time password (``select(_:for:pin:otp:)``),
+///    which is chosen for nobody until then when the account has no other;
 /// 2. for an `oauth2code` credential (sole control at SCAL 2: its owner authorizes each hash), the
 ///    preview's Sign button sends the person to the provider once more, with the hash of the
 ///    prepared signature (scope `credential`); the return exchanges the code for a token bound to
@@ -40,9 +44,43 @@ public final class ProviderSigning: Sendable {
         var authorization: CSCOAuth.Authorization
         var purpose: Purpose
         var created: ContinuousClock.Instant
+        /// The document session the person signed in from.
+        var owner: DocumentSession?
+    }
+
+    /// A credential of the person's account as the viewer lists it (nothing secret).
+    struct Credential: Sendable {
+        var id: String
+        /// The common name of its certificate.
+        var signer: String
+        /// `once` (implicit), `perSignature` (oauth2code) or `pin` (explicit: a PIN, a one-time
+        /// password or both, entered in the viewer).
+        var authorization: String
+        var pin: CSCCredential.Presence
+        var otp: CSCCredential.Presence
+        /// How the provider names the PIN.
+        var pinLabel: String
+    }
+
+    /// The person's account once they signed in at the provider: its client (their token) and the
+    /// credentials the viewer signs with, for the document session they signed in from only.
+    private struct Account: Sendable {
+        var client: CSCClient
+        var credentials: [Credential]
+        weak let owner: DocumentSession?
     }
 
     private let pending = Mutex<[String: Pending]>([:])
+    private let account = Mutex<Account?>(nil)
+
+    /// The credentials of the person's account at the provider, once they signed in there from
+    /// `session` (another session sees none).
+    func credentials(for session: DocumentSession?) -> [Credential] {
+        account.withLock { account in
+            guard let account, let session, account.owner === session else { return [] }
+            return account.credentials
+        }
+    }
     /// Tokens of scope `credential` by the hash they authorize, each taken once by the signer.
     private let tokens = Mutex<[[UInt8]: String]>([:])
 
@@ -57,9 +95,10 @@ public final class ProviderSigning: Sendable {
     /// The provider's authorization page for the person's account, returning to `redirectURI`.
     /// - Throws: `SigningError` −123 when the provider does not answer, `.invalidArgument` when it has
     ///   no OAuth 2.0 server.
-    func begin(redirectURI: String) async throws(SigningError) -> String {
+    func begin(redirectURI: String, from session: DocumentSession) async throws(SigningError) -> String {
         let client = try await CSCClient(baseURL: baseURL, clientID: clientID)
-        return remember(try CSCOAuth.Authorization(client: client, redirectURI: redirectURI), .account)
+        return remember(
+            try CSCOAuth.Authorization(client: client, redirectURI: redirectURI), .account, owner: session)
     }
 
     /// The provider's authorization page for the prepared signature whose digest is `digest`, made
@@ -71,24 +110,30 @@ public final class ProviderSigning: Sendable {
         let authorization = try CSCOAuth.Authorization(
             client: signer.client, redirectURI: redirectURI, credential: signer.credential.id, hashes: [hash],
             algorithm: algorithm)
-        return remember(authorization, .signature(hash: hash))
+        return remember(authorization, .signature(hash: hash), owner: nil)
     }
 
-    private func remember(_ authorization: CSCOAuth.Authorization, _ purpose: Purpose) -> String {
+    private func remember(_ authorization: CSCOAuth.Authorization, _ purpose: Purpose, owner: DocumentSession?)
+        -> String
+    {
         let now = ContinuousClock.now
         pending.withLock { waiting in
             waiting = waiting.filter { now - $0.value.created < Self.lifetime }
             if waiting.count >= Self.maxPending, let oldest = waiting.min(by: { $0.value.created < $1.value.created }) {
                 waiting[oldest.key] = nil
             }
-            waiting[authorization.state] = Pending(authorization: authorization, purpose: purpose, created: now)
+            waiting[authorization.state] = Pending(
+                authorization: authorization, purpose: purpose, created: now, owner: owner)
         }
         return authorization.url
     }
 
-    /// What a return brought: the person's signer, or the token for one prepared signature.
+    /// What a return brought: the person's signer; their account, whose credential they choose in
+    /// the viewer (each one asks for a PIN); or the token for one prepared signature.
     enum Outcome {
-        case signer(CSCSigner)
+        /// The signer for `session`, the document session the person signed in from.
+        case signer(CSCSigner, session: DocumentSession)
+        case chooseCredential
         case signatureAuthorized
     }
 
@@ -109,38 +154,97 @@ public final class ProviderSigning: Sendable {
             tokens.withLock { $0[hash] = token.accessToken }
             return .signatureAuthorized
         case .account:
-            return .signer(try await chooseCredential(token: token.accessToken))
+            guard let owner = taken.owner else { throw SigningError(.cancelled, "the document was closed") }
+            return try await connect(token: token.accessToken, owner: owner)
         }
     }
 
-    /// The first credential of the account that signs without a PIN: `implicit`, else `oauth2code`.
-    private func chooseCredential(token: String) async throws(SigningError) -> CSCSigner {
+    /// Lists the account's credentials and chooses the first that signs without a PIN: `implicit`,
+    /// else `oauth2code`; with only explicit ones, the person chooses in the viewer.
+    private func connect(token: String, owner: DocumentSession) async throws(SigningError) -> Outcome {
         let client = try await CSCClient(baseURL: baseURL, clientID: clientID, accessToken: token)
         var refusals: [String] = []
-        var perSignature: String?
+        var credentials: [Credential] = []
         for id in try await client.credentialIDs().prefix(50) {
             do {
                 let credential = try await client.credential(id)
+                let authorization: String
                 switch credential.authMode {
-                case "implicit": return try await CSCSigner(client: client, credentialID: id)
-                case "oauth2code": perSignature = perSignature ?? id
-                default: refusals.append("\(id): authorized by \(credential.authMode)")
+                case "implicit": authorization = "once"
+                case "oauth2code": authorization = "perSignature"
+                case "explicit": authorization = "pin"
+                default:
+                    refusals.append("\(id): authorized by \(credential.authMode)")
+                    continue
                 }
+                guard credential.enabled, [nil, "valid"].contains(credential.certificateStatus) else {
+                    refusals.append("\(id): disabled, or its certificate is not valid")
+                    continue
+                }
+                var name = credential.certificate.subject
+                for part in name.split(separator: ",") where part.drop(while: { $0 == " " }).hasPrefix("CN=") {
+                    name = String(part.drop(while: { $0 == " " }).dropFirst(3))
+                }
+                credentials.append(
+                    Credential(
+                        id: id, signer: String(name.prefix(200)), authorization: authorization, pin: credential.pin,
+                        otp: credential.otp, pinLabel: String(credential.pinLabel.prefix(100))))
             } catch {
                 refusals.append("\(id): \(error.message)")
             }
         }
-        if let perSignature {
+        guard !credentials.isEmpty else {
+            throw SigningError(
+                .noPrivateKey,
+                "your account at the provider has no credential this viewer signs with (a valid certificate; "
+                    + "implicit, oauth2code or explicit authorization)"
+                    + (refusals.isEmpty ? "" : ": " + refusals.prefix(5).joined(separator: "; ")))
+        }
+        account.withLock { $0 = Account(client: client, credentials: credentials, owner: owner) }
+        guard
+            let first = credentials.first(where: { $0.authorization == "once" })
+                ?? credentials.first(where: { $0.authorization == "perSignature" })
+        else { return .chooseCredential }
+        return .signer(try await select(first.id, for: owner, pin: nil, otp: nil), session: owner)
+    }
+
+    /// The signer of the account's credential `id`, with its PIN and one-time password when its
+    /// authorization is explicit (the service checks them when the first signature is made).
+    /// - Throws: −127 when the account `session` signed in to (or no account) has no such
+    ///   credential; `.invalidArgument` when a PIN or one-time password the credential requires is
+    ///   missing; what ``CSCSigner`` throws.
+    func select(_ id: String, for session: DocumentSession, pin: String?, otp: String?) async throws(SigningError)
+        -> CSCSigner
+    {
+        let chosen = account.withLock { account -> (CSCClient, Credential)? in
+            guard let account, account.owner === session,
+                let credential = account.credentials.first(where: { $0.id == id })
+            else { return nil }
+            return (account.client, credential)
+        }
+        guard let (client, credential) = chosen else {
+            throw SigningError(
+                .noPrivateKey, "no credential \(id.prefix(100)) in your account at the provider: sign in there again")
+        }
+        switch credential.authorization {
+        case "perSignature":
             return try await CSCSigner(
-                client: client, credentialID: perSignature,
+                client: client, credentialID: id,
                 authorizeCredential: { [self] hashes, _ throws(SigningError) in try takeToken(for: hashes) },
                 batchLimit: 1)
+        case "pin":
+            let pin = pin.flatMap { $0.isEmpty ? nil : $0 }
+            let otp = otp.flatMap { $0.isEmpty ? nil : $0 }
+            if credential.pin == .required && pin == nil {
+                throw SigningError(.invalidArgument, "enter the \(credential.pinLabel) of \(credential.signer)")
+            }
+            if credential.otp == .required && otp == nil {
+                throw SigningError(.invalidArgument, "enter the one-time password of \(credential.signer)")
+            }
+            return try await CSCSigner(client: client, credentialID: id, pin: pin, otp: otp)
+        default:
+            return try await CSCSigner(client: client, credentialID: id)
         }
-        throw SigningError(
-            .noPrivateKey,
-            "your account at the provider has no credential this viewer signs with (implicit or oauth2code "
-                + "authorization, a valid certificate)"
-                + (refusals.isEmpty ? "" : ": " + refusals.prefix(5).joined(separator: "; ")))
     }
 
     /// The token the person's authorization of exactly `hashes` gave, once.
