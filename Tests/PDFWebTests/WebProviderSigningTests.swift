@@ -13,6 +13,28 @@ import Testing
     "The viewer signs with the person's certificate at their provider (CSC, OAuth 2.0 with PKCE)",
     .enabled(if: CSCServer.isDummyInstalled, "certomancer-csc-dummy is not installed (scripts/install-deps test)"))
 struct WebProviderSigningTests {
+    /// How the browser arrives back from the provider's site.
+    static let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"]
+
+    /// The viewer's server with the CSC v2 test server as its people's provider (the credentials
+    /// of `listing`, all when it is empty).
+    static func servers(_ services: Certomancer, listing: [String] = []) async throws -> (CSCServer, TestServer) {
+        let provider = try await CSCServer.specV2(services: services, listing: listing)
+        let server = try await TestServer(
+            provider: ProviderSigning(
+                baseURL: provider.baseURL, clientID: CSCServer.clientID, clientSecret: CSCServer.clientSecret))
+        return (provider, server)
+    }
+
+    /// `POST path`, then the browser at the provider's page (the person consents) and back:
+    /// the return's answer.
+    static func visitProvider(_ server: TestServer, _ path: String) async throws -> TestServer.Reply {
+        let begun = try await server.post(path)
+        try #require(begun.status == 201, "\(begun.text)")
+        let location = try await CurlTransportGet.location(try #require(begun.json["url"]?.stringValue))
+        let back = try #require(location.split(separator: "/", maxSplits: 3).last.map { "/" + $0 })
+        return try await server.request(back, auth: .none, headers: navigation)
+    }
     @Test(
         "The provider's page sends the browser back; the return chooses the certificate once; the signature is theirs")
     func providerSigning() async throws {
@@ -36,17 +58,16 @@ struct WebProviderSigningTests {
         let consent = try await CurlTransportGet.location(page)
         let back = try #require(consent.split(separator: "/", maxSplits: 3).last.map { "/" + $0 })
         #expect(back.hasPrefix("/provider-return?"))
-        let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"]
-        let returned = try await server.request(back, auth: .none, headers: navigation)
+        let returned = try await server.request(back, auth: .none, headers: Self.navigation)
         #expect(returned.status == 200 && returned.text.contains("Certomancer EC Signer"), "\(returned.text)")
         #expect(returned.text.contains("http-equiv=\"refresh\""))
         // The same return again, or a forged one, chooses nothing.
-        #expect(try await server.request(back, auth: .none, headers: navigation).status != 200)
+        #expect(try await server.request(back, auth: .none, headers: Self.navigation).status != 200)
         let forged = try await server.request(
-            "/provider-return?code=x&state=forged", auth: .none, headers: navigation)
+            "/provider-return?code=x&state=forged", auth: .none, headers: Self.navigation)
         #expect(forged.status != 200 && !forged.text.contains("<script"))
         // The return is the only path that takes no credential.
-        #expect(try await server.request("/api/provider-signing", auth: .none, headers: navigation).status == 403)
+        #expect(try await server.request("/api/provider-signing", auth: .none, headers: Self.navigation).status == 403)
 
         let after = try await server.request("/api/provider-signing").json
         #expect(after["signer"]?.stringValue == "Certomancer EC Signer", "\(after)")
@@ -74,19 +95,13 @@ struct WebProviderSigningTests {
     )
     func perSignatureAuthorization() async throws {
         let services = try Certomancer.shared(wholeSeconds: true)
-        let provider = try await CSCServer.specV2(services: services, listing: ["autograph/signer-oauth"])
-        defer { provider.stop() }
-        let server = try await TestServer(
-            provider: ProviderSigning(
-                baseURL: provider.baseURL, clientID: CSCServer.clientID, clientSecret: CSCServer.clientSecret))
-        defer { Task { await server.stop() } }
-        let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"]
+        let (provider, server) = try await Self.servers(services, listing: ["autograph/signer-oauth"])
+        defer {
+            provider.stop()
+            Task { await server.stop() }
+        }
         func visitProvider(_ path: String) async throws -> TestServer.Reply {
-            let begun = try await server.post(path)
-            try #require(begun.status == 201, "\(begun.text)")
-            let location = try await CurlTransportGet.location(try #require(begun.json["url"]?.stringValue))
-            let back = try #require(location.split(separator: "/", maxSplits: 3).last.map { "/" + $0 })
-            return try await server.request(back, auth: .none, headers: navigation)
+            try await Self.visitProvider(server, path)
         }
         let chosen = try await visitProvider("/api/provider-signing")
         #expect(chosen.status == 200 && chosen.text.contains("Certomancer Signer"), "\(chosen.text)")
@@ -127,21 +142,16 @@ struct WebProviderSigningTests {
     )
     func explicitCredential() async throws {
         let services = try Certomancer.shared(wholeSeconds: true)
-        let provider = try await CSCServer.specV2(services: services, listing: ["autograph/signer"])
-        defer { provider.stop() }
-        let server = try await TestServer(
-            provider: ProviderSigning(
-                baseURL: provider.baseURL, clientID: CSCServer.clientID, clientSecret: CSCServer.clientSecret))
-        defer { Task { await server.stop() } }
-        let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"]
+        let (provider, server) = try await Self.servers(services, listing: ["autograph/signer"])
+        defer {
+            provider.stop()
+            Task { await server.stop() }
+        }
         // Nothing to choose before the person signed in at the provider.
         let early = try await server.post("/api/provider-signing/credential", #"{"credential": "autograph/signer"}"#)
         #expect(early.signoCode == -127, "\(early.text)")
 
-        let begun = try await server.post("/api/provider-signing")
-        let location = try await CurlTransportGet.location(try #require(begun.json["url"]?.stringValue))
-        let back = try #require(location.split(separator: "/", maxSplits: 3).last.map { "/" + $0 })
-        let returned = try await server.request(back, auth: .none, headers: navigation)
+        let returned = try await Self.visitProvider(server, "/api/provider-signing")
         #expect(returned.status == 200 && returned.text.contains("Choose your certificate"), "\(returned.text)")
         let state = try await server.request("/api/provider-signing").json
         #expect(state["signer"] == .null, "\(state)")

@@ -107,11 +107,8 @@ class ProviderSigningTests(H.BrowserTestCase):
         self.assertNotIn("code=", d.current_url)
         self.assertEqual(server.ok("GET", "/api/provider-signing")["signer"], expected)
 
-    def test_1_provider_certificate_signs(self):
-        server = self.start("provider")
-        self.choose_certificate(server, "Certomancer EC Signer")
-        H.shot(self.driver, "provider-1-back")
-        # The next signature is the provider's certificate's.
+    def sign_through_the_api(self, server):
+        """Fills the form, accepts, draws and confirms through the API; the document's signatures."""
         server.ok("PUT", "/api/fields/Name", {"value": "Grace Hopper"})
         server.ok("PUT", "/api/fields/Agree", {"value": True})
         server.ok("POST", "/api/accept")
@@ -120,6 +117,14 @@ class ProviderSigningTests(H.BrowserTestCase):
         self.assertEqual(server.ok("POST", "/api/confirm")["phase"], "editing")
         signatures = server.ok("GET", "/api/validation")["signatures"]
         self.assertEqual(len(signatures), 1)
+        return signatures
+
+    def test_1_provider_certificate_signs(self):
+        server = self.start("provider")
+        self.choose_certificate(server, "Certomancer EC Signer")
+        H.shot(self.driver, "provider-1-back")
+        # The next signature is the provider's certificate's.
+        signatures = self.sign_through_the_api(server)
         self.assertIn("Certomancer EC Signer", str(signatures[0]))
         status, signed = server.api("GET", "/api/download", raw=True)
         self.assertEqual(status, 200)
@@ -176,14 +181,7 @@ class ProviderSigningTests(H.BrowserTestCase):
         self.assertEqual((state["signer"], state["authorization"]), ("Certomancer Signer", "pin"))
         self.assertNotIn("1234", str(state))
         # The next signature is made with it: the provider checks the PIN and the password then.
-        server.ok("PUT", "/api/fields/Name", {"value": "Grace Hopper"})
-        server.ok("PUT", "/api/fields/Agree", {"value": True})
-        server.ok("POST", "/api/accept")
-        points = [{"x": i * 6, "y": 40 + int(25 * math.sin(i / 3)), "t": i * 0.016, "p": 0.5} for i in range(40)]
-        server.ok("POST", "/api/capture", {"strokes": [points]})
-        self.assertEqual(server.ok("POST", "/api/confirm")["phase"], "editing")
-        signatures = server.ok("GET", "/api/validation")["signatures"]
-        self.assertEqual(len(signatures), 1)
+        signatures = self.sign_through_the_api(server)
         self.assertIn("Certomancer Signer", str(signatures[0]))
         # The button now opens the chooser (the account is known), not the provider's page.
         d.refresh()
