@@ -4,7 +4,5 @@ import PDFCore
 // so no two modules' constants meet; PDFCore's public ones (`.type`, `.f`, `.p` …) are used as they are.
 extension PDFName {
     // §8.9.5 image dictionaries
-    static let width: PDFName = "Width"
-    static let height: PDFName = "Height"
     static let decode: PDFName = "Decode"
 }

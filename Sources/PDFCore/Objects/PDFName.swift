@@ -87,6 +87,10 @@ extension PDFName {
     public static let colors: PDFName = "Colors"
     /// `/BitsPerComponent`: the bits per colour component, for a predictor (§7.4.4.4) or an image (§8.9.5).
     public static let bitsPerComponent: PDFName = "BitsPerComponent"
+    /// `/Width`: an image's width in samples (§8.9.5).
+    public static let width: PDFName = "Width"
+    /// `/Height`: an image's height in samples (§8.9.5).
+    public static let height: PDFName = "Height"
     /// `/Columns`: the samples per row, for a predictor (§7.4.4.4) or CCITT data (§7.4.6).
     public static let columns: PDFName = "Columns"
     /// `/EarlyChange`: when LZW code widths grow, 1 (one code early, the default) or 0 (§7.4.4.2).

@@ -60,8 +60,8 @@ struct ImageDecoder: Sendable {
         width: Int, height: Int
     ) {
         guard let mask = (value("SMask") ?? value("Mask"))?.streamValue?.dictionary,
-            let maskWidth = document.resolve(mask[PDFName("Width")] ?? .null).intValue,
-            let maskHeight = document.resolve(mask[PDFName("Height")] ?? .null).intValue,
+            let maskWidth = document.resolve(mask[.width] ?? .null).intValue,
+            let maskHeight = document.resolve(mask[.height] ?? .null).intValue,
             maskWidth > width || maskHeight > height, maskWidth <= 1 << 16, maskHeight <= 1 << 16
         else { return (width, height) }
         let drawn = (width: max(width, maskWidth), height: max(height, maskHeight))
