@@ -10,8 +10,8 @@ import Synchronization
 ///    `GET /provider-return?code=…&state=…`, and the first credential of their account that signs
 ///    without a PIN (authorization mode `implicit`, else `oauth2code`) with a valid certificate
 ///    becomes the session's signer: the preview names its certificate. The account's credentials
-///    stay listed (``credentials(for:)``): the person may choose another in the viewer, one whose
-///    authorization is explicit with its PIN and one-time password (``select(_:for:pin:otp:)``),
+///    stay listed (`credentials(for:)`): the person may choose another in the viewer, one whose
+///    authorization is explicit with its PIN and one-time password (`select(_:for:pin:otp:)`),
 ///    which is chosen for nobody until then when the account has no other;
 /// 2. for an `oauth2code` credential (sole control at SCAL 2: its owner authorizes each hash), the
 ///    preview's Sign button sends the person to the provider once more, with the hash of the
