@@ -58,6 +58,9 @@ def fixtures(out):
             seed(out, "FuzzData", "xfdf", b"\x06" + data)
         elif name.endswith(".json"):
             seed(out, "FuzzData", "json", b"\x07" + data)
+        elif name.endswith(".codecseed"):
+            # FuzzCodecs inputs as they are (CodecFuzzInput), made by the tests' JBIG2 encoder.
+            seed(out, "FuzzCodecs", "made", data)
     seed(out, "FuzzCore", "object", b"\x02<< /A [1 2 0 R (s\\051) <41> /N#20 3.5] >>")
     seed(out, "FuzzCore", "filters", b"\x03\x00x\x9c\x03\x00\x00\x00\x00\x01")
     xfdf = (b'<?xml version="1.0" encoding="UTF-8"?>\n<xfdf xmlns="http://ns.adobe.com/xfdf/" xml:space="preserve">'

@@ -174,6 +174,29 @@ struct JBIG2SymbolReuseTests {
         #expect(Self.differing(mupdfBlack, expected) == 0, "MuPDF differs from the encoded bitmap")
     }
 
+    /// The streams as `FuzzCodecs` inputs (`CodecFuzzInput`: selector 3, the globals' length, the
+    /// globals, the page), kept in `Tests/Fixtures/codecs/seeds/` for `scripts/fuzz-seeds.py`: no
+    /// corpus stream has dictionaries that reuse contexts, nor many arithmetic-coded ones.
+    static func fuzzSeed(_ coding: Coding) -> [UInt8] {
+        let made = make(coding)
+        return [3, UInt8(made.globals.count >> 8 & 0xFF), UInt8(made.globals.count & 0xFF)] + made.globals + made.page
+    }
+
+    @Test(
+        "the fuzzer's seeds are these streams, and the fuzz entry decodes each to a whole page",
+        arguments: Coding.allCases)
+    func fuzzSeeds(_ coding: Coding) throws {
+        let seed = Self.fuzzSeed(coding)
+        let decoded = try #require(CodecFuzzInput.decode(seed))
+        #expect(decoded.rowBytes == decoded.expectedBytes && decoded.rowBytes == 20 * 72)
+        let path = TestPaths.fixture("codecs", "seeds/jbig2-\(coding.rawValue).codecseed")
+        if ProcessInfo.processInfo.environment["AUTOGRAPH_WRITE_SEEDS"] != nil {
+            try Data(seed).write(to: URL(fileURLWithPath: path))
+        }
+        let kept = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(kept == seed, "\(path) is not what the encoder makes: run this test with AUTOGRAPH_WRITE_SEEDS=1")
+    }
+
     /// Bytes that differ (and the difference in length).
     static func differing(_ a: [UInt8], _ b: [UInt8]) -> Int {
         zip(a, b).filter { $0 != $1 }.count + abs(a.count - b.count)
