@@ -31,6 +31,41 @@ final class ScriptedHost: DecisionChannel {
 /// The host's reach over HTTP: configuration changed while the session runs, decisions answered
 /// by the host (or its default), signo's toolbar buttons and viewer rectangles.
 @Suite struct WebHostTests {
+    @Test("changes made at the same time are all kept: each reads what the one before it wrote")
+    func concurrentConfiguration() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let changes: [String] = [
+            ##"{"viewer": {"backgroundColor": "#102030"}}"##, #"{"viewer": {"showsPageNumber": false}}"#,
+            #"{"viewer": {"acceptsInput": false}}"#, #"{"capture": {"displayText": "I agree"}}"#,
+            #"{"capture": {"position": [30, 30, 200, 40]}}"#, #"{"attributes": {"signatureLocation": "Basel"}}"#,
+            #"{"attributes": {"signatureReason": "Approved"}}"#, #"{"watermark": {"title": "VOID"}}"#,
+        ]
+        for _ in 0..<5 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for change in changes {
+                    group.addTask { try await server.backend.configure(try JSONValue.parse(Array(change.utf8))) }
+                }
+                try await group.waitForAll()
+            }
+            let now = try await server.request("/api/configuration").json
+            #expect(now["viewer"]?["backgroundColor"]?.stringValue == "#102030", "\(now)")
+            #expect(now["viewer"]?["showsPageNumber"] == .bool(false) && now["viewer"]?["acceptsInput"] == .bool(false))
+            #expect(now["capture"]?["displayText"]?.stringValue == "I agree", "\(now)")
+            #expect(now["capture"]?["position"]?.arrayValue?.compactMap(\.doubleValue) == [30, 30, 200, 40])
+            #expect(now["attributes"]?["signatureLocation"]?.stringValue == "Basel", "\(now)")
+            #expect(now["attributes"]?["signatureReason"]?.stringValue == "Approved", "\(now)")
+            #expect(now["watermark"]?["title"]?.stringValue == "VOID", "\(now)")
+            // Back to the defaults before the next round.
+            try await server.backend.configure(
+                try JSONValue.parse(
+                    Array(
+                        (##"{"viewer": {"backgroundColor": "#FFFFFF", "showsPageNumber": true, "acceptsInput": true},"##
+                            + #" "capture": {"displayText": "x"}, "attributes": {"signatureLocation": "x","#
+                            + #" "signatureReason": "x"}, "watermark": {"title": "x"}}"#).utf8)))
+        }
+    }
+
     @Test("POST /api/configuration changes the viewer and capture now; a bad member changes nothing")
     func configurationAtRunTime() async throws {
         let server = try await TestServer()

@@ -27,6 +27,9 @@ public actor WebBackend {
     /// The document open now.
     public private(set) var session: DocumentSession?
     private var pump: Task<Void, Never>?
+    /// Whether a ``configure(_:scope:)`` holds the turn, and the ones waiting for it.
+    private var configuring = false
+    private var configurationWaiters: [CheckedContinuation<Void, Never>] = []
     private var renderer: DocumentRenderer?
     /// Counts the documents rendered (a new one for every revision), for ETags.
     private var revision = 0
@@ -220,6 +223,10 @@ public actor WebBackend {
     /// opened after it, as far as `scope` allows; the session emits `configurationChanged`.
     /// - Throws: `WebError` 400 for an unknown member or a value out of range; nothing changes then.
     public func configure(_ changes: JSONValue, scope: ConfigurationJSON.Scope = .all) async throws(WebError) {
+        // One change at a time: each reads the session's configuration across awaits, and two
+        // interleaved would each write back what it read, losing the other's change.
+        await configurationTurn()
+        defer { endConfigurationTurn() }
         var viewer = viewerConfiguration
         var signature = signatureConfiguration
         if let session {
@@ -238,5 +245,23 @@ public actor WebBackend {
         await session.configure(viewer: viewer)
         await session.configure(capture: signature.capture)
         await session.configure(appearance: signature.appearance)
+    }
+
+    /// Waits until no other ``configure(_:scope:)`` runs, then holds the turn.
+    private func configurationTurn() async {
+        guard configuring else {
+            configuring = true
+            return
+        }
+        await withCheckedContinuation { configurationWaiters.append($0) }
+    }
+
+    /// Hands the turn to the next waiting change, in arrival order, or frees it.
+    private func endConfigurationTurn() {
+        if configurationWaiters.isEmpty {
+            configuring = false
+        } else {
+            configurationWaiters.removeFirst().resume()
+        }
     }
 }
