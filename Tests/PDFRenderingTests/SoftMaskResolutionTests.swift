@@ -65,6 +65,30 @@ struct SoftMaskResolutionTests {
         }
     }
 
+    @Test(
+        "a mask declaring 65536 × 65536 samples over a 1×1 image is refused with a warning, never decoded whole",
+        arguments: ["/SMask", "/Mask"])
+    func hugeMask(_ key: String) throws {
+        let page = HandPage(
+            width: 200, height: 200, content: "q 180 0 0 180 10 10 cm /Im0 Do Q 1 0 0 rg 10 10 40 40 re f",
+            resources: "<< /XObject << /Im0 5 0 R >> >>",
+            objects: [
+                .stream(
+                    "/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceRGB /BitsPerComponent 8 \(key) 6 0 R",
+                    [200, 30, 30]),
+                .stream(
+                    key == "/SMask"
+                        ? "/Type /XObject /Subtype /Image /Width 65536 /Height 65536 /ColorSpace /DeviceGray /BitsPerComponent 8"
+                        : "/Type /XObject /Subtype /Image /Width 65536 /Height 65536 /ImageMask true",
+                    []),
+            ])
+        let renderer = DocumentRenderer(document: try PDFDocument(bytes: page.bytes()))
+        let (image, warnings) = renderer.render(pageAt: 0)
+        #expect(warnings.contains { $0.contains("too large") }, "\(warnings)")
+        // The rest of the page is drawn: the red square.
+        #expect(image != nil)
+    }
+
     @Test("a 1-bit stencil /Mask of 120×120 pixels over a 4×4 image: a thin ring, as poppler and MuPDF draw it")
     func stencilMask() throws {
         for poppler in [true, false] {

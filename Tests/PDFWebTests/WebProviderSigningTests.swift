@@ -199,6 +199,16 @@ struct WebProviderSigningTests {
         let verdicts = try SignatureOracle.pyhanko(path, trust: services.rootCertificatePath)
         #expect(verdicts.values.contains { $0.hasPrefix("INTACT:TRUSTED") }, "\(verdicts)")
 
+        // Once the signature is made, the account and the person's signer are forgotten: the next
+        // signer on this document signs in again (the session reports the signature as an event).
+        var forgotten = JSONValue.null
+        for _ in 0..<50 {
+            forgotten = try await server.request("/api/provider-signing").json
+            if forgotten["signer"] == .null && forgotten["credentials"]?.arrayValue?.isEmpty == true { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(forgotten["signer"] == .null && forgotten["credentials"]?.arrayValue?.isEmpty == true, "\(forgotten)")
+
         // Another document opened: the account belonged to the session that signed in.
         #expect(try await server.request("POST", "/api/documents", body: WebFixtures.form()).status == 200)
         let fresh = try await server.request("/api/provider-signing").json

@@ -51,7 +51,8 @@ export class Workflow {
       if (c.authorization === 'pin') return c.otp !== 'none' ? `${c.pinLabel || 'PIN'} and one-time password` : c.pinLabel || 'PIN';
       return c.authorization === 'perSignature' ? 'authorized at the provider for each signature' : 'no PIN';
     };
-    const pin = h('input', { type: 'password', id: 'provider-pin', autocomplete: 'off' });
+    // A PIN is no site password: 'one-time-code' keeps password managers from offering to save it.
+    const pin = h('input', { type: 'password', id: 'provider-pin', autocomplete: 'one-time-code' });
     const otp = h('input', { type: 'text', id: 'provider-otp', autocomplete: 'one-time-code', inputmode: 'numeric' });
     const pinName = h('span', { textContent: 'PIN' });
     const pinRow = h('label', { className: 'provider-secret' }, pinName, pin);

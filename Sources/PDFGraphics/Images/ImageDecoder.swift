@@ -282,6 +282,10 @@ struct ImageDecoder: Sendable {
         guard let maskWidth = value("Width")?.intValue, let maskHeight = value("Height")?.intValue, maskWidth > 0,
             maskHeight > 0, maskWidth <= 1 << 16, maskHeight <= 1 << 16
         else { throw PDFError(.syntax, "a mask without a usable size") }
+        // The same bound as an image's: a mask's samples are decoded whole before they are scaled.
+        guard maskWidth * maskHeight * 4 <= maxBytes else {
+            throw PDFError(.limitExceeded, "a \(maskWidth)×\(maskHeight) mask is too large to draw")
+        }
         let bits = stencil ? 1 : (value("BitsPerComponent")?.intValue ?? 8)
         let samples = try readSamples(
             stream, width: maskWidth, height: maskHeight, components: 1, bitsPerComponent: bits, document: document,

@@ -48,6 +48,20 @@ extension DocumentSession {
         signatureConfiguration.signing = signing
     }
 
+    /// Changes how the next signature is made only while none is under way (editing, or
+    /// finished): a signer changed after the preview would make the signature with another
+    /// certificate than the preview named. Returns whether it changed.
+    @discardableResult
+    public func configureWhileIdle(signing: SigningMode) -> Bool {
+        switch phase {
+        case .editing, .finished:
+            signatureConfiguration.signing = signing
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The signature prepared and waiting for its confirmation or its CMS (its digest, the digest
     /// algorithm, the field), or nil.
     public var preparedSignature: PreparedSignature? { snapshot.prepared }

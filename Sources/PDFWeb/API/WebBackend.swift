@@ -147,6 +147,15 @@ public actor WebBackend {
             let document = await source.document
             preview = (confirmation.png, document)
         }
+        if case .processDidFinish = event, let providerSigning {
+            // The person's provider credential made their signature: the next signer on this
+            // document signs in at the provider again (or with the server's seal), never with the
+            // previous person's account, token or PIN.
+            providerSigning.forgetAccount()
+            if case .signer(is CSCSigner) = await source.signatureConfiguration.signing {
+                await source.configure(signing: signatureConfiguration.signing)
+            }
+        }
         let (name, data) = SessionJSON.event(event)
         hub.publish(event: name, data: data)
     }

@@ -59,11 +59,11 @@ extension WebRouter {
         let pin = try secret("pin")
         let otp = try secret("otp")
         let session = try await backend.current()
+        let underWay = WebError(
+            .conflict, code: "invalidState", message: "a signature is under way: the certificate is chosen before")
         switch await session.phase {
         case .editing, .finished: break
-        default:
-            throw WebError(
-                .conflict, code: "invalidState", message: "a signature is under way: the certificate is chosen before")
+        default: throw underWay
         }
         let signer: CSCSigner
         do {
@@ -71,7 +71,8 @@ extension WebRouter {
         } catch {
             throw WebError(error)
         }
-        await session.configure(signing: .signer(signer))
+        // Checked again where it is set: a signature may have started while the provider answered.
+        guard await session.configureWhileIdle(signing: .signer(signer)) else { throw underWay }
         return try await providerSigningState()
     }
 
@@ -159,12 +160,19 @@ extension WebRouter {
                 guard owner === session else {
                     return Self.page(409, "No document", "The document you signed in from is closed.", back: true)
                 }
-                await session.configure(signing: .signer(signer))
+                guard await session.configureWhileIdle(signing: .signer(signer)) else {
+                    return Self.page(
+                        409, "Signature under way", "A signature is being made: choose the certificate after it.",
+                        back: true)
+                }
                 return Self.page(
                     200, "Certificate chosen",
                     "Your signature will be made with the certificate of \(signer.signerName ?? signer.credential.id).",
                     back: true, refresh: true)
-            case .chooseCredential:
+            case .chooseCredential(let owner):
+                guard owner === session else {
+                    return Self.page(409, "No document", "The document you signed in from is closed.", back: true)
+                }
                 return Self.page(
                     200, "Signed in at your provider",
                     "Choose your certificate in the viewer and enter what it asks for (its PIN).", back: true,

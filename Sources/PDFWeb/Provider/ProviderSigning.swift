@@ -44,8 +44,8 @@ public final class ProviderSigning: Sendable {
         var authorization: CSCOAuth.Authorization
         var purpose: Purpose
         var created: ContinuousClock.Instant
-        /// The document session the person signed in from.
-        var owner: DocumentSession?
+        /// The document session the person signed in from (not kept alive by a waiting authorization).
+        weak var owner: DocumentSession?
     }
 
     /// A credential of the person's account as the viewer lists it (nothing secret).
@@ -133,7 +133,7 @@ public final class ProviderSigning: Sendable {
     enum Outcome {
         /// The signer for `session`, the document session the person signed in from.
         case signer(CSCSigner, session: DocumentSession)
-        case chooseCredential
+        case chooseCredential(session: DocumentSession)
         case signatureAuthorized
     }
 
@@ -162,6 +162,8 @@ public final class ProviderSigning: Sendable {
     /// Lists the account's credentials and chooses the first that signs without a PIN: `implicit`,
     /// else `oauth2code`; with only explicit ones, the person chooses in the viewer.
     private func connect(token: String, owner: DocumentSession) async throws(SigningError) -> Outcome {
+        // A new sign-in replaces the account before anything else: none of the old one stays listed.
+        forgetAccount()
         let client = try await CSCClient(baseURL: baseURL, clientID: clientID, accessToken: token)
         var refusals: [String] = []
         var credentials: [Credential] = []
@@ -204,7 +206,7 @@ public final class ProviderSigning: Sendable {
         guard
             let first = credentials.first(where: { $0.authorization == "once" })
                 ?? credentials.first(where: { $0.authorization == "perSignature" })
-        else { return .chooseCredential }
+        else { return .chooseCredential(session: owner) }
         return .signer(try await select(first.id, for: owner, pin: nil, otp: nil), session: owner)
     }
 
@@ -245,6 +247,12 @@ public final class ProviderSigning: Sendable {
         default:
             return try await CSCSigner(client: client, credentialID: id)
         }
+    }
+
+    /// Forgets the person's account (their token and credentials): after a signature is made with
+    /// it, the next signer on the document signs in again.
+    func forgetAccount() {
+        account.withLock { $0 = nil }
     }
 
     /// The token the person's authorization of exactly `hashes` gave, once.
