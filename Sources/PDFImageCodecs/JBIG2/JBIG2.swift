@@ -180,11 +180,17 @@ struct JBIG2Decoder {
             guard error.code == .decodeFailed else { throw error }
             flaggedError = error
         }
-        if let fresh = try? decode(reusingContexts: false), fresh.endedWithItsData {
-            warnings.append(
-                "segment \(segment.number): symbol dictionary decoded from fresh contexts, not the retained ones it names"
-            )
-            return fresh
+        do throws(PDFError) {
+            let fresh = try decode(reusingContexts: false)
+            if fresh.endedWithItsData {
+                warnings.append(
+                    "segment \(segment.number): symbol dictionary decoded from fresh contexts, not the retained ones it names"
+                )
+                return fresh
+            }
+        } catch {
+            // A limit reached is the stream's answer; a second decode that fails too is not.
+            guard error.code == .decodeFailed else { throw error }
         }
         guard let asFlagged else { throw flaggedError }
         return asFlagged
