@@ -10,7 +10,7 @@ import Testing
 struct SoftMaskResolutionTests {
     /// A 4×4 RGB image (a colour per quarter) masked by a `size`×`size` mask: a disc (8-bit soft
     /// mask with a soft rim), or a ring (1-bit stencil `/Mask`), drawn over 180 points.
-    static func page(size: Int, stencil: Bool) -> HandPage {
+    static func page(size: Int, stencil: Bool, side: Int = 180) -> HandPage {
         var image: [UInt8] = []
         for y in 0..<4 {
             for x in 0..<4 {
@@ -47,7 +47,7 @@ struct SoftMaskResolutionTests {
             ? "/Type /XObject /Subtype /Image /Width \(size) /Height \(size) /ImageMask true"
             : "/Type /XObject /Subtype /Image /Width \(size) /Height \(size) /ColorSpace /DeviceGray /BitsPerComponent 8"
         return HandPage(
-            width: 200, height: 200, content: "q 180 0 0 180 10 10 cm /Im0 Do Q",
+            width: 200, height: 200, content: "q \(side) 0 0 \(side) 10 10 cm /Im0 Do Q",
             resources: "<< /XObject << /Im0 5 0 R >> >>",
             objects: [
                 .stream(
@@ -62,6 +62,14 @@ struct SoftMaskResolutionTests {
         for poppler in [true, false] {
             let pair = try Self.page(size: 90, stencil: false).rendered(poppler: poppler)
             try Fidelity.expectMatch(pair, tolerance: 0.01, label: "soft mask (\(poppler ? "poppler" : "MuPDF"))")
+        }
+    }
+
+    @Test("a 1000×1000 soft mask drawn over 40 points (decoded reduced): still a round disc, as poppler and MuPDF")
+    func reducedMask() throws {
+        for poppler in [true, false] {
+            let pair = try Self.page(size: 1000, stencil: false, side: 40).rendered(poppler: poppler)
+            try Fidelity.expectMatch(pair, tolerance: 0.01, label: "reduced mask (\(poppler ? "poppler" : "MuPDF"))")
         }
     }
 

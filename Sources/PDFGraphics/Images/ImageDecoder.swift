@@ -40,8 +40,7 @@ struct ImageDecoder: Sendable {
                 return (
                     try ImageDecoder.decode(
                         stream, width: width, height: height, isMask: isMask, space: resolvedSpace, document: document,
-                        options: options, resources: resources, reduction: reduction, drawnWidth: drawn.width,
-                        drawnHeight: drawn.height), []
+                        options: options, resources: resources, reduction: reduction, drawn: drawn), []
                 )
             } catch let error as PDFError {
                 return (nil, ["\(name) (\(width)×\(height)) cannot be decoded and is not drawn: \(error.message)"])
@@ -59,7 +58,8 @@ struct ImageDecoder: Sendable {
     static func drawnSize(width: Int, height: Int, document: PDFDocument, value: (String) -> PDFObject?) -> (
         width: Int, height: Int
     ) {
-        guard let mask = (value("SMask") ?? value("Mask"))?.streamValue?.dictionary,
+        // The mask `decode` applies: `/SMask` when it is a stream, else a stencil `/Mask` stream.
+        guard let mask = (value("SMask")?.streamValue ?? value("Mask")?.streamValue)?.dictionary,
             let maskWidth = document.resolve(mask[.width] ?? .null).intValue,
             let maskHeight = document.resolve(mask[.height] ?? .null).intValue,
             maskWidth > width || maskHeight > height, maskWidth <= 1 << 16, maskHeight <= 1 << 16
@@ -131,8 +131,8 @@ struct ImageDecoder: Sendable {
 
     static func decode(
         _ stream: PDFStream, width: Int, height: Int, isMask: Bool, space: ColorSpace?, document: PDFDocument,
-        options: GraphicsOptions, resources: PDFDictionary?, reduction: Int = 0, drawnWidth: Int? = nil,
-        drawnHeight: Int? = nil
+        options: GraphicsOptions, resources: PDFDictionary?, reduction: Int = 0,
+        drawn: (width: Int, height: Int)? = nil
     ) throws(PDFError) -> DecodedImage {
         guard width * height * 4 <= maxBytes else {
             throw PDFError(.limitExceeded, "a \(width)×\(height) image is too large to draw")
@@ -144,20 +144,18 @@ struct ImageDecoder: Sendable {
         // Averaging is right for samples that are levels: not for palette indices, nor where a
         // colour key compares the samples themselves.
         let reducible = space?.isIndexed != true && value("Mask")?.arrayValue == nil
-        // Where a finer mask sets the size, the image is reduced only while it stays as large as
-        // the reduced mask.
-        let factor = 1 << max(0, min(reduction, 8))
-        let target = (
-            width: ((drawnWidth ?? width) + factor - 1) / factor,
-            height: ((drawnHeight ?? height) + factor - 1) / factor
-        )
-        var imageReduction = 0
-        while imageReduction < reduction, (width >> (imageReduction + 1)) >= target.width,
-            (height >> (imageReduction + 1)) >= target.height
+        // The size drawn, reduced as asked; the image is reduced only while it stays as large as that
+        // (all the way when a finer mask does not set the size). Sizes round up, as `readSamples`'s.
+        let reduction = max(0, min(reduction, 8))
+        func reduced(_ side: Int, _ times: Int) -> Int { (side + (1 << times) - 1) >> times }
+        let size = drawn ?? (width, height)
+        let target = (width: reduced(size.width, reduction), height: reduced(size.height, reduction))
+        var imageReduction = reduction
+        while imageReduction > 0,
+            reduced(width, imageReduction) < target.width || reduced(height, imageReduction) < target.height
         {
-            imageReduction += 1
+            imageReduction -= 1
         }
-        if drawnWidth == nil && drawnHeight == nil { imageReduction = reduction }
         let samples = try readSamples(
             stream, width: width, height: height, components: isMask ? 1 : (space?.componentCount ?? 0),
             bitsPerComponent: declaredBits, document: document, options: options,
