@@ -14,6 +14,19 @@ import Testing
     "CSC on the command line: sign through a remote signing service, list its credentials",
     .enabled(if: CSCServer.isDummyInstalled, "certomancer-csc-dummy is not installed (scripts/install-deps test)"))
 struct CSCCommandTests {
+    /// The test PKI's services, the v1 dummy server and the v2 test server on it (the caller stops them).
+    static func servers() async throws -> (Certomancer, CSCServer, CSCServer) {
+        let services = try Certomancer.shared(wholeSeconds: true)
+        return (services, try await CSCServer.dummy(services: services), try await CSCServer.specV2(services: services))
+    }
+
+    /// A new folder `label` with the sample document in it as `in.pdf`.
+    static func sample(_ label: String) async throws -> (directory: String, input: String) {
+        let directory = try TestPaths.temporaryDirectory(label)
+        _ = await autograph("sample", "-o", directory + "/in.pdf")
+        return (directory, directory + "/in.pdf")
+    }
+
     static func secret(_ value: String, _ name: String, in directory: String) throws -> String {
         let path = directory + "/" + name
         try (value + "\n").write(toFile: path, atomically: true, encoding: .utf8)
@@ -26,16 +39,12 @@ struct CSCCommandTests {
     func environmentAndPyhanko() async throws {
         let tool = TestPaths.repository + "/.build/debug/autograph"
         try #require(FileManager.default.isExecutableFile(atPath: tool), "build the autograph tool first (swift build)")
-        let services = try Certomancer.shared(wholeSeconds: true)
-        let v1 = try await CSCServer.dummy(services: services)
-        let v2 = try await CSCServer.specV2(services: services)
+        let (services, v1, v2) = try await Self.servers()
         defer {
             v1.stop()
             v2.stop()
         }
-        let directory = try TestPaths.temporaryDirectory("cli-csc-env")
-        let input = directory + "/in.pdf"
-        _ = await autograph("sample", "-o", input)
+        let (directory, input) = try await Self.sample("cli-csc-env")
         let secret = try Self.secret(CSCServer.clientSecret, "secret", in: directory)
         let otp = try Self.secret(CSCServer.otp, "otp", in: directory)
         /// `autograph sign --csc` (v2, a credential that asks for a PIN) with `pin` in the environment.
@@ -75,16 +84,12 @@ struct CSCCommandTests {
 
     @Test("sign --csc with v1 and with v2 (client secret, PIN and OTP from files) makes signatures verify trusts")
     func sign() async throws {
-        let services = try Certomancer.shared(wholeSeconds: true)
-        let v1 = try await CSCServer.dummy(services: services)
-        let v2 = try await CSCServer.specV2(services: services)
+        let (services, v1, v2) = try await Self.servers()
         defer {
             v1.stop()
             v2.stop()
         }
-        let directory = try TestPaths.temporaryDirectory("cli-csc")
-        let input = directory + "/in.pdf"
-        _ = await autograph("sample", "-o", input)
+        let (directory, input) = try await Self.sample("cli-csc")
         let first = directory + "/v1.pdf"
         let signed = await autograph(
             "sign", input, "-o", first, "--csc", v1.baseURL, "--credential", "autograph/signer-ec")

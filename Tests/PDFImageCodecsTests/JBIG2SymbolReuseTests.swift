@@ -197,6 +197,21 @@ struct JBIG2SymbolReuseTests {
         #expect(kept == seed, "\(path) is not what the encoder makes: run this test with AUTOGRAPH_WRITE_SEEDS=1")
     }
 
+    @Test(
+        "damaged seeds: every prefix, and each byte of the dictionaries inverted, decode or throw",
+        arguments: Coding.allCases)
+    func damagedSeeds(_ coding: Coding) {
+        let seed = Self.fuzzSeed(coding)
+        for length in 0..<seed.count {
+            JBIG2DecoderTests.replayFuzzInput(Array(seed.prefix(length)))
+        }
+        for index in 3..<seed.count {
+            var damaged = seed
+            damaged[index] = ~damaged[index]
+            JBIG2DecoderTests.replayFuzzInput(damaged)
+        }
+    }
+
     /// Bytes that differ (and the difference in length).
     static func differing(_ a: [UInt8], _ b: [UInt8]) -> Int {
         zip(a, b).filter { $0 != $1 }.count + abs(a.count - b.count)

@@ -166,6 +166,18 @@ struct WebProviderSigningTests {
         let noPIN = try await server.post("/api/provider-signing/credential", #"{"credential": "autograph/signer"}"#)
         #expect(noPIN.status == 400, "\(noPIN.text)")
         #expect(try await server.post("/api/provider-signing/credential", #"{"pin": 1234}"#).status == 400)
+        // Hostile bodies: an id or a PIN past 256 bytes, a credential that is no string, a PIN that is
+        // an object, a body that is no object.
+        let long = String(repeating: "9", count: 257)
+        for body in [
+            #"{"credential": "\#(long)"}"#, #"{"credential": "autograph/signer", "pin": "\#(long)", "otp": "1"}"#,
+            #"{"credential": ["autograph/signer"]}"#, #"{"credential": "autograph/signer", "pin": {"a": 1}}"#,
+            "[1]", "\"autograph/signer\"",
+        ] {
+            let refused = try await server.post("/api/provider-signing/credential", body)
+            #expect(refused.status == 400, "\(body.prefix(60)): \(refused.status) \(refused.text)")
+            #expect(!refused.text.contains(long))
+        }
         let other = try await server.post("/api/provider-signing/credential", #"{"credential": "autograph/signer-ec"}"#)
         #expect(other.signoCode == -127, "\(other.text)")
 
