@@ -50,8 +50,11 @@ public final class CSCServer: Sendable {
     }
 
     /// The CSC v2 test server, its certificates naming the services of `services`; `listing` (when
-    /// not empty) the credentials `credentials/list` names.
-    public static func specV2(services: Certomancer, listing: [String] = []) async throws -> CSCServer {
+    /// not empty) the credentials `credentials/list` names; while `stallFile` exists,
+    /// `signatures/signHash` does not answer.
+    public static func specV2(
+        services: Certomancer, listing: [String] = [], stallFile: String? = nil
+    ) async throws -> CSCServer {
         let log = try TestPaths.temporaryDirectory("csc-v2") + "/requests.log"
         let server = try await LoopbackServer.start(
             "csc_v2_server.py",
@@ -59,7 +62,7 @@ public final class CSCServer: Sendable {
                 "--config", TestPaths.fixture("certomancer", "certomancer.yml"), "--client-id", clientID,
                 "--client-secret", clientSecret, "--pin", pin, "--otp", otp, "--log", log, "--url-prefix",
                 services.baseURL,
-            ] + (listing.isEmpty ? [] : ["--list"] + listing))
+            ] + (stallFile.map { ["--stall-file", $0] } ?? []) + (listing.isEmpty ? [] : ["--list"] + listing))
         return CSCServer(server: server, log: log)
     }
 

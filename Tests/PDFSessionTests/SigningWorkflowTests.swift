@@ -218,15 +218,48 @@ import Testing
     }
 
     @Test func resumingDropsWaitsThatNeedThePerson() throws {
+        let same = Workflow.ResumeFacts(hasPrepared: true, signerMatches: true, cmsComesFromHost: false)
         var positioning = Workflow()
         _ = try positioning.handle(.accept(Self.facts()))
-        positioning.resume()
+        #expect(positioning.resume(same) == nil)
         #expect(positioning.phase == .editing)
+        // Confirmed, the signer stopped: the confirmation is asked again.
         var awaiting = Workflow()
         _ = try awaiting.handle(.accept(Self.facts(fields: ["A"], invisible: true)))
         _ = try awaiting.handle(.prepared(digest: [1]))
-        awaiting.resume()
         #expect(awaiting.phase == .awaitingSignature)
+        var restarted = awaiting
+        #expect(restarted.resume(same) == .confirmAgain)
+        #expect(restarted.phase == .confirming && restarted.plan != nil)
+        #expect(try restarted.handle(.confirm).contains(.requestSignature(reason: "accepted")))
+        // The host makes the CMS: still awaited, and cancelling drops the prepared revision.
+        var deferred = awaiting
+        let host = Workflow.ResumeFacts(hasPrepared: true, signerMatches: true, cmsComesFromHost: true)
+        #expect(deferred.resume(host) == .awaitingCMS)
+        #expect(deferred.phase == .awaitingSignature)
+        #expect(
+            try deferred.handle(.cancel) == [.discardPrepared, .persist, .emit(.signingProcessCancelled(field: nil))])
+        // Signed and stored just before the stop (the prepared signature gone with it): finished.
+        var stored = awaiting
+        let signed = Workflow.ResumeFacts(hasPrepared: false, signerMatches: true, cmsComesFromHost: false)
+        #expect(stored.resume(signed) == .signed)
+        #expect(stored.phase == .editing && stored.plan == nil)
+        // Another signer, or nothing stored: discarded.
+        var other = awaiting
+        let changed = Workflow.ResumeFacts(hasPrepared: true, signerMatches: false, cmsComesFromHost: false)
+        guard case .discarded? = other.resume(changed) else {
+            Issue.record("another signer must discard")
+            return
+        }
+        #expect(other.phase == .editing && other.plan == nil)
+        var preparing = Workflow()
+        _ = try preparing.handle(.accept(Self.facts(fields: ["A"], invisible: true)))
+        #expect(preparing.phase == .preparing)
+        guard case .discarded? = preparing.resume(same) else {
+            Issue.record("preparing must discard")
+            return
+        }
+        #expect(preparing.phase == .editing)
     }
 
     @Test func notesModeBlocksTheWorkflow() throws {

@@ -14,7 +14,8 @@ certomancer configuration (architecture `autograph`), signatures from certomance
 Listens on a port the system chooses (or --port), prints `PORT n` once it listens, and exits when
 its standard input closes (Sources/PDFTestSupport/LoopbackServer.swift) or on SIGTERM. `--log FILE`
 appends a line `METHOD PATH BODY-BYTES STATUS` per request, as Tests/Scripts/csc_dummy_server.py
-does. `--url-prefix` replaces the configuration's external-url-prefix in the certificates (their
+does. `--stall-file PATH` makes signatures/signHash wait while PATH exists.
+`--url-prefix` replaces the configuration's external-url-prefix in the certificates (their
 OCSP, CRL and issuer URLs), as `certomancer --service-url-prefix` does. /csc/v1/* answers 404,
 unimplemented v2 methods 501.
 """
@@ -25,6 +26,7 @@ import binascii
 import hashlib
 import hmac
 import json
+import os
 import re
 import secrets
 import signal
@@ -385,6 +387,9 @@ class CSCv2Server:
 
     async def signatures_sign_hash(self, request):
         """§11.10 signatures/signHash (synchronous): the hashes signed, in order."""
+        # A service that stops answering (the crash tests kill the client while it waits).
+        while self.args.stall_file and os.path.exists(self.args.stall_file):
+            await asyncio.sleep(0.1)
         token, bearer = self.bearer(request, ("service", "credential"))
         body = await json_body(request)
         cred = self.credential_id(body)
@@ -605,6 +610,7 @@ def main():
     parser.add_argument("--otp", default="123456")
     parser.add_argument("--log", help="append a line per request to this file")
     parser.add_argument("--url-prefix", help="the service URL prefix written into the certificates")
+    parser.add_argument("--stall-file", help="while this file exists, signatures/signHash does not answer")
     parser.add_argument("--list", nargs="*", choices=list(CREDENTIALS),
                         help="the credentials credentials/list names (default: all); the others still answer")
     asyncio.run(CSCv2Server(parser.parse_args()).serve())

@@ -194,9 +194,11 @@ export class Workflow {
         const text = !others.length ? 'This is the page exactly as it will be signed.'
           : total > others.length + 1 ? `These are ${others.length + 1} of the ${total} pages the signature changes, exactly as they will be signed.`
             : `These are the ${others.length + 1} pages exactly as they will be signed.`;
+        // After a restart: why the preview is shown again.
+        const note = data?.note ? h('p', { id: 'recovery-note', className: 'note', textContent: data.note }) : null;
         const choice = await modal({
           title: 'Check what you sign', id: 'preview-dialog', className: 'preview',
-          body: [h('div', { className: 'preview-pages' }, image, others), h('p', { textContent: text })],
+          body: [note, h('div', { className: 'preview-pages' }, image, others), h('p', { textContent: text })],
           actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Sign', value: 'confirm', primary: true }],
         });
         // A provider credential whose owner authorizes each signature: the person goes to the provider
@@ -292,6 +294,18 @@ export class Workflow {
   async resume(state) {
     const app = this.app;
     const handlers = this.handlers();
+    // The server stopped while a signature was under way: say what became of it.
+    const recovery = state?.recovery;
+    if (recovery?.outcome === 'confirmAgain' && state.phase === 'confirming') {
+      return handlers.onConfirmationRequired({ page: state.page, url: state.url, note: recovery.message });
+    }
+    if (recovery?.message) {
+      return modal({
+        title: recovery.outcome === 'signed' ? 'Your signature was made' : 'Your signature was not made', id: 'recovery-dialog',
+        body: [h('p', { id: 'recovery-note', textContent: recovery.message })],
+        actions: [{ label: 'OK', value: 'ok', primary: true }], cancelValue: 'ok',
+      }).then(() => (state.phase === 'editing' ? undefined : this.resume({ ...state, recovery: null })));
+    }
     switch (state?.phase) {
       case 'finished': return this.finished({ reason: state.reason });
       case 'notes': return app.notes.enter(state.mode);

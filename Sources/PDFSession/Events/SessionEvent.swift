@@ -44,6 +44,10 @@ public enum SessionEvent: Sendable {
     case documentCompleted
     /// Signing failed (WYSIWYS `processDidFailWithError`); the error carries the signo code.
     case processDidFail(SessionError)
+    /// The process stopped while a signature was under way, and the restarted session settled it
+    /// (``DocumentSession/signingRecovery``): it waits for the confirmation again, still awaits the
+    /// host's CMS, or was discarded (and why). Emitted once, right after `documentDidLoad`.
+    case signingInterrupted(SigningWorkflow.Recovery)
     /// signo `signingProcessConfirmed`: the field is signed.
     case signingProcessConfirmed(field: String)
     /// signo `signingProcessCancelled`: the person or the delegate cancelled (nil: a new field).

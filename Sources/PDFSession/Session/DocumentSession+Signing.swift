@@ -53,11 +53,21 @@ extension DocumentSession {
             throw SessionError(error)
         }
         if snapshot.revisionsBeforeSigning == nil { snapshot.revisionsBeforeSigning = revisionCount }
+        snapshot.preparedSigner = signerFingerprint
         // The base may hold a revision of its own (appearances for a /NeedAppearances form).
         let preparedBytes = prepared.base.withBytes { Array($0) } + prepared.update
         snapshot.prepared = prepared.signature
         try appendRevision(bytes: Array(preparedBytes[bytes.count...]))
         return prepared.signature.digest
+    }
+
+    /// The SHA-256 of the configured signer's certificate; nil when the host makes the CMS or the
+    /// signer names no certificate before signing.
+    var signerFingerprint: [UInt8]? {
+        guard case .signer(let signer) = signatureConfiguration.signing,
+            let certificate = signer.certificates.first
+        else { return nil }
+        return try? Digest.sha256.hash(certificate.derBytes)
     }
 
     /// The signer's name for `/Name` and the appearance when the configuration gives none.
@@ -106,11 +116,15 @@ extension DocumentSession {
             changedPages: changedPageIndices)
     }
 
-    /// Emits the digest and obtains the CMS the way the configuration says.
+    /// Emits the digest and obtains the CMS the way the configuration says. While it waits for the
+    /// signer (or the delegate), ``signatureInFlight`` refuses a cancel that would pull the prepared
+    /// revision from under it.
     func requestSignature(reason: String) async -> SigningWorkflow.Input? {
         guard let prepared = snapshot.prepared else {
             return .failed(SessionError(.invalidState, "nothing is prepared"))
         }
+        signatureInFlight = true
+        defer { signatureInFlight = false }
         emit(.documentPreparedForSignature(digest: prepared.digest, reason: reason))
         let cms: [UInt8]
         switch signatureConfiguration.signing {
@@ -191,6 +205,7 @@ extension DocumentSession {
         let before = snapshot
         snapshot.prepared = nil
         snapshot.revisionsBeforeSigning = nil
+        snapshot.preparedSigner = nil
         do {
             try replaceLastRevision(with: Array(signed[revisionStart...]))
         } catch {

@@ -151,6 +151,8 @@ extension DocumentSession {
             if case .viewerRect(let id) = modes.mode {
                 throw SessionError(.invalidState, "viewer rectangle \(id) is open: create or cancel it first")
             }
+        case .cancel where signatureInFlight:
+            throw SessionError(.invalidState, "the signature is being made: it cannot be cancelled now")
         default: break
         }
         defer { followWorkflow() }
@@ -164,6 +166,10 @@ extension DocumentSession {
             } catch {
                 if first { throw error }
                 continue
+            }
+            if first {
+                // The person acts again: what a restart did is old news.
+                snapshot.recovery = nil
             }
             first = false
             for action in actions {
@@ -233,10 +239,7 @@ extension DocumentSession {
         case .requestSignature(let reason):
             return await requestSignature(reason: reason)
         case .discardPrepared:
-            let count = snapshot.revisionsBeforeSigning ?? revisionCount
-            snapshot.prepared = nil
-            snapshot.revisionsBeforeSigning = nil
-            try? truncateRevisions(to: count)
+            try? discardPrepared()
             return nil
         case .persist:
             try? persist()

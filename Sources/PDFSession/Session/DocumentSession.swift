@@ -55,6 +55,8 @@ public actor DocumentSession {
     /// The id the next viewer rectangle gets.
     var nextViewerRectID = 1
     var closed = false
+    /// A signer (or the delegate) is making the CMS in this process now.
+    var signatureInFlight = false
 
     init(
         documentID: String, stored: StoredDocument, snapshot: SessionSnapshot, store: SecureStore, username: String,

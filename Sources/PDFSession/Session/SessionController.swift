@@ -71,7 +71,7 @@ public final class SessionController: Sendable {
         var snapshot = SessionSnapshot(kind: .editable)
         snapshot.documentPassword = password
         try store.create(documentID: documentID, original: original, state: snapshot.encoded())
-        return try start(documentID, viewerConfiguration, signatureConfiguration, delegate)
+        return try await start(documentID, viewerConfiguration, signatureConfiguration, delegate)
     }
 
     /// Reopens a document in progress with its edits and workflow state (WYSIWYS `reopenDocument`).
@@ -80,7 +80,7 @@ public final class SessionController: Sendable {
         signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
         delegate: (any SessionDelegate)? = nil
     ) async throws(SessionError) -> DocumentSession {
-        try start(documentID, viewerConfiguration, signatureConfiguration, delegate)
+        try await start(documentID, viewerConfiguration, signatureConfiguration, delegate)
     }
 
     /// Shows a document read-only (WYSIWYS `showDocument`): kept in the store (not in memory) while
@@ -101,20 +101,21 @@ public final class SessionController: Sendable {
         var snapshot = SessionSnapshot(kind: .readOnly)
         snapshot.documentPassword = password
         try store.create(documentID: documentID, original: pdf, state: snapshot.encoded())
-        return try start(documentID, viewerConfiguration, SignatureConfiguration(), nil)
+        return try await start(documentID, viewerConfiguration, SignatureConfiguration(), nil)
     }
 
     private func start(
         _ documentID: String, _ viewer: ViewerConfiguration, _ signature: SignatureConfiguration,
         _ delegate: (any SessionDelegate)?
-    ) throws(SessionError) -> DocumentSession {
+    ) async throws(SessionError) -> DocumentSession {
         let stored = try store.load(documentID: documentID)
-        var snapshot = try SessionSnapshot.decoded(stored.state)
-        snapshot.workflow.resume()
+        let snapshot = try SessionSnapshot.decoded(stored.state)
         let session = try DocumentSession(
             documentID: documentID, stored: stored, snapshot: snapshot, store: store, username: username,
             viewer: viewer, signature: signature, delegate: delegate, clock: clock)
         session.announceLoad()
+        // A signature under way when the process stopped is settled now, never left waiting.
+        try await session.recoverInterruptedSigning()
         return session
     }
 
@@ -175,7 +176,7 @@ public final class SessionController: Sendable {
     public func embedSignature(
         documentID: String, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(), cms: [UInt8]
     ) async throws(SessionError) -> [UInt8] {
-        let session = try start(documentID, ViewerConfiguration(), signatureConfiguration, nil)
+        let session = try await start(documentID, ViewerConfiguration(), signatureConfiguration, nil)
         defer { Task { await session.close() } }
         try await session.embedSignature(cms)
         return await session.documentBytes

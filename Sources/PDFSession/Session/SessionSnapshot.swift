@@ -21,6 +21,13 @@ struct SessionSnapshot: Codable, Sendable {
     /// The number of revisions before the refusal's watermark and the prepared revision: what
     /// remains when they are discarded.
     var revisionsBeforeSigning: Int?
+    /// The SHA-256 of the certificate of the signer the prepared signature was made for (its name
+    /// and appearance show it); nil when the host makes the CMS or no certificate was known. A
+    /// restart with another signer discards the prepared signature instead of signing it.
+    var preparedSigner: [UInt8]?
+    /// What the last restart did with a signature under way, until the workflow moves on: the
+    /// viewer tells the person.
+    var recovery: SigningWorkflow.Recovery?
     var currentPageIndex = 0
     /// The password of an encrypted document (user or owner), needed to read it again after each
     /// revision and after a restart; kept only in the encrypted store.

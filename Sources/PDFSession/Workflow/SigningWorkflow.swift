@@ -299,7 +299,7 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
             return prepare()
 
         case (.selectingField, .cancel), (.capturingSignature, .cancel), (.choosingSavedSignature, .cancel),
-            (.positioning, .cancel), (.confirming, .cancel):
+            (.positioning, .cancel), (.confirming, .cancel), (.awaitingSignature, .cancel):
             return cancel()
 
         case (.preparing, .prepared(_, let visible)):
@@ -357,17 +357,82 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         }
     }
 
-    /// Restores a phase read from the store: the waits that need the person on screen (choosing,
-    /// capturing, positioning) go back to editing; a prepared document still waits for its
-    /// confirmation or its CMS.
-    public mutating func resume() {
+    /// What a restart did with a signature that was under way when the process stopped.
+    public enum Recovery: Sendable, Codable, Equatable {
+        /// The prepared signature waits for the person's confirmation again: the same bytes, the
+        /// same digest, the same preview (the person had confirmed it; the signature was not made).
+        case confirmAgain
+        /// The signature was made and stored just before the process stopped; only the step after it
+        /// was lost: the workflow is where a signature leaves it (editing, or finished after a refusal).
+        case signed
+        /// The host's CMS for the same digest is still awaited (``SigningMode/deferred``):
+        /// `embedSignature` takes it, `cancelSigning()` drops the prepared revision.
+        case awaitingCMS
+        /// The signature under way was dropped and the revisions it had added removed; the person's
+        /// edits and earlier signatures stay. `reason` says why (it was still being prepared, or the
+        /// signer is no longer the one the prepared signature names).
+        case discarded(reason: String)
+    }
+
+    /// What a restarted session knows of the signature it prepared before it stopped.
+    public struct ResumeFacts: Sendable, Equatable {
+        /// The prepared signature (placeholder, byte range, digest) is stored. While a signature is
+        /// awaited, its absence means the signed revision replaced it (they are stored together).
+        public var hasPrepared: Bool
+        /// The signer configured now is the one the prepared signature names (its certificate);
+        /// true when neither names a certificate.
+        public var signerMatches: Bool
+        /// The CMS comes from the host through `embedSignature` (``SigningMode/deferred``): nothing
+        /// in this process was making it, and the host may still send it.
+        public var cmsComesFromHost: Bool
+
+        /// The facts; each argument sets the property of the same name.
+        public init(hasPrepared: Bool, signerMatches: Bool, cmsComesFromHost: Bool) {
+            self.hasPrepared = hasPrepared
+            self.signerMatches = signerMatches
+            self.cmsComesFromHost = cmsComesFromHost
+        }
+    }
+
+    /// Restores a phase read from the store after the process stopped. The waits that need the
+    /// person on screen (choosing, capturing, positioning) go back to editing. A signature under way
+    /// is never left stuck: still being prepared, it is discarded; prepared and confirmed but not
+    /// made, it waits for the confirmation again (or for the host's CMS); prepared for another
+    /// signer, it is discarded. Returns what was done to a signature under way, nil when none was.
+    /// The session removes the revisions of a discarded signature.
+    public mutating func resume(_ facts: ResumeFacts) -> Recovery? {
         switch phase {
-        case .selectingField, .capturingSignature, .choosingSavedSignature, .positioning, .preparing, .notes:
+        case .selectingField, .capturingSignature, .choosingSavedSignature, .positioning, .notes:
             phase = .editing
             plan = nil
-        case .editing, .confirming, .awaitingSignature, .finished:
-            break
+            return nil
+        case .preparing:
+            return abandon("the server stopped while the signature was being prepared")
+        case .awaitingSignature where !facts.hasPrepared:
+            // The signed revision is stored (it replaced the prepared one in one write); the state
+            // after it was not.
+            let reason = reason
+            phase = plan?.purpose == .refuse ? .finished(reason: reason) : .editing
+            plan = nil
+            return .signed
+        case .confirming, .awaitingSignature:
+            guard facts.hasPrepared else { return abandon("the prepared signature was not stored") }
+            guard facts.signerMatches else {
+                return abandon("the signature was prepared for another signer than the one configured now")
+            }
+            guard phase == .awaitingSignature else { return nil }
+            if facts.cmsComesFromHost { return .awaitingCMS }
+            phase = .confirming
+            return .confirmAgain
+        case .editing, .finished:
+            return nil
         }
+    }
+
+    private mutating func abandon(_ reason: String) -> Recovery {
+        phase = .editing
+        plan = nil
+        return .discarded(reason: reason)
     }
 
     // MARK: - Steps
@@ -420,7 +485,7 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
 
     private mutating func cancel() -> [Action] {
         let field = plan?.field
-        let prepared = phase == .confirming
+        let prepared = phase == .confirming || phase == .awaitingSignature
         phase = .editing
         plan = nil
         return (prepared ? [.discardPrepared, .persist] : []) + [.emit(.signingProcessCancelled(field: field))]

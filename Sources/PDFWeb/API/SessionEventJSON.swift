@@ -46,6 +46,7 @@ extension SessionJSON {
         case .photoFieldsDeclared(let names):
             ("photoFieldsDeclared", .object([("fields", .array(names.map { .string($0) }))]))
         case .processDidFail(let error): ("processDidFail", Self.error(error))
+        case .signingInterrupted(let recovery): ("signingInterrupted", Self.recovery(recovery))
         case .signingProcessConfirmed(let field): ("signingProcessConfirmed", .object([("field", .string(field))]))
         case .signingProcessCancelled(let field):
             ("signingProcessCancelled", .object([("field", field.map { .string($0) } ?? .null)]))
@@ -72,5 +73,30 @@ extension SessionJSON {
         case .configurationChanged(let viewer, let capture):
             ("configurationChanged", .object([("viewer", Self.viewer(viewer)), ("capture", Self.capture(capture))]))
         }
+    }
+
+    /// What a restart did with a signature under way: `{"outcome", "message"}`, the outcome
+    /// `confirmAgain`, `signed`, `awaitingCMS` or `discarded`, the message a sentence for the person.
+    static func recovery(_ recovery: SigningWorkflow.Recovery) -> JSONValue {
+        let (outcome, message): (String, String)
+        switch recovery {
+        case .confirmAgain:
+            outcome = "confirmAgain"
+            message =
+                "The server stopped while your signature was being made, and nothing was signed. "
+                + "Check the preview and sign again."
+        case .signed:
+            outcome = "signed"
+            message = "The server stopped just after your signature was made: it is in the document."
+        case .awaitingCMS:
+            outcome = "awaitingCMS"
+            message = "The server stopped while the signature was awaited; it still waits for it."
+        case .discarded(let reason):
+            outcome = "discarded"
+            message =
+                "The server stopped before your signature was made (\(reason)): nothing was signed and the "
+                + "signature was removed. Your entries and earlier signatures are kept; sign again."
+        }
+        return .object([("outcome", .string(outcome)), ("message", .string(message))])
     }
 }

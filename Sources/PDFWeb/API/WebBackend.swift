@@ -215,6 +215,14 @@ public actor WebBackend {
             let document = await session.document
             if let preview, preview.document === document { return preview.png }
             let phase = await session.phase
+            if phase == .confirming || phase == .awaitingSignature {
+                // No event made it in this run (a reload after a restart): drawn again from the
+                // prepared bytes, which are the same.
+                if let drawn = try? await session.confirmationPreview(), await session.document === document {
+                    preview = (drawn.png, document)
+                    return drawn.png
+                }
+            }
             guard phase == .confirming || phase == .awaitingSignature || phase == .preparing else { break }
             try? await Task.sleep(for: .milliseconds(20))
         }

@@ -164,6 +164,8 @@ struct WebRouter: Sendable {
             ("handwriting", .bool(signature.appearance.handwrittenSignatureEnabled)))
         members.append(("currentPage", .int(await session?.currentPageIndex ?? 0)))
         members.append(("mode", ModeJSON.mode(await session?.viewerMode ?? .browsing)))
+        let recovery = await session?.signingRecovery
+        members.append(("recovery", recovery.map(SessionJSON.recovery) ?? .null))
         return .object(members)
     }
 
