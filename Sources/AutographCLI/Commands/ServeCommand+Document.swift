@@ -33,7 +33,7 @@ extension ServeCommand {
         let stored = try controller.documentInProgress(documentID)
         if replace || !stored {
             let before = stored ? (try? controller.documentSummary(documentID)).map(describe) ?? "unreadable" : nil
-            try await backend.open(pdf: pdf, documentID: documentID, password: password)
+            try await backend.open(pdf: pdf, documentID: documentID, password: password, replace: true)
             return before.map { "replaced the stored \(documentID) (\($0)) with a fresh copy" }
         }
         let session: DocumentSession

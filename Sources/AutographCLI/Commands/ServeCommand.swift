@@ -55,7 +55,7 @@ enum ServeCommand: Command {
                 help: "the one origin (https://app.example.com) whose pages may frame and drive the viewer"),
             .init(
                 name: "decision-timeout", valueName: "SECONDS",
-                help: "how long a decision waits for the host's answer before the seed's default (default 60)"),
+                help: "how long one step waits for all the host's answers before the defaults (default 60)"),
             .init(
                 name: "decisions", valueName: "URL",
                 help: "POST each decision, HMAC-signed, to the host's backend at URL (http or https) and use its answer"

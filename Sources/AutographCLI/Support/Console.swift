@@ -21,6 +21,7 @@ public final class Console: @unchecked Sendable {
     public static func captured() -> Console { Console(capture: true) }
 
     func print(_ text: String = "") {
+        let text = Self.printable(text)
         if capture {
             output += text + "\n"
         } else {
@@ -29,11 +30,34 @@ public final class Console: @unchecked Sendable {
     }
 
     func error(_ text: String) {
+        let text = Self.printable(text)
         if capture {
             errors += text + "\n"
         } else {
             Console.write(text + "\n", to: 2)
         }
+    }
+
+    /// `text` with the control characters a terminal would act on (escape sequences that move the
+    /// cursor, retitle the window, hide or rewrite what was printed) shown as `\u{1B}` instead:
+    /// field names, values, metadata and signers' names come from documents and requests. Tabs,
+    /// line feeds, form feeds (between pages of `autograph text`) and carriage returns stay.
+    static func printable(_ text: String) -> String {
+        func acted(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            return (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0C && value != 0x0D)
+                || (0x7F...0x9F).contains(value)
+        }
+        guard text.unicodeScalars.contains(where: acted) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if acted(scalar) {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
     }
 }
 

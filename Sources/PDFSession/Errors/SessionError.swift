@@ -46,6 +46,9 @@ public struct SessionError: AutographError, Hashable {
         case writeFailed
         /// The change would break the document's certification or a field lock; nothing was stored (-129).
         case certificationViolated
+        /// A document in progress has this id and holds work (edits, signatures) that opening
+        /// other bytes under it would throw away; nothing was changed.
+        case documentExists
     }
 
     /// What went wrong, as a stable code; equality and hashing compare it with ``signoCode``.
@@ -133,7 +136,7 @@ public struct SessionError: AutographError, Hashable {
     /// internal whatever the signer's error was).
     public var category: ErrorCategory {
         switch code {
-        case .invalidState, .documentChanged, .certificationViolated: .conflict
+        case .invalidState, .documentChanged, .certificationViolated, .documentExists: .conflict
         case .documentNotFound: .notFound
         case .invalidStorageKey, .wrongStorageKey, .tamperedRecord, .storeUnavailable, .writeFailed, .signing:
             .internal

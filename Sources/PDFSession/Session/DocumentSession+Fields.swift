@@ -51,6 +51,19 @@ extension DocumentSession {
         -> FieldInfo
     {
         try requireEditing("adding a signature field")
+        // A new name is shown in viewers and printed by tools: no control or invisible formatting
+        // character, and bounded.
+        guard !name.isEmpty, name.utf8.count <= 1024 else {
+            throw SessionError(.invalidArgument, "a signature field's name has 1 to 1024 bytes", signoCode: -130)
+        }
+        if let bad = name.unicodeScalars.first(where: {
+            [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+        }) {
+            throw SessionError(
+                .invalidArgument,
+                "a signature field's name cannot hold U+\(String(bad.value, radix: 16, uppercase: true))",
+                signoCode: -130)
+        }
         let update: IncrementalUpdate
         do {
             update = try SignatureFieldMaker(document: document).makeUpdate(

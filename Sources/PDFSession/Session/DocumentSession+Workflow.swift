@@ -53,6 +53,12 @@ extension DocumentSession {
     /// dropped; an empty name, one over 200 characters (or 400 Unicode scalars: combining marks piled
     /// on a letter cost layout time), or one with control characters is refused (`invalidArgument`).
     public func typeSignature(_ name: String) async throws(SessionError) {
+        // Bounded before any work: trimming and counting characters cost time in the text's length.
+        guard name.utf8.count <= Self.maxTypedNameBytes else {
+            throw SessionError(
+                .invalidArgument,
+                "a typed signature is a name of 1 to 200 characters (this one has \(name.utf8.count) bytes)")
+        }
         let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         guard !trimmed.isEmpty, trimmed.count <= 200, trimmed.unicodeScalars.count <= 400 else {
             throw SessionError(.invalidArgument, "a typed signature is a name of 1 to 200 characters")
@@ -67,6 +73,10 @@ extension DocumentSession {
         }
         try await run(.nameTyped(trimmed))
     }
+
+    /// The most UTF-8 bytes a typed name may have before it is trimmed (200 characters of 4 bytes,
+    /// with room for spaces around them).
+    public static let maxTypedNameBytes = 1024
 
     /// The person picked one of their saved signatures.
     public func chooseSavedSignature(id: Int) async throws(SessionError) {

@@ -1,5 +1,6 @@
 public import PDFAuthoring
 public import PDFCore
+import PDFForms
 import PDFSigning
 
 /// The entry point (WYSIWYS `WYSIWYSController`): one user, their encrypted store, and the
@@ -57,7 +58,7 @@ public final class SessionController: Sendable {
         signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
         delegate: (any SessionDelegate)? = nil
     ) async throws(SessionError) -> DocumentSession {
-        guard !documentID.isEmpty else { throw SessionError(.invalidArgument, "the document id is empty") }
+        if let problem = DocumentID.problem(documentID) { throw SessionError(.invalidArgument, problem) }
         let document = try DocumentSession.open(pdf, password: password)
         // Revisions extend a file that starts with its header (junk before it dropped, or one added).
         var original = pdf
@@ -122,6 +123,27 @@ public final class SessionController: Sendable {
     /// Whether a document is in progress (WYSIWYS `documentInProgress`).
     public func documentInProgress(_ documentID: String) throws(SessionError) -> Bool {
         try store.contains(documentID: documentID)
+    }
+
+    /// What a document in progress holds that opening other bytes under its id would throw away:
+    /// nil when there is no such document, or when its original is `pdf` itself (reopening it loses
+    /// nothing); else its revisions (edits, signatures) and the signed signature fields of its
+    /// current bytes (its original's included).
+    /// - Throws: `SessionError` from the store, `.tamperedRecord`.
+    public func storedWork(documentID: String, comparedWith pdf: [UInt8]) throws(SessionError) -> StoredWork? {
+        guard try store.contains(documentID: documentID) else { return nil }
+        let stored = try store.load(documentID: documentID)
+        if stored.original == pdf {
+            return StoredWork(revisionCount: stored.revisions.count, signatureCount: 0, sameOriginal: true)
+        }
+        let snapshot = try SessionSnapshot.decoded(stored.state)
+        var signed = 0
+        if let document = try? DocumentSession.open(stored.bytes, password: snapshot.documentPassword),
+            let form = AcroForm(document: document)
+        {
+            signed = form.signatureFields.filter { $0.value == .signature(signed: true) }.count
+        }
+        return StoredWork(revisionCount: stored.revisions.count, signatureCount: signed, sameOriginal: false)
     }
 
     /// The documents in progress: id, workflow phase, revision count.
@@ -201,6 +223,19 @@ public final class SessionController: Sendable {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &generator), radix: 16) }.joined()
     }
+}
+
+/// What a stored document holds (``SessionController/storedWork(documentID:comparedWith:)``).
+public struct StoredWork: Sendable, Equatable {
+    /// The incremental updates stored after the original (edits, signatures, notes).
+    public var revisionCount: Int
+    /// The signed signature fields of its current bytes (0 when `sameOriginal`).
+    public var signatureCount: Int
+    /// Its original is the bytes compared with: reopening it loses nothing.
+    public var sameOriginal: Bool
+
+    /// Whether opening other bytes under its id would throw work away.
+    public var wouldLoseWork: Bool { !sameOriginal && (revisionCount > 0 || signatureCount > 0) }
 }
 
 /// A document in progress as listed by `SessionController.documentsInProgress()`.

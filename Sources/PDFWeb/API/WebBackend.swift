@@ -85,12 +85,33 @@ public actor WebBackend {
         runID = String(generator.next() as UInt64, radix: 36)
     }
 
-    /// Opens `pdf` (replacing the current document): a document in progress with the same id is
-    /// replaced too. Without an id, a random one; `password` opens an encrypted document.
+    /// Opens `pdf` (replacing the current document). Without an id, a random one; `password`
+    /// opens an encrypted document. A document in progress with the same id is never thrown away
+    /// unless `replace` says so: when its original is `pdf` itself it is resumed as it was left;
+    /// when it holds edits or signatures, `.documentExists` (409) and nothing changes; an untouched
+    /// one is replaced.
+    /// - Throws: `SessionError` `.invalidArgument` for an id ``DocumentID`` refuses,
+    ///   `.documentExists`, and what `SessionController.open` throws.
     @discardableResult
-    public func open(pdf: [UInt8], documentID: String? = nil, password: String? = nil) async throws(SessionError)
-        -> DocumentSession
+    public func open(pdf: [UInt8], documentID: String? = nil, password: String? = nil, replace: Bool = false)
+        async throws(SessionError) -> DocumentSession
     {
+        if let documentID, !replace {
+            if let problem = DocumentID.problem(documentID) { throw SessionError(.invalidArgument, problem) }
+            if let work = try controller.storedWork(documentID: documentID, comparedWith: pdf) {
+                if work.sameOriginal { return try await resume(documentID: documentID) }
+                if work.wouldLoseWork {
+                    throw SessionError(
+                        .documentExists,
+                        "the stored document \"\(documentID)\" holds \(work.signatureCount) signature"
+                            + (work.signatureCount == 1 ? "" : "s") + " and \(work.revisionCount) revision"
+                            + (work.revisionCount == 1 ? "" : "s")
+                            + ": an upload never replaces it; open the file under another X-Document-ID (or none, "
+                            + "for a new id), or discard it first (autograph serve --replace, autograph session dispose)"
+                    )
+                }
+            }
+        }
         var generator = SystemRandomNumberGenerator()
         let id = documentID ?? "web-" + String(generator.next() as UInt64, radix: 36)
         let opened = try await controller.open(

@@ -14,6 +14,7 @@ extension WebRouter {
     /// the viewer's mode does not change. Pages over budget are named in `X-Autograph-Pages-Skipped`.
     func search(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         guard let query = request.query["q"], !query.isEmpty else { throw WebError.badRequest("q is missing") }
+        _ = try CheckedInput.checked(query, "q", maxBytes: Self.maxQueryBytes)
         var options = SearchOptions()
         options.caseSensitive = request.query["caseSensitive"] == "1" || request.query["caseSensitive"] == "true"
         options.wholeWord = request.query["wholeWord"] == "1" || request.query["wholeWord"] == "true"
@@ -33,7 +34,9 @@ extension WebRouter {
     /// Answers `{"mode"}`; 409 while signing, taking notes or with a viewer rectangle open.
     func showSearch(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let body = try request.json()
-        guard case .string(let query) = body["q"] ?? .null, !query.isEmpty, query.count <= 1000 else {
+        guard case .string(let query) = body["q"] ?? .null, !query.isEmpty,
+            query.utf8.count <= Self.maxQueryBytes, query.count <= 1000
+        else {
             throw WebError.badRequest("\"q\" must be the text to search for (1 to 1000 characters)", member: "q")
         }
         var options = SearchOptions()
@@ -94,6 +97,9 @@ extension WebRouter {
         }
         return .json(.object([("mode", ModeJSON.mode(await session.viewerMode))]))
     }
+
+    /// The longest query (UTF-8 bytes; at most 1000 characters).
+    static let maxQueryBytes = 4000
 
     static func flag(_ body: JSONValue, _ name: String) throws(WebError) -> Bool {
         guard let value = body[name] else { return false }

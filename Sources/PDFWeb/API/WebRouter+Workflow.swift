@@ -8,18 +8,19 @@ import PDFSession
 extension WebRouter {
     func workflow(_ step: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
-        let body = try request.json()
+        let body = try request.json(
+            maxBytes: step == "capture" ? HTTPRequest.maxStrokesJSONBytes : HTTPRequest.maxJSONBytes)
         switch step {
         case "accept":
             try await Self.call { () async throws(SessionError) in try await session.acceptDocument() }
         case "refuse":
             try await Self.call { () async throws(SessionError) in try await session.refuseDocument() }
         case "select-field":
-            guard let name = body["name"]?.stringValue else { throw WebError.badRequest("\"name\" is missing") }
+            let name = try CheckedInput.text(body, "name", maxBytes: CheckedInput.maxNameBytes, required: true) ?? ""
             try await Self.call { () async throws(SessionError) in try await session.selectSignatureField(name) }
         case "capture":
             // A typed name instead of a drawing (the keyboard and screen-reader way to sign).
-            if let name = body["name"]?.stringValue {
+            if let name = try CheckedInput.text(body, "name", maxBytes: DocumentSession.maxTypedNameBytes) {
                 try await Self.call { () async throws(SessionError) in try await session.typeSignature(name) }
             } else {
                 let strokes = try CheckedInput.strokes(body, within: [InkStroke].captureArea)
@@ -38,9 +39,9 @@ extension WebRouter {
         case "cancel":
             try await Self.call { () async throws(SessionError) in try await session.cancelSigning() }
         case "complete":
-            try await Self.call { () async throws(SessionError) in try await session.completeDocument() }
+            _ = try await Self.call { () async throws(SessionError) in try await session.completeDocument() }
         default:  // start-signature
-            if let field = body["field"]?.stringValue {
+            if let field = try CheckedInput.text(body, "field", maxBytes: CheckedInput.maxNameBytes) {
                 try await Self.call { () async throws(SessionError) in try await session.startSignature(field: field) }
             } else {
                 try await Self.call { () async throws(SessionError) in try await session.startSignature() }
@@ -73,7 +74,7 @@ extension WebRouter {
     func createSignatureField(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
         let body = try request.json()
-        guard let name = body["name"]?.stringValue else { throw WebError.badRequest("\"name\" is missing") }
+        let name = try CheckedInput.text(body, "name", maxBytes: CheckedInput.maxNameBytes, required: true) ?? ""
         let (page, rect) = try await Self.placement(body, in: session)
         try await Self.call { () async throws(SessionError) in
             _ = try await session.createSignatureField(name: name, pageIndex: page, rect: rect)
@@ -94,7 +95,7 @@ extension WebRouter {
 
     func notes(_ step: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
-        let body = try request.json()
+        let body = try request.json(maxBytes: HTTPRequest.maxStrokesJSONBytes)
         var answer: [(String, JSONValue)] = []
         switch step {
         case "start":
@@ -157,8 +158,16 @@ extension WebRouter {
     func setPhotoFields(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
         let body = try request.json()
-        guard let names = body["names"]?.arrayValue?.compactMap(\.stringValue) else {
-            throw WebError.badRequest("\"names\" must be a list of field names")
+        guard let items = body["names"]?.arrayValue, items.count <= CheckedInput.maxListItems else {
+            throw WebError.badRequest(
+                "\"names\" must be a list of at most \(CheckedInput.maxListItems) field names", member: "names")
+        }
+        var names: [String] = []
+        for item in items {
+            guard case .string(let name) = item else {
+                throw WebError.badRequest("\"names\" must be a list of field names", member: "names")
+            }
+            names.append(try CheckedInput.checked(name, "names", maxBytes: CheckedInput.maxNameBytes))
         }
         let width = try CheckedInput.integer(body, "maxWidth", in: 1...20_000) ?? 1000
         let height = try CheckedInput.integer(body, "maxHeight", in: 1...20_000) ?? 1000
@@ -176,7 +185,8 @@ extension WebRouter {
     }
 
     func addSavedSignature(_ request: HTTPRequest) throws(WebError) -> HTTPResponse {
-        let strokes = try CheckedInput.strokes(try request.json(), within: [InkStroke].captureArea)
+        let strokes = try CheckedInput.strokes(
+            try request.json(maxBytes: HTTPRequest.maxStrokesJSONBytes), within: [InkStroke].captureArea)
         let saved = try Self.sync { () throws(SessionError) in try backend.controller.addSavedSignature(strokes) }
         return .json(SessionJSON.savedSignature(saved), status: 201)
     }

@@ -26,7 +26,13 @@ struct WebRouter: Sendable {
         pageTexts = PageCache(capacity: configuration.cachedDisplayItems) { $0.glyphs.count + 1 }
     }
 
+    /// Answers `request`; every question it puts to the host shares one deadline (a host that does
+    /// not answer holds a step up once, however many questions the step asks).
     func route(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        try await backend.decisions.withStepDeadline { () async throws(WebError) in try await dispatch(request) }
+    }
+
+    private func dispatch(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let path = request.path
         let allowed = Self.methods(for: path)
         guard !allowed.isEmpty else { throw WebError.notFound("no route \(path)") }
@@ -172,14 +178,29 @@ struct WebRouter: Sendable {
     func openDocument(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         guard !request.body.isEmpty else { throw WebError.badRequest("the body must be the PDF's bytes") }
         let id = request.headers["x-document-id"].flatMap { $0.isEmpty ? nil : $0 }
+        if let id, let problem = DocumentID.problem(id) {
+            throw WebError.badRequest("X-Document-ID: \(problem)", member: "X-Document-ID")
+        }
         // A header, never the query: a password has no place in a URL or an access log.
         let password = request.headers["x-document-password"]
+        if let password, password.utf8.count > Self.maxPasswordBytes {
+            throw WebError.badRequest(
+                "X-Document-Password: at most \(Self.maxPasswordBytes) bytes", member: "X-Document-Password")
+        }
+        // The same bytes under the same id: the stored document, resumed as it was left.
+        let resumed = id.flatMap { try? backend.controller.storedWork(documentID: $0, comparedWith: request.body) }
         let session = try await Self.call { () async throws(SessionError) in
             try await backend.open(pdf: request.body, documentID: id, password: password)
         }
         return .json(
-            .object([("documentID", .string(session.documentID)), ("pageCount", .int(await session.pageCount))]))
+            .object([
+                ("documentID", .string(session.documentID)), ("pageCount", .int(await session.pageCount)),
+                ("resumed", .bool(resumed?.sameOriginal == true)),
+            ]))
     }
+
+    /// The longest document password taken (PDF 2.0 passwords are at most 127 bytes of UTF-8).
+    static let maxPasswordBytes = 1024
 
     func pages() async throws(WebError) -> JSONValue {
         let document = try await backend.current().currentDocument
@@ -209,16 +230,35 @@ struct WebRouter: Sendable {
     }
 
     func setField(_ name: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        guard name.utf8.count <= CheckedInput.maxNameBytes else {
+            throw WebError.notFound(
+                "no field of \(name.utf8.count) bytes: names have at most \(CheckedInput.maxNameBytes)")
+        }
         let session = try await backend.current()
         let value: FormInput
-        switch try request.json()["value"] {
-        case .string(let text): value = .text(text)
+        // Every length is checked before the value reaches the form (a field's /MaxLen there).
+        let body = try request.json(maxBytes: CheckedInput.maxValueBytes * 2)
+        switch body["value"] {
+        case .string:
+            let text = try CheckedInput.text(
+                body, "value", maxBytes: CheckedInput.maxValueBytes, lines: .allowed, required: true)
+            value = .text(text ?? "")
         case .bool(let flag): value = .bool(flag)
         case .array(let items):
-            let texts = items.compactMap(\.stringValue)
-            guard texts.count == items.count else { throw WebError.badRequest("the list must hold strings") }
+            guard items.count <= CheckedInput.maxListItems else {
+                throw WebError.badRequest(
+                    "\"value\" holds \(items.count) items; at most \(CheckedInput.maxListItems)", member: "value")
+            }
+            var texts: [String] = []
+            for item in items {
+                guard case .string(let text) = item else {
+                    throw WebError.badRequest("the list must hold strings", member: "value")
+                }
+                texts.append(try CheckedInput.checked(text, "value", maxBytes: CheckedInput.maxNameBytes))
+            }
             value = .list(texts)
-        default: throw WebError.badRequest("\"value\" must be a string, a boolean or a list of strings")
+        default:
+            throw WebError.badRequest("\"value\" must be a string, a boolean or a list of strings", member: "value")
         }
         try await Self.call { () async throws(SessionError) in try await session.setValue(value, forField: name) }
         return .json(try await field(name, in: session))
@@ -241,16 +281,39 @@ struct WebRouter: Sendable {
 
     func download() async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
-        let safe = String(
-            session.documentID.unicodeScalars.map { scalar -> Character in
-                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
-                    ? Character(scalar) : "_"
-            })
         return HTTPResponse(
             contentType: "application/pdf", bytes: await session.documentBytes,
             headers: [
-                ("Content-Disposition", "attachment; filename=\"\(safe).pdf\""), ("Cache-Control", "no-store"),
+                ("Content-Disposition", Self.attachment(named: session.documentID)), ("Cache-Control", "no-store"),
             ])
+    }
+
+    /// `Content-Disposition` for a download named after `id`: an ASCII `filename` (letters, digits,
+    /// `-`, `_` and `.`; anything else `_`; at most 100 characters) for every browser, and the whole
+    /// id in `filename*` (RFC 6266, RFC 8187: UTF-8, percent-encoded, at most 200 bytes), so no id
+    /// can add a header, a parameter or a path to it.
+    static func attachment(named id: String) -> String {
+        var ascii = String(
+            id.unicodeScalars.prefix(100).map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+                    || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
+            })
+        if ascii.isEmpty || ascii.allSatisfy({ $0 == "_" }) { ascii = "document" }
+        var kept = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in id.unicodeScalars {
+            bytes += String(scalar).utf8.count
+            if bytes > 200 { break }
+            kept.append(scalar)
+        }
+        var encoded = ""
+        for byte in String(kept).utf8 {
+            let unreserved =
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
+            encoded += unreserved ? String(UnicodeScalar(byte)) : "%" + SessionJSON.hex([byte]).uppercased()
+        }
+        return "attachment; filename=\"\(ascii).pdf\"; filename*=UTF-8''\(encoded).pdf"
     }
 
     func events() async -> HTTPResponse {

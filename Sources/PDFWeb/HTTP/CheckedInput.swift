@@ -128,6 +128,60 @@ enum CheckedInput {
         return strokes
     }
 
+    // MARK: - Strings
+
+    /// Which characters a text may hold besides printable ones.
+    enum Lines {
+        /// None: a name, an id, a display text on one line.
+        case none
+        /// Line feeds, carriage returns and tabs: a multiline field's value.
+        case allowed
+    }
+
+    /// The longest name of a field or a signature field (UTF-8 bytes).
+    static let maxNameBytes = 1024
+    /// The longest text value of a field that sets no `/MaxLen` (UTF-8 bytes).
+    static let maxValueBytes = 64 * 1024
+    /// The most items of a list (a list box's values, photo field names).
+    static let maxListItems = 1000
+
+    /// The JSON member `name` as a string of at most `maxBytes` UTF-8 bytes without control
+    /// characters (but the line breaks `lines` allows); nil when absent or null. The length is
+    /// checked before anything else is done with the text.
+    static func text(
+        _ body: JSONValue, _ name: String, maxBytes: Int, lines: Lines = .none, required: Bool = false
+    ) throws(WebError) -> String? {
+        guard let member = body[name], member != .null else {
+            if required { throw WebError.badRequest("\"\(name)\" is missing", member: name) }
+            return nil
+        }
+        guard case .string(let text) = member else {
+            throw WebError.badRequest("\"\(name)\" must be a string", member: name)
+        }
+        return try checked(text, name, maxBytes: maxBytes, lines: lines)
+    }
+
+    /// `text` (named `name` in the error) if it has at most `maxBytes` UTF-8 bytes and no control
+    /// character but the line breaks `lines` allows.
+    static func checked(_ text: String, _ name: String, maxBytes: Int, lines: Lines = .none) throws(WebError)
+        -> String
+    {
+        guard text.utf8.count <= maxBytes else {
+            throw WebError.badRequest(
+                "\"\(name)\" has \(text.utf8.count) bytes; at most \(maxBytes) are allowed", member: name)
+        }
+        let control = text.unicodeScalars.first { scalar in
+            guard scalar.properties.generalCategory == .control else { return false }
+            return lines == .none || !(scalar == "\n" || scalar == "\r" || scalar == "\t")
+        }
+        if let control {
+            throw WebError.badRequest(
+                "\"\(name)\" holds the control character U+\(String(control.value, radix: 16, uppercase: true))",
+                member: name)
+        }
+        return text
+    }
+
     private static func integer(_ value: Double?, _ name: String, in range: ClosedRange<Int>) throws(WebError) -> Int {
         guard let value, value.isFinite, value.rounded() == value else {
             throw WebError.badRequest("\(name) must be a whole number", member: name)

@@ -41,8 +41,19 @@ public struct HTTPRequest: Sendable {
     /// Whether the method only reads (`GET`, `HEAD`): every other one changes state.
     var isRead: Bool { method == "GET" || method == "HEAD" }
 
-    /// The body as JSON (an empty body is `{}`); 400 when it is not JSON.
-    func json() throws(WebError) -> JSONValue {
+    /// The largest JSON body of an API call (1 MiB); calls that carry strokes or images take more.
+    static let maxJSONBytes = 1 << 20
+    /// The largest JSON body of a call that carries strokes (`InkStroke.maximumPointCount` points).
+    static let maxStrokesJSONBytes = 8 << 20
+
+    /// The body as JSON (an empty body is `{}`); 413 past `maxBytes`, before it is parsed; 400 when
+    /// it is not JSON.
+    func json(maxBytes: Int = HTTPRequest.maxJSONBytes) throws(WebError) -> JSONValue {
+        guard body.count <= maxBytes else {
+            throw WebError(
+                .tooLarge, code: "tooLarge",
+                message: "the JSON body has \(body.count) bytes; this call takes at most \(maxBytes)")
+        }
         guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return .object([]) }
         do {
             return try JSONValue.parse(body)

@@ -20,6 +20,8 @@ final class BrowserDecisions: DecisionChannel {
 
     /// The viewer and the capture only: the answer passes through the person's browser.
     var configurationScope: ConfigurationJSON.Scope { .viewerAndCapture }
+    /// ``timeout``: a step's questions share it.
+    var stepTimeout: Duration? { timeout }
 
     init(hub: EventHub, timeout: Duration) {
         self.hub = hub
@@ -36,7 +38,8 @@ final class BrowserDecisions: DecisionChannel {
             hub.publish(chunk: event)
             return nil
         }
-        let timeout = self.timeout
+        let timeout = question.remaining(of: self.timeout)
+        guard timeout > .zero else { return nil }
         return await withCheckedContinuation { continuation in
             waiting.withLock { $0[id] = Waiting(event: event, continuation: continuation) }
             hub.publish(chunk: event)

@@ -261,7 +261,9 @@ public enum ConfigurationJSON {
 
     /// A date pattern of 1 to 64 characters (`yyyy-MM-dd HH:mm`).
     static func datePattern(_ value: JSONValue, _ path: String) throws(WebError) -> DatePattern {
-        guard let pattern = try optionalText(value, path), !pattern.isEmpty, pattern.count <= 64 else {
+        guard let pattern = try optionalText(value, path), !pattern.isEmpty, pattern.utf8.count <= 256,
+            pattern.count <= 64
+        else {
             throw WebError.badRequest("\(path) must be a date pattern of 1 to 64 characters")
         }
         return DatePattern(pattern)
@@ -270,7 +272,7 @@ public enum ConfigurationJSON {
     /// A text of at most `maxText` characters without control characters, or nil for `null`.
     static func optionalText(_ value: JSONValue, _ path: String) throws(WebError) -> String? {
         if value == .null { return nil }
-        guard let text = value.stringValue, text.count <= maxText,
+        guard let text = value.stringValue, text.utf8.count <= 4 * maxText, text.count <= maxText,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw WebError.badRequest(

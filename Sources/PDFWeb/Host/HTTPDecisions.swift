@@ -89,8 +89,15 @@ public struct HTTPDecisions: DecisionChannel {
         return "sha256=" + SessionJSON.hex(code)
     }
 
+    /// ``timeout``: a step's questions share it (see ``DecisionChannel/stepTimeout``).
+    public var stepTimeout: Duration? { timeout }
+
     /// Sends `question`; the backend's reply object, or nil (the default) with one line logged.
     public func ask(_ question: HostQuestion) async -> JSONValue? {
+        let wait = question.remaining(of: timeout)
+        guard wait > .milliseconds(10) else {
+            return fallBack(question, "the step's \(timeout) for the host's answers has passed")
+        }
         let body = Array(question.json.serialized().utf8)
         let timestamp = now()
         guard let signature = Self.signature(secret: secret, timestamp: timestamp, body: body) else {
@@ -102,8 +109,8 @@ public struct HTTPDecisions: DecisionChannel {
                 ("Content-Type", "application/json"), ("Accept", "application/json"),
                 ("X-Autograph-Timestamp", String(timestamp)), ("X-Autograph-Signature", signature),
             ], body: body)
-        request.timeout = timeout
-        request.connectTimeout = min(timeout, .seconds(10))
+        request.timeout = wait
+        request.connectTimeout = min(wait, .seconds(10))
         request.maxResponseSize = Self.maxAnswerSize
         let response: HTTPClientResponse
         do throws(HTTPClientError) {

@@ -15,6 +15,16 @@ public struct HostQuestion: Sendable, Equatable {
     public var arguments: JSONValue
     /// False for a notification (`backButtonPressed`, `viewerRectCancelled`): whatever comes back is ignored.
     public var expectsAnswer: Bool
+    /// When the step that asks it ends (``HostDecisions/stepDeadline``): a channel waits no longer
+    /// than this, nor than its own timeout; nil: its own timeout alone.
+    public var deadline: ContinuousClock.Instant?
+
+    /// What is left of the wait for an answer: `timeout`, shortened to the step's deadline
+    /// (zero or less once it passed).
+    public func remaining(of timeout: Duration) -> Duration {
+        guard let deadline else { return timeout }
+        return min(timeout, deadline - .now)
+    }
 
     /// A question named `name` with `arguments`.
     public init(name: String, documentID: String?, arguments: JSONValue, expectsAnswer: Bool = true) {
@@ -44,11 +54,17 @@ public protocol DecisionChannel: Sendable {
     /// What an answer's `configuration` may change: everything for a host's backend, the viewer and
     /// capture only for an answer that comes through the person's browser.
     var configurationScope: ConfigurationJSON.Scope { get }
+    /// How long one step (one request to the server) may wait for this channel's answers, all of
+    /// them together: a step that asks two questions of a host that does not answer waits this long
+    /// once, not twice. Nil: no deadline but each answer's own.
+    var stepTimeout: Duration? { get }
 }
 
 extension DecisionChannel {
     /// Everything: a channel of the host's own (its backend, an app in process).
     public var configurationScope: ConfigurationJSON.Scope { .all }
+    /// None.
+    public var stepTimeout: Duration? { nil }
 }
 
 /// The web server's `SessionDelegate`: each decision goes to the host through a ``DecisionChannel``
@@ -65,6 +81,25 @@ public final class HostDecisions: SessionDelegate {
     /// Decisions asked through `channel`.
     public init(channel: any DecisionChannel) { self.channel = channel }
 
+    /// The end of the step being answered: every question it asks shares this deadline. The router
+    /// binds it for each request (``withStepDeadline(_:)``); a question asked after it passed takes
+    /// the default at once.
+    @TaskLocal static var stepDeadline: ContinuousClock.Instant?
+
+    /// Runs `step` with one deadline, ``DecisionChannel/stepTimeout`` from now, for every question it
+    /// asks (an outer step's deadline, when one is bound, is kept).
+    func withStepDeadline<T: Sendable>(_ step: () async throws(WebError) -> T) async throws(WebError) -> T {
+        guard Self.stepDeadline == nil, let timeout = channel.stepTimeout else { return try await step() }
+        let result: Result<T, WebError> = await Self.$stepDeadline.withValue(.now + timeout) {
+            do throws(WebError) {
+                return .success(try await step())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     func attach(documentID: String?, configure: (@Sendable (JSONValue) async -> Void)?) {
         self.documentID.withLock { $0 = documentID }
         self.configure.withLock { $0 = configure }
@@ -74,9 +109,10 @@ public final class HostDecisions: SessionDelegate {
     private func ask(_ name: String, _ arguments: [(String, JSONValue)], expectsAnswer: Bool = true) async
         -> JSONValue?
     {
-        let question = HostQuestion(
+        var question = HostQuestion(
             name: name, documentID: documentID.withLock { $0 }, arguments: .object(arguments),
             expectsAnswer: expectsAnswer)
+        question.deadline = Self.stepDeadline
         guard let reply = await channel.ask(question), expectsAnswer else { return nil }
         if let changes = reply["configuration"], changes != .null, let apply = configure.withLock({ $0 }) {
             await apply(changes)
