@@ -2,6 +2,7 @@ import AutographJSON
 import Foundation
 import PDFAuthoring
 import PDFCore
+import PDFGraphics
 import PDFTestSupport
 import Synchronization
 import Testing
@@ -330,6 +331,65 @@ import Testing
         let search = try await small.request("/api/search?q=anything")
         #expect(search.status == 200)
         #expect(search.headers["x-autograph-pages-skipped"] == "0")
+    }
+
+    @Test("a page that spent its budget is refused at once from then on; light tiles stay fast beside a loop of it")
+    func overBudgetPageIsRemembered() async throws {
+        let server = try await TestServer(document: WebAttackFixtures.heavyPage(segments: 2_000_000)) {
+            $0.renderTimeLimit = .seconds(2)
+        }
+        defer { Task { await server.stop() } }
+        let first = try await server.request("/api/pages/0/tile?scale=1")
+        #expect(first.status == 503 && first.errorCode == "pageTooComplex")
+        // The same page of the same revision, at any scale or region: at once, no thread taken.
+        for query in ["scale=1", "scale=2", "scale=0.5&x=0&y=0&w=10&h=10"] {
+            let start = ContinuousClock.now
+            let again = try await server.request("/api/pages/0/tile?\(query)")
+            let took = ContinuousClock.now - start
+            #expect(again.status == 503 && again.errorCode == "pageTooComplex", "\(query)")
+            #expect(took < .milliseconds(500), "\(query): \(took)")
+        }
+        // Four clients asking for it in a loop for 4 s; a light page's tiles beside them.
+        let end = ContinuousClock.now + .seconds(4)
+        let loops = (0..<4).map { client in
+            Task {
+                var count = 0
+                while ContinuousClock.now < end {
+                    _ = try? await server.request(
+                        "/api/pages/0/tile?scale=\(1 + Double(client) / 10 + Double(count % 5) / 100)")
+                    count += 1
+                }
+                return count
+            }
+        }
+        var slowest = Duration.zero
+        var scale = 1.0
+        while ContinuousClock.now < end {
+            let start = ContinuousClock.now
+            let light = try await server.request("/api/pages/1/tile?scale=\(scale)")
+            #expect(light.status == 200)
+            slowest = max(slowest, ContinuousClock.now - start)
+            scale += 0.01
+        }
+        var asked = 0
+        for loop in loops { asked += await loop.value }
+        #expect(asked > 20, "the heavy page was asked \(asked) times")
+        #expect(slowest < .seconds(1), "the slowest light tile took \(slowest)")
+    }
+
+    @Test("a page's verdict holds for its revision only, and only a stop that drew for half the limit counts")
+    func overBudgetVerdicts() {
+        let pages = OverBudgetPages()
+        let key = PageKey(revision: 1, page: 0)
+        pages.record(key, stop: .timeLimit, drawing: .milliseconds(100), limit: .seconds(4))
+        #expect(pages.verdict(key) == nil, "a tile that mostly waited for a thread says nothing of its page")
+        pages.record(key, stop: .cancelled, drawing: .seconds(9), limit: .seconds(4))
+        #expect(pages.verdict(key) == nil)
+        pages.record(key, stop: .timeLimit, drawing: .seconds(2), limit: .seconds(4))
+        #expect(pages.verdict(key) == .timeLimit)
+        #expect(pages.verdict(PageKey(revision: 2, page: 0)) == nil)
+        pages.record(PageKey(revision: 2, page: 3), stop: .sizeLimit, drawing: .zero, limit: .seconds(4))
+        #expect(pages.verdict(PageKey(revision: 2, page: 3)) == .sizeLimit)
     }
 
     @Test("skipped pages are written as ranges, one for a run however long")

@@ -9,6 +9,19 @@ import { ApiError, get } from './api.js';
  */
 export async function computeLayout(pages, options) {
   const layout = (await early(options)) || (await get('/api/layout' + '?' + query(options)));
+  // A long document comes in ranges of pages (the server describes at most a few thousand an answer).
+  const total = layout.pageCount ?? layout.pages.length;
+  const ranges = [];
+  for (let first = layout.pages.length; first < total; first += layout.pages.length || total) ranges.push(first);
+  const rest = await Promise.all(ranges.map((first) => get('/api/layout' + '?' + query(options) + '&first=' + first)));
+  const seen = new Set(layout.spreads.map((spread) => spread.index));
+  for (const part of rest) {
+    layout.pages.push(...part.pages);
+    for (const spread of part.spreads) {
+      if (!seen.has(spread.index)) layout.spreads.push(spread);
+      seen.add(spread.index);
+    }
+  }
   for (const page of layout.pages) {
     const [a, b, c, d, e, f] = page.pdfToView;
     page.pdfToView = [a, b, c, d, e - page.frame[0], f - page.frame[1]];

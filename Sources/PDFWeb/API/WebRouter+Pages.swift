@@ -48,16 +48,26 @@ extension WebRouter {
         {
             return HTTPResponse(status: 304, headers: caching)
         }
+        let key = PageKey(revision: revision, page: index)
+        // A page of this revision that spent its budget before is answered at once, never drawn again.
+        if earlier == nil, let stop = overBudget.verdict(key) { throw Self.budgetError(stop, page: index) }
         let budget = RenderBudget(
             deadline: request.received + configuration.renderTimeLimit, maxItems: configuration.maxDisplayItems)
         request.client?.onGone { budget.cancel() }
         options.budget = budget
         let tileOptions = options
         let cache = displayLists
-        let key = PageKey(revision: revision, page: index)
+        let verdicts = overBudget
+        let limit = configuration.renderTimeLimit
         let wait = min(configuration.maxTileWait, request.received + configuration.renderTimeLimit - .now)
         let drawn = await TileWorkers.shared.run(maxWait: wait, client: request.client) {
             () -> [UInt8]? in
+            let started = ContinuousClock.now
+            defer {
+                if earlier == nil {
+                    verdicts.record(key, stop: budget.stop, drawing: .now - started, limit: limit)
+                }
+            }
             let made =
                 earlier == nil
                 ? Self.displayList(key, renderer: renderer, cache: cache, budget: budget)

@@ -151,14 +151,20 @@ extension WebRouter {
                 append(search.results(in: page, for: query, options: searchOptions))
                 continue
             }
+            // A page that spent its budget in this revision is skipped at once.
+            if overBudget.verdict(key) != nil {
+                skipped.add(index..<(index + 1))
+                continue
+            }
             let budget = RenderBudget(
                 timeLimit: min(configuration.renderTimeLimit, remaining), maxItems: configuration.maxDisplayItems)
             request.client?.onGone { budget.cancel() }
             let found = await TileWorkers.shared.run(
                 maxWait: min(configuration.maxTileWait, remaining), client: request.client, urgent: true
-            ) {
-                () -> [SearchResult]? in
+            ) { [overBudget, limit = configuration.renderTimeLimit] () -> [SearchResult]? in
                 let key = PageKey(revision: revision, page: index)
+                let started = ContinuousClock.now
+                defer { overBudget.record(key, stop: budget.stop, drawing: .now - started, limit: limit) }
                 // The page's text from the display list its tiles draw (made once for both).
                 let made = texts.value(
                     key, stopped: { budget.stop != nil },

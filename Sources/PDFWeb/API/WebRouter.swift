@@ -13,6 +13,10 @@ struct WebRouter: Sendable {
     /// The pages interpreted last (their tiles replay them) and the text of the pages searched last.
     let displayLists: PageCache<DisplayList>
     let pageTexts: PageCache<PageText>
+    /// The pages of a revision that cannot be drawn within the budget: refused at once.
+    let overBudget = OverBudgetPages()
+    /// The layouts computed last (`GET /api/layout`).
+    let layouts = LayoutCache()
 
     /// The sign-in links (`POST /api/links` makes one).
     let links: SignInLinks
