@@ -70,9 +70,12 @@ package final class X509Builder {
     /// The extensions `addExtension` makes.
     package enum Extension: Sendable {
         case basicConstraints, keyUsage, extendedKeyUsage, subjectKeyIdentifier, authorityKeyIdentifier
+        case authorityInfoAccess, crlDistributionPoints
 
         var nid: Int32 {
             switch self {
+            case .authorityInfoAccess: NID_info_access
+            case .crlDistributionPoints: NID_crl_distribution_points
             case .basicConstraints: NID_basic_constraints
             case .keyUsage: NID_key_usage
             case .extendedKeyUsage: NID_ext_key_usage

@@ -48,3 +48,9 @@ static inline CURLcode autograph_curl_setopt_progress_function(
 static inline CURLcode autograph_curl_getinfo_long(void *getinfo, CURL *handle, CURLINFO info, long *value) {
     return ((autograph_curl_getinfo_type)getinfo)(handle, info, value);
 }
+
+/// CURLOPT_OPENSOCKETFUNCTION: where HTTPClient checks each address before a connection is made.
+static inline CURLcode autograph_curl_setopt_opensocket_function(
+    void *setopt, CURL *handle, curl_opensocket_callback value) {
+    return ((autograph_curl_setopt_type)setopt)(handle, CURLOPT_OPENSOCKETFUNCTION, value);
+}

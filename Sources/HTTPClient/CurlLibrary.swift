@@ -21,6 +21,15 @@ struct CurlLibrary: @unchecked Sendable {
     /// `curl_easy_setopt` and `curl_easy_getinfo`: variadic, so called through CCurl's typed wrappers.
     let easySetopt: UnsafeMutableRawPointer
     let easyGetinfo: UnsafeMutableRawPointer
+    /// The URL API (libcurl 7.62): a restricted transfer's URL is parsed once, checked, and that
+    /// parsed URL handed to the transfer (`CURLOPT_CURLU`).
+    let urlNew: @convention(c) () -> OpaquePointer?
+    let urlCleanup: @convention(c) (OpaquePointer?) -> Void
+    let urlSet: @convention(c) (OpaquePointer?, CURLUPart, UnsafePointer<CChar>?, UInt32) -> CURLUcode
+    let urlGet:
+        @convention(c) (OpaquePointer?, CURLUPart, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UInt32) ->
+            CURLUcode
+    let free: @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// The library, opened once; the loader's message when it cannot be.
     static let shared: Result<CurlLibrary, HTTPClientError> = open()
@@ -54,7 +63,9 @@ struct CurlLibrary: @unchecked Sendable {
                 easyInit: try symbol("curl_easy_init"), easyCleanup: try symbol("curl_easy_cleanup"),
                 easyPerform: try symbol("curl_easy_perform"), easyStrerror: try symbol("curl_easy_strerror"),
                 slistAppend: try symbol("curl_slist_append"), slistFreeAll: try symbol("curl_slist_free_all"),
-                easySetopt: try symbol("curl_easy_setopt"), easyGetinfo: try symbol("curl_easy_getinfo"))
+                easySetopt: try symbol("curl_easy_setopt"), easyGetinfo: try symbol("curl_easy_getinfo"),
+                urlNew: try symbol("curl_url"), urlCleanup: try symbol("curl_url_cleanup"),
+                urlSet: try symbol("curl_url_set"), urlGet: try symbol("curl_url_get"), free: try symbol("curl_free"))
             let code = globalInit(Int(CURL_GLOBAL_DEFAULT))
             guard code == CURLE_OK else {
                 return .failure(HTTPClientError(.unavailable, "curl_global_init failed: \(library.text(code))"))

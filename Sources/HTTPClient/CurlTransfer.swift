@@ -1,5 +1,11 @@
 import CCurl
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One transfer on a curl easy handle: set up, performed (blocking the calling thread) and cleaned
 /// up. Its callbacks collect the body and header fields, stop at the size limit, and abort when the
 /// flag says the caller was cancelled.
@@ -11,6 +17,12 @@ final class CurlTransfer {
     private let handle: UnsafeMutableRawPointer
     private let limit: Int
     private let cancel: CancelFlag
+    /// Where this transfer may connect.
+    private let policy: FetchPolicy
+    /// The URL's host was allowed by name: every address it resolves to may be connected to.
+    private var allowedByName = false
+    /// Why each connection refused by the policy was refused, in order.
+    private var refusals: [String] = []
     private var body: [UInt8] = []
     private var headers: [(name: String, value: String)] = []
     private var headerBytes = 0
@@ -19,12 +31,13 @@ final class CurlTransfer {
     /// the handle).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    private init?(_ curl: CurlLibrary, limit: Int, cancel: CancelFlag) {
+    private init?(_ curl: CurlLibrary, limit: Int, cancel: CancelFlag, policy: FetchPolicy) {
         guard let handle = curl.easyInit() else { return nil }
         self.curl = curl
         self.handle = handle
         self.limit = limit
         self.cancel = cancel
+        self.policy = policy
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -33,8 +46,8 @@ final class CurlTransfer {
         errorBuffer.deallocate()
     }
 
-    /// Performs `request` on the calling thread.
-    static func perform(_ request: HTTPClientRequest, userAgent: String, cancel: CancelFlag)
+    /// Performs `request` on the calling thread, connecting only where `policy` allows.
+    static func perform(_ request: HTTPClientRequest, userAgent: String, policy: FetchPolicy, cancel: CancelFlag)
         -> Result<HTTPClientResponse, HTTPClientError>
     {
         let shown = "\(request.method.rawValue) \(request.shownURL)"
@@ -43,7 +56,7 @@ final class CurlTransfer {
         case .success(let library): curl = library
         case .failure(let error): return .failure(HTTPClientError(error.code, "\(shown): \(error.message)"))
         }
-        guard let transfer = CurlTransfer(curl, limit: request.maxResponseSize, cancel: cancel) else {
+        guard let transfer = CurlTransfer(curl, limit: request.maxResponseSize, cancel: cancel, policy: policy) else {
             return .failure(HTTPClientError(.invalidRequest, "\(shown): libcurl could not be initialised"))
         }
         return transfer.run(request, userAgent: userAgent, shown: shown)
@@ -63,10 +76,29 @@ final class CurlTransfer {
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let hasUserAgent = request.headers.contains { $0.name.lowercased() == "user-agent" }
+        var request = request
+        var target: [(String, CURLcode)] = [("URL", set(CURLOPT_URL, request.url))]
+        var parsed: OpaquePointer?
+        defer { curl.urlCleanup(parsed) }
+        if policy.isRestricted {
+            // The URL libcurl will use is the one checked: parsed once, by libcurl, and handed over.
+            switch restrict(&request, shown: shown) {
+            case .failure(let error): return .failure(error)
+            case .success(let url): parsed = url
+            }
+            target = [
+                ("CURLU", set(CURLOPT_CURLU, pointer: UnsafeMutableRawPointer(parsed))),
+                // A proxy from the environment would connect in our place, past the checks.
+                ("PROXY", set(CURLOPT_PROXY, "")),
+                (
+                    "OPENSOCKETFUNCTION",
+                    autograph_curl_setopt_opensocket_function(curl.easySetopt, handle, Self.openSocket)
+                ),
+                ("OPENSOCKETDATA", set(CURLOPT_OPENSOCKETDATA, pointer: context)),
+            ]
+        }
         let setup: [(String, CURLcode)] =
-            [
-                ("ERRORBUFFER", set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)),
-                ("URL", set(CURLOPT_URL, request.url)),
+            [("ERRORBUFFER", set(CURLOPT_ERRORBUFFER, pointer: errorBuffer))] + target + [
                 ("PROTOCOLS_STR", set(CURLOPT_PROTOCOLS_STR, "http,https")),
                 ("REDIR_PROTOCOLS_STR", set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")),
                 ("FOLLOWLOCATION", set(CURLOPT_FOLLOWLOCATION, request.maxRedirects > 0 ? 1 : 0)),
@@ -102,6 +134,42 @@ final class CurlTransfer {
         var status = 0
         _ = autograph_curl_getinfo_long(curl.easyGetinfo, handle, CURLINFO_RESPONSE_CODE, &status)
         return .success(HTTPClientResponse(status: status, headers: headers, body: body))
+    }
+
+    /// A restricted transfer's URL parsed by libcurl and checked (scheme, host, port), and the
+    /// request's limits brought within the policy's (no redirect, its time limits); the parsed URL
+    /// (to free) or why the request is refused.
+    private func restrict(_ request: inout HTTPClientRequest, shown: String) -> Result<OpaquePointer?, HTTPClientError>
+    {
+        let url = curl.urlNew()
+        func part(_ which: CURLUPart, _ flags: UInt32 = 0) -> String? {
+            var text: UnsafeMutablePointer<CChar>?
+            guard curl.urlGet(url, which, &text, flags) == CURLUE_OK, let text else { return nil }
+            defer { curl.free(text) }
+            return String(cString: text)
+        }
+        guard let url, curl.urlSet(url, CURLUPART_URL, request.url, 0) == CURLUE_OK,
+            let scheme = part(CURLUPART_SCHEME)?.lowercased(), let host = part(CURLUPART_HOST),
+            let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap({ Int($0) })
+        else {
+            curl.urlCleanup(url)
+            return .failure(HTTPClientError(.invalidRequest, "\(shown): a URL libcurl cannot read"))
+        }
+        guard scheme == "http" || scheme == "https" else {
+            curl.urlCleanup(url)
+            return .failure(HTTPClientError(.unsupportedScheme, "\(shown): only http and https URLs are fetched"))
+        }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let (refusal, byName) = policy.check(host: bare, port: port)
+        if let refusal {
+            curl.urlCleanup(url)
+            return .failure(HTTPClientError(.forbiddenDestination, "\(shown): \(refusal)"))
+        }
+        allowedByName = byName
+        request.maxRedirects = 0
+        request.timeout = min(request.timeout, policy.timeLimit)
+        request.connectTimeout = min(request.connectTimeout, policy.connectTimeLimit)
+        return .success(url)
     }
 
     /// The options that make the request's method and body.
@@ -160,6 +228,9 @@ final class CurlTransfer {
         let kind: HTTPClientError.Code
         let what: String
         switch code {
+        case _ where !refusals.isEmpty && code == CURLE_COULDNT_CONNECT:
+            kind = .forbiddenDestination
+            what = refusals.joined(separator: "; ")
         case _ where exceeded || code == CURLE_FILESIZE_EXCEEDED:
             kind = .tooLarge
             what = "the response is larger than \(limit) bytes; the transfer was aborted"
@@ -235,6 +306,26 @@ final class CurlTransfer {
             transfer.headers.append((trim(line[..<colon]), trim(line[line.index(after: colon)...])))
         }
         return length
+    }
+
+    /// Makes the socket of each connection a restricted transfer opens, once its address passes
+    /// the policy; `CURL_SOCKET_BAD` (curl then tries the next address, or fails with
+    /// CURLE_COULDNT_CONNECT) for one that does not. The address checked is the one connected to.
+    private static let openSocket: curl_opensocket_callback = { context, purpose, address in
+        guard let context, let address else { return CURL_SOCKET_BAD }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr) ?? 16
+        let found = IPAddress.socketAddress(
+            UnsafeRawPointer(address) + offset, length: Int(address.pointee.addrlen))
+        guard purpose == CURLSOCKTYPE_IPCXN, let (ip, port) = found else {
+            transfer.refusals.append("a connection that is not to an IP address and port")
+            return CURL_SOCKET_BAD
+        }
+        if let refusal = transfer.policy.check(connectingTo: ip, port: port, byName: transfer.allowedByName) {
+            transfer.refusals.append(refusal)
+            return CURL_SOCKET_BAD
+        }
+        return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
     }
 
     /// Called about once a second, and as bytes move: non-zero aborts (CURLE_ABORTED_BY_CALLBACK).

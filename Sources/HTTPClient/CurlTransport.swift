@@ -12,28 +12,34 @@ import Synchronization
 /// - the connect timeout and the total timeout, and the response's size limit (the transfer is
 ///   aborted as soon as the body passes it, whether or not `Content-Length` announced it);
 /// - a proxy as curl takes it from the environment (`http_proxy`, `https_proxy`, `no_proxy`);
-/// - no `Expect: 100-continue` (a body is sent at once).
+/// - no `Expect: 100-continue` (a body is sent at once);
+/// - with a restricted ``policy``, connections only where it allows (``FetchPolicy``).
 package struct CurlTransport: HTTPTransport {
     /// True: every request fails at once with `offline`, and nothing touches the network.
     package var offline: Bool
     /// The `User-Agent` sent when the request has none.
     package var userAgent: String
+    /// Where connections may go (``FetchPolicy/unrestricted``: wherever the URL says).
+    package var policy: FetchPolicy
 
-    /// A transport; `offline` refuses every request.
-    package init(offline: Bool = false, userAgent: String = "Autograph") {
+    /// A transport; `offline` refuses every request; `policy` says where it may connect.
+    package init(offline: Bool = false, userAgent: String = "Autograph", policy: FetchPolicy = .unrestricted) {
         self.offline = offline
         self.userAgent = userAgent
+        self.policy = policy
     }
 
     package func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         if let refusal = check(request) { throw refusal }
         let flag = CancelFlag()
         let userAgent = userAgent
+        let policy = policy
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>) in
                 DispatchQueue(label: "org.autograph.http", qos: .utility).async {
-                    continuation.resume(returning: CurlTransfer.perform(request, userAgent: userAgent, cancel: flag))
+                    continuation.resume(
+                        returning: CurlTransfer.perform(request, userAgent: userAgent, policy: policy, cancel: flag))
                 }
             }
         } onCancel: {

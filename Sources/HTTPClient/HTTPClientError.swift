@@ -20,6 +20,9 @@ package struct HTTPClientError: Error, Sendable, CustomStringConvertible, Equata
         case tooLarge
         /// TLS failed: the certificate did not verify, the handshake failed.
         case tls
+        /// The fetch policy (``FetchPolicy``) refused the destination: a port not allowed, or an
+        /// address that is loopback, private, link-local or otherwise not public; nothing was sent.
+        case forbiddenDestination
         /// The task that sent it was cancelled; the transfer was aborted.
         case cancelled
         /// Anything else curl reports (a reset connection, too many redirects, a malformed response).

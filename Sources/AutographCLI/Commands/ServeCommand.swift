@@ -23,6 +23,7 @@ enum ServeCommand: Command {
                                   [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
                                   [--decisions URL --decisions-secret-file FILE]
                                   [--tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
+                                  [--allow-fetch-to HOST[:PORT]|CIDR ...]
                                   [--pkcs11 MODULE.so [--token LABEL] [--key-label L | --key-id HEX] [--pin-file F] [--chain C.pem]
                                    | --csc BASE_URL --credential ID [--csc-client-id ID --csc-secret-file F] [--pin-file F]
                                    | --csc BASE_URL --csc-client-id ID [--csc-secret-file F]
@@ -43,6 +44,10 @@ enum ServeCommand: Command {
             .init(
                 name: "trust", valueName: "ROOT.pem",
                 help: "trust anchors of the signature panel (PEM or DER); repeatable (DIR/demo-root.pem: the demo's)",
+                repeatable: true),
+            .init(
+                name: "allow-fetch-to", valueName: "HOST[:PORT]|CIDR",
+                help: "a private or loopback destination completing a document may fetch OCSP, CRLs from; repeatable",
                 repeatable: true),
             .init(name: "continuous", help: "scroll continuously (default: one page at a time, as WYSIWYS)"),
             .init(name: "vertical", help: "scroll vertically (default: horizontally, as WYSIWYS)"),
@@ -74,7 +79,11 @@ enum ServeCommand: Command {
             by nothing), and prints a sign-in link (it opens the viewer in one browser, once, and leaves a cookie)
             and the run's random API token for scripts. Only the Host named in the URL is answered. With --tsa
             every signature is time-stamped (PAdES B-T); an authority that fails is -146, and the prepared
-            document waits to be signed again. With --pkcs11 the service signs with a seal in a PKCS#11 token or
+            document waits to be signed again. Completing a signed document with --tsa makes it last (B-LTA): the
+            statuses (OCSP, CRLs) and issuers of its certificates are fetched only for certificates whose path leads
+            to a --trust root or to the seal's own chain, and only from public addresses on ports 80 and 443 (no
+            proxy, no redirect, 10 s each); --allow-fetch-to adds a destination (a name, an address, with a port,
+            or a network: ocsp.internal, 127.0.0.1:8080, 10.20.0.0/16). With --pkcs11 the service signs with a seal in a PKCS#11 token or
             HSM instead of the demo identity (its PIN from --pin-file or $AUTOGRAPH_PKCS11_PIN, checked before
             the service listens; --chain adds its intermediate certificates). With --csc the seal is a credential
             of a remote signing service (CSC API v1 or v2): the service is asked for it, and its PIN checked by
@@ -179,6 +188,7 @@ enum ServeCommand: Command {
         var viewer = ViewerConfiguration()
         var signature = demo.configuration
         signature.timeStampAuthority = authority
+        signature.revocationFetchPolicy = try fetchPolicy(arguments)
         // A seal in a PKCS#11 token or HSM signs instead of the demo identity; the PIN is checked now,
         // so a wrong one stops the service before it listens.
         var provider: ProviderSigning?
@@ -237,6 +247,21 @@ enum ServeCommand: Command {
         } catch let error as WebError {
             throw UsageError("--config \(path): \(error.message)")
         }
+    }
+
+    /// What completing a document may fetch: for paths leading to the `--trust` roots (and the
+    /// seal's chain), from public addresses and the `--allow-fetch-to` destinations.
+    static func fetchPolicy(_ arguments: Arguments) throws -> RevocationFetchPolicy {
+        var policy = RevocationFetchPolicy(
+            trustAnchors: try arguments.values("trust").flatMap { try VerifyCommand.certificates(in: $0) })
+        for destination in arguments.values("allow-fetch-to") {
+            do {
+                try policy.allow(destination)
+            } catch {
+                throw UsageError("--allow-fetch-to: \(error.message)")
+            }
+        }
+        return policy
     }
 
     /// `--embed-origin`, written canonically; nil when not given.

@@ -48,6 +48,12 @@ public struct SignatureConfiguration: Sendable {
     /// is −146 (`timestampFailed`): the signature fails as a signer's failure does and the document
     /// stays as it was (a CMS given to `embedSignature(_:)` may be given again).
     public var timeStampAuthority: (any TimeStampAuthority)?
+    /// What completing a document (``DocumentSession/completeDocument()``) may fetch: with a
+    /// policy, the status and issuers only of certificates whose path leads to its trust anchors
+    /// or to the seal's own chain (the `.signer`'s certificates), and only from the destinations it
+    /// allows (``RevocationFetchPolicy``) — what a service that takes documents from others needs;
+    /// nil (the default) fetches whatever the certificates name, as a person's own command does.
+    public var revocationFetchPolicy: RevocationFetchPolicy?
 
     /// The seeds' defaults: a deferred CMS, a name signature, the refusal watermark `REFUSED`.
     public init() {}

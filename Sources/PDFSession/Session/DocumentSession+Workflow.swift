@@ -134,7 +134,7 @@ extension DocumentSession {
             !SignatureValidator(document: document, trustRoots: []).validate().isEmpty
         {
             do {
-                let validation = LongTermValidation(document: document, revocation: OnlineRevocationSource())
+                let validation = LongTermValidation(document: document, revocation: completionSource())
                 let (material, missing) = try await validation.addValidationMaterial()
                 problems = missing
                 try appendRevision(bytes: Array(material[bytes.count...]))
@@ -150,6 +150,15 @@ extension DocumentSession {
         }
         try await run(.complete)
         return problems
+    }
+
+    /// Where completing fetches validation material: anywhere the certificates say, or — with a
+    /// ``SignatureConfiguration/revocationFetchPolicy`` — only for paths leading to its anchors or
+    /// to the seal's own chain, only where it allows.
+    private func completionSource() -> OnlineRevocationSource {
+        guard var policy = signatureConfiguration.revocationFetchPolicy else { return OnlineRevocationSource() }
+        if case .signer(let seal) = signatureConfiguration.signing { policy.trustAnchors += seal.certificates }
+        return OnlineRevocationSource(policy: policy)
     }
 
     // MARK: - Running the workflow

@@ -10,11 +10,20 @@ public protocol RevocationSource: Sendable {
     /// The issuer of `certificate` when no certificate at hand is (fetched from the address the
     /// certificate gives, RFC 5280 §4.2.2.1 caIssuers); nil when it cannot be had.
     func issuer(of certificate: Certificate) async -> Certificate?
+
+    /// The certificates a path must lead to — each certificate signed by the next, up to one of
+    /// them — before the source is asked anything about a certificate of it (its status, its
+    /// issuer); nil: it may be asked about any. ``LongTermValidation`` and
+    /// ``SignatureValidator/validate(revocation:source:)`` ask it about nothing else.
+    var fetchAnchors: [Certificate]? { get }
 }
 
 extension RevocationSource {
     /// No issuer is fetched.
     public func issuer(of certificate: Certificate) async -> Certificate? { nil }
+
+    /// Any certificate may be asked about.
+    public var fetchAnchors: [Certificate]? { nil }
 }
 
 /// Makes a signed document's signatures last (PAdES B-LT and B-LTA, ETSI EN 319 142-1 §5.4): the
@@ -113,18 +122,30 @@ public struct LongTermValidation: Sendable {
         for leaf: Certificate, pool: [Certificate], label: String, known: inout [[UInt8]: ValidationMaterial],
         into problems: inout Problems
     ) async throws(SigningError) -> ValidationMaterial {
-        var available = pool + extraCertificates
-        var path = CertificatePath.build(from: leaf, pool: available)
+        let anchors = revocation.fetchAnchors
+        var available = pool + extraCertificates + (anchors ?? [])
+        // With anchors, an issuer that signed is preferred to one that only has the name.
+        var path = CertificatePath.build(from: leaf, pool: available, verifying: anchors != nil)
+        // Which certificates the source may be asked about: all, or those leading to an anchor.
+        let asked = { (path: [Certificate]) in anchors.map { CertificatePath.anchored(path, to: $0) } }
         // A path that stops short of a root (the CMS seldom carries it): its issuer is fetched.
         while let last = path.last, last.subjectDER != last.issuerDER, path.count < 10,
+            asked(path)?.last ?? true,
             let issuer = await revocation.issuer(of: last), issuer.subjectDER == last.issuerDER,
             !path.contains(issuer)
         {
             available.append(issuer)
-            path = CertificatePath.build(from: leaf, pool: available)
+            path = CertificatePath.build(from: leaf, pool: available, verifying: anchors != nil)
         }
+        let anchored = asked(path)
         var material = ValidationMaterial(certificates: path.map(\.derBytes))
-        for (certificate, issuer) in zip(path, path.dropFirst()) {
+        for (index, (certificate, issuer)) in zip(path, path.dropFirst()).enumerated() {
+            if let anchored, !anchored[index] || !certificate.isSigned(by: issuer) {
+                problems.append(
+                    "\(label): \(certificate.subject): its status is not fetched: its path does not lead to the "
+                        + "trust anchors")
+                continue
+            }
             if let found = known[certificate.derBytes] {
                 material.merge(found)
                 continue

@@ -11,19 +11,34 @@ public struct OnlineRevocationSource: RevocationSource {
     let ocsp: OCSPClient
     let crl: CRLClient
     let transport: any HTTPTransport
+    /// With a policy, the certificates a path must lead to before it is asked about.
+    public let fetchAnchors: [Certificate]?
     /// The CRLs fetched so far, by address.
     private let lists = FetchedLists()
 
-    /// A source over HTTP (libcurl), TLS verified, bounded in time and size.
+    /// A source over HTTP (libcurl), TLS verified, bounded in time and size, fetching whatever the
+    /// certificates name: for a person's own command (`autograph extend`, `verify`).
     public init() {
         self.init(ocsp: OCSPClient(), crl: CRLClient(), transport: CurlTransport())
     }
 
+    /// A source for a service: it is asked only about certificates whose path leads to the
+    /// policy's trust anchors, and fetches only where the policy allows (``RevocationFetchPolicy``).
+    public init(policy: RevocationFetchPolicy) {
+        let transport = CurlTransport(policy: policy.transportPolicy)
+        self.init(
+            ocsp: OCSPClient(transport: transport), crl: CRLClient(transport: transport), transport: transport,
+            fetchAnchors: policy.trustAnchors)
+    }
+
     /// A source with clients of the caller's (tests count their requests).
-    package init(ocsp: OCSPClient, crl: CRLClient, transport: any HTTPTransport) {
+    package init(
+        ocsp: OCSPClient, crl: CRLClient, transport: any HTTPTransport, fetchAnchors: [Certificate]? = nil
+    ) {
         self.ocsp = ocsp
         self.crl = crl
         self.transport = transport
+        self.fetchAnchors = fetchAnchors
     }
 
     /// The issuer at the certificate's first caIssuers address that answers with it (DER or PEM).

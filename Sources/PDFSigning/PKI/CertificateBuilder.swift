@@ -44,6 +44,13 @@ public struct CertificateBuilder: Sendable {
     /// (emailProtection) or `"1.3.6.1.5.5.7.3.36"` (documentSigning, RFC 9336); empty (the default)
     /// writes no extension, which leaves the key's use unrestricted.
     public var extendedKeyUsage: [ObjectIdentifier] = []
+    /// The OCSP responders named in the authorityInfoAccess extension (RFC 5280 §4.2.2.1); with
+    /// ``caIssuersURLs`` empty too (the default), no such extension.
+    public var ocspURLs: [String] = []
+    /// The addresses of the issuer's certificate named in the authorityInfoAccess extension.
+    public var caIssuersURLs: [String] = []
+    /// The CRL distribution points (RFC 5280 §4.2.1.13), each a full name URI; empty: no extension.
+    public var crlDistributionPointURLs: [String] = []
 
     /// A builder valid from an hour before `now` (to forgive clocks that are a little behind) to
     /// `validityDays` days after it.
@@ -199,6 +206,19 @@ public struct CertificateBuilder: Sendable {
         ]
         if !extendedKeyUsage.isEmpty {
             extensions.append((.extendedKeyUsage, extendedKeyUsage.map(\.description).joined(separator: ",")))
+        }
+        let urls = ocspURLs + caIssuersURLs + crlDistributionPointURLs
+        // OpenSSL's configuration syntax separates values with commas.
+        if let bad = urls.first(where: {
+            $0.isEmpty || $0.contains(",") || $0.unicodeScalars.contains { $0.value < 0x21 }
+        }) {
+            throw SigningError(.invalidArgument, "\"\(bad)\" cannot be written as a URI (empty, a comma or a space)")
+        }
+        let access = ocspURLs.map { "OCSP;URI:" + $0 } + caIssuersURLs.map { "caIssuers;URI:" + $0 }
+        if !access.isEmpty { extensions.append((.authorityInfoAccess, access.joined(separator: ","))) }
+        if !crlDistributionPointURLs.isEmpty {
+            extensions.append(
+                (.crlDistributionPoints, crlDistributionPointURLs.map { "URI:" + $0 }.joined(separator: ",")))
         }
         extensions.append((.subjectKeyIdentifier, "hash"))
         // keyid:always needs the issuer's subject key identifier; a CA without one is named instead.

@@ -20,8 +20,16 @@ extension SignatureValidator {
             let source = source ?? OnlineRevocationSource()
             var fetched = RevocationMaterial()
             var asked: Set<[UInt8]> = []
-            // Each certificate is asked once, however many signatures involve it.
+            let pool = statuses.flatMap(\.certificates) + trustRoots + (source.fetchAnchors ?? [])
+            // Each certificate is asked once, however many signatures involve it; with anchors, only
+            // one whose issuer signed it and whose path leads to them.
             for (certificate, issuer) in missing where asked.insert(certificate.derBytes).inserted {
+                if let anchors = source.fetchAnchors {
+                    let path = CertificatePath.build(from: certificate, pool: [issuer] + pool, verifying: true)
+                    guard path.count > 1, path[1] == issuer, certificate.isSigned(by: issuer),
+                        CertificatePath.anchored(path, to: anchors).first == true
+                    else { continue }
+                }
                 let (material, problem) = await source.material(for: certificate, issuer: issuer)
                 fetched.add(RevocationMaterial(material))
                 if let problem { fetched.failures[certificate.derBytes] = problem }

@@ -54,7 +54,9 @@ public actor WebBackend {
     }
 
     /// A backend over `controller`, with no document open yet; `host` answers its decisions;
-    /// `providerSigning` lets the person sign with their own certificate at that provider.
+    /// `providerSigning` lets the person sign with their own certificate at that provider. Without a
+    /// ``SignatureConfiguration/revocationFetchPolicy``, completing a document fetches nothing but
+    /// for the seal's own chain, and only from public addresses (``RevocationFetchPolicy``).
     public init(
         controller: SessionController, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
         viewerConfiguration: ViewerConfiguration = ViewerConfiguration(), host: HostLink = .none,
@@ -65,6 +67,11 @@ public actor WebBackend {
         // The web viewer shows every signature before it is made, signo's flow included.
         var signatureConfiguration = signatureConfiguration
         signatureConfiguration.previewsSignoSignatures = true
+        // Its documents come from anyone: completing one fetches only for paths that lead to the
+        // configured anchors or the seal's chain, and only from public addresses unless allowed.
+        if signatureConfiguration.revocationFetchPolicy == nil {
+            signatureConfiguration.revocationFetchPolicy = RevocationFetchPolicy()
+        }
         self.signatureConfiguration = signatureConfiguration
         self.viewerConfiguration = viewerConfiguration
         let hub = EventHub()
