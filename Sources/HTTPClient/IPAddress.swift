@@ -137,7 +137,7 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return "?" }
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The address and port of a socket address (`AF_INET` or `AF_INET6`) of `length` bytes; nil

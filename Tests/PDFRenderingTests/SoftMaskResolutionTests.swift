@@ -93,8 +93,13 @@ struct SoftMaskResolutionTests {
         let renderer = DocumentRenderer(document: try PDFDocument(bytes: page.bytes()))
         let (image, warnings) = renderer.render(pageAt: 0)
         #expect(warnings.contains { $0.contains("too large") }, "\(warnings)")
-        // The rest of the page is drawn: the red square.
-        #expect(image != nil)
+        // The rest of the page is drawn: the red square (10…50 points from the lower left).
+        let scale = Double(image.width) / 200
+        let x = Int(30 * scale)
+        let y = image.height - 1 - Int(30 * scale)
+        try #require(image.width > 0 && image.rgba.count == image.width * image.height * 4)
+        let pixel = Array(image.rgba[((y * image.width + x) * 4)...].prefix(3))
+        #expect(pixel[0] > 200 && pixel[1] < 60 && pixel[2] < 60, "\(pixel) at \(x),\(y)")
     }
 
     @Test("a 1-bit stencil /Mask of 120×120 pixels over a 4×4 image: a thin ring, as poppler and MuPDF draw it")

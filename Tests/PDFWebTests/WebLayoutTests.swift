@@ -73,7 +73,11 @@ import Testing
         _ = await watcher.value
         let answers = try await layouts.value
         let laidOut = await finished.value
-        #expect(slowest < .seconds(1), "/api/state took \(slowest) beside the layouts (\(reads) reads)")
+        // The state's own time, however busy the machine, bounds it: computing a layout takes no thread
+        // that answers the API (when it did, the state waited for the whole layout).
+        #expect(
+            slowest < max(.seconds(1), alone * 8),
+            "/api/state took \(slowest) beside the layouts (\(reads) reads; \(alone) alone)")
         for answer in answers {
             #expect(answer["pageCount"]?.intValue == 100_000)
             #expect(answer["first"]?.intValue == 0)
