@@ -38,10 +38,12 @@ test:
 	python3 scripts/check-architecture
 	python3 scripts/check-tests
 	$(SWIFT) build --build-tests
-	SWIFT=$(SWIFT) scripts/swift-test --skip-build --skip PDFWebTests
-	# The web server's tests on their own: other suites block the shared thread pool with waits on
-	# the oracles' processes, and the server answers requests from that pool.
-	SWIFT=$(SWIFT) scripts/swift-test --skip-build --filter PDFWebTests --skip WebRenderBudgetTests
+	SWIFT=$(SWIFT) scripts/swift-test --skip-build --skip PDFWebTests --skip ServeOutboundFetchTests
+	# The web server's tests on their own (and the CLI's that run a server in process): other suites
+	# block the shared thread pool with waits on the oracles' processes, and the server answers
+	# requests from that pool.
+	SWIFT=$(SWIFT) scripts/swift-test --skip-build --filter "PDFWebTests|ServeOutboundFetchTests" \
+	  --skip WebRenderBudgetTests
 	# The render budget's heavy pages on their own: they take the process's rendering threads.
 	SWIFT=$(SWIFT) scripts/swift-test --skip-build --filter WebRenderBudgetTests
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/debug/autograph --out $(BUILD_DIR)/fidelity-subset \

@@ -176,7 +176,9 @@ extension JSONValue {
             case "\u{2028}": output += "\\u2028"
             case "\u{2029}": output += "\\u2029"
             default:
-                if scalar.value < 0x20 {
+                // C0 controls must be escaped; DEL and C1 are, so that no control character a
+                // terminal or a log viewer acts on is ever written raw.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16)
                     output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
@@ -198,9 +200,13 @@ extension JSONValue {
         public var description: String { "invalid JSON at byte \(offset): \(message)" }
     }
 
-    /// Parses JSON text (UTF-8); nesting deeper than `maxDepth` is refused.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(ParseError) -> JSONValue {
+    /// Parses JSON text (UTF-8); nesting deeper than `maxDepth` is refused, and so is a string (a
+    /// key or a value) of more than `maxStringBytes` bytes as written — found before it is decoded.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64, maxStringBytes: Int = .max) throws(ParseError)
+        -> JSONValue
+    {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        parser.maxStringBytes = maxStringBytes
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -212,6 +218,7 @@ extension JSONValue {
 struct JSONParser {
     let bytes: [UInt8]
     let maxDepth: Int
+    var maxStringBytes = Int.max
     var offset = 0
 
     init(bytes: [UInt8], maxDepth: Int) {
@@ -303,6 +310,17 @@ struct JSONParser {
 
     mutating func string() throws(JSONValue.ParseError) -> String {
         offset += 1
+        let start = offset
+        if maxStringBytes < Int.max {
+            // Where the string ends, found before anything is decoded: a longer one is refused at once.
+            var end = offset
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), end - start <= maxStringBytes {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard end - start <= maxStringBytes else {
+                throw error("a string of more than \(maxStringBytes) bytes")
+            }
+        }
         var scalars = String.UnicodeScalarView()
         var run = offset
         func flush(_ end: Int) {

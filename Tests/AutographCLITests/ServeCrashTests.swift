@@ -11,8 +11,17 @@ import Testing
 @Suite(.serialized) struct ServeCrashTests {
     static let tool = TestPaths.repository + "/.build/debug/autograph"
 
+    /// Runs `body` on a thread of its own: it blocks (processes, curl, sleeps), and a blocked
+    /// cooperative pool (two threads on a two-core machine) would starve the servers other suites
+    /// of this process run in process.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
     /// One `autograph serve` process on a free port, driven over HTTP with its API token.
-    final class Serve {
+    final class Serve: @unchecked Sendable {
         let process = Process()
         let log: String
         let port: Int
@@ -171,7 +180,11 @@ import Testing
     @Test(
         "killed a few milliseconds after the confirmation, with its own key: restarted, a signed download",
         .enabled(if: FileManager.default.isExecutableFile(atPath: tool), "build the autograph tool first"))
-    func ownKey() throws {
+    func ownKey() async throws {
+        try await Self.offPool { try Self.ownKeyRounds() }
+    }
+
+    static func ownKeyRounds() throws {
         let directory = try TestPaths.temporaryDirectory("serve-crash-key")
         var outcomes: [String: Int] = [:]
         // A first signature, then each round kills the next one at another moment after the
@@ -248,26 +261,29 @@ import Testing
         let directory = try TestPaths.temporaryDirectory("serve-crash-tsa")
         let hanging = try await LoopbackServer.start("http_fixture_server.py")
         defer { hanging.stop() }
-        let serve = try Serve(store: directory, ["--tsa", hanging.base + "/slow?seconds=600"])
-        try Self.fill(serve)
-        try Self.killWhileSigning(serve)
-
         let services = try Certomancer.shared(wholeSeconds: true)
-        let restarted = try Self.restartConfirmsAgain(directory, ["--tsa", services.tsaURL])
-        defer { restarted.stop() }
-        try restarted.sign(until: 1)
-        let path = try restarted.download("signed.pdf")
-        try Self.expectSigned(path, signatures: 1, root: directory + "/demo-root.pem")
-        let verified = try Oracle.run(
-            Self.tool,
-            [
-                "verify", path, "--trust", directory + "/demo-root.pem", "--trust", services.rootCertificatePath,
-                "--revocation", "off", "--json",
-            ])
-        let report = try JSONValue.parse(Array(verified.output.utf8))
-        #expect(report.arrayValue?.first?["level"]?.stringValue == "B-T", "\(verified.output.prefix(600))")
-        #expect(
-            report.arrayValue?.first?["timeStamp"] != nil && report.arrayValue?.first?["isValid"]?.boolValue == true)
+        try await Self.offPool {
+            let serve = try Serve(store: directory, ["--tsa", hanging.base + "/slow?seconds=600"])
+            try Self.fill(serve)
+            try Self.killWhileSigning(serve)
+
+            let restarted = try Self.restartConfirmsAgain(directory, ["--tsa", services.tsaURL])
+            defer { restarted.stop() }
+            try restarted.sign(until: 1)
+            let path = try restarted.download("signed.pdf")
+            try Self.expectSigned(path, signatures: 1, root: directory + "/demo-root.pem")
+            let verified = try Oracle.run(
+                Self.tool,
+                [
+                    "verify", path, "--trust", directory + "/demo-root.pem", "--trust", services.rootCertificatePath,
+                    "--revocation", "off", "--json",
+                ])
+            let report = try JSONValue.parse(Array(verified.output.utf8))
+            #expect(report.arrayValue?.first?["level"]?.stringValue == "B-T", "\(verified.output.prefix(600))")
+            #expect(
+                report.arrayValue?.first?["timeStamp"] != nil && report.arrayValue?.first?["isValid"]?.boolValue == true
+            )
+        }
     }
 
     @Test(
@@ -287,17 +303,19 @@ import Testing
             "--csc", csc.baseURL, "--credential", "autograph/signer-ec", "--csc-client-id", CSCServer.clientID,
             "--csc-secret-file", secret,
         ]
-        let serve = try Serve(store: directory, arguments)
-        try Self.fill(serve)
-        try Self.killWhileSigning(serve)
-        #expect(csc.requests().contains { $0.path.hasSuffix("signatures/signHash") } == false, "it was still waiting")
-        try FileManager.default.removeItem(atPath: stall)
+        try await Self.offPool {
+            let serve = try Serve(store: directory, arguments)
+            try Self.fill(serve)
+            try Self.killWhileSigning(serve)
+            #expect(!csc.requests().contains { $0.path.hasSuffix("signatures/signHash") }, "it was still waiting")
+            try FileManager.default.removeItem(atPath: stall)
 
-        let restarted = try Self.restartConfirmsAgain(directory, arguments)
-        defer { restarted.stop() }
-        try restarted.sign(until: 1)
-        let path = try restarted.download("signed.pdf")
-        try Self.expectSigned(path, signatures: 1, root: services.rootCertificatePath)
+            let restarted = try Self.restartConfirmsAgain(directory, arguments)
+            defer { restarted.stop() }
+            try restarted.sign(until: 1)
+            let path = try restarted.download("signed.pdf")
+            try Self.expectSigned(path, signatures: 1, root: services.rootCertificatePath)
+        }
     }
 
     @Test(
@@ -312,23 +330,28 @@ import Testing
         let hanging = try await LoopbackServer.start(
             "decisions_backend.py", ["--secret", secretText, "--sleep", "600"])
         defer { hanging.stop() }
-        let serve = try Serve(
-            store: directory, ["--decisions", hanging.base + "/decisions", "--decisions-secret-file", secret])
-        try Self.fill(serve)
-        // signo's sign button asks the backend first (willStartSigning), which does not answer.
-        try serve.api("POST", "/api/start-signature", wait: false)
-        try await Task.sleep(for: .seconds(1))
+        let serve = try await Self.offPool {
+            let serve = try Serve(
+                store: directory, ["--decisions", hanging.base + "/decisions", "--decisions-secret-file", secret])
+            try Self.fill(serve)
+            // signo's sign button asks the backend first (willStartSigning), which does not answer.
+            try serve.api("POST", "/api/start-signature", wait: false)
+            Thread.sleep(forTimeInterval: 1)
+            return serve
+        }
         serve.kill()
 
         let answering = try await LoopbackServer.start("decisions_backend.py", ["--secret", secretText])
         defer { answering.stop() }
-        let restarted = try Serve(
-            store: directory, ["--decisions", answering.base + "/decisions", "--decisions-secret-file", secret])
-        defer { restarted.stop() }
-        #expect(restarted.state["phase"]?.stringValue == "editing", "\(restarted.state.serialized())")
-        try restarted.sign(until: 1)
-        let path = try restarted.download("signed.pdf")
-        try Self.expectSigned(path, signatures: 1, root: directory + "/demo-root.pem")
+        try await Self.offPool {
+            let restarted = try Serve(
+                store: directory, ["--decisions", answering.base + "/decisions", "--decisions-secret-file", secret])
+            defer { restarted.stop() }
+            #expect(restarted.state["phase"]?.stringValue == "editing", "\(restarted.state.serialized())")
+            try restarted.sign(until: 1)
+            let path = try restarted.download("signed.pdf")
+            try Self.expectSigned(path, signatures: 1, root: directory + "/demo-root.pem")
+        }
     }
 }
 

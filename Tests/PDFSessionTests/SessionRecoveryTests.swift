@@ -113,14 +113,44 @@ final class StalledSigner: Signer, @unchecked Sendable {
             return
         }
         #expect(reason.contains("another signer"))
-        #expect(try restarted.documentSummary("other").revisionCount == before)
-        #expect(try restarted.documentSummary("other").digestToSign == nil)
+        // Opening wrote nothing: the store holds the prepared signature until the first write.
+        #expect(try restarted.documentSummary("other").revisionCount == before + 1)
+        #expect(await session.documentBytes.count < (try restarted.documentBytes(documentID: "other").count))
         let fields = await session.formFields()
         #expect(fields.first { $0.name == "comment" }?.value == "second signer's note")
         #expect(fields.first { $0.name == "First" }?.isSigned == true)
         #expect(fields.first { $0.name == "Second" }?.isSigned == false)
-        // Signing goes on with the signer configured now.
+        // Signing goes on with the signer configured now; its first write drops the old preparation.
         try await session.acceptDocument()
+        #expect(await session.signingRecovery == nil)
+        try await session.confirmSignature()
+        #expect(await session.phase == .editing)
+        #expect(try restarted.documentSummary("other").revisionCount == before + 1)
+        #expect(try restarted.documentSummary("other").digestToSign == nil)
+        _ = try SessionFlowTests.validate(await session.documentBytes, in: directory)
+        await session.close()
+    }
+
+    @Test("opening a document to look at it writes nothing: the session waiting for the confirmation signs on")
+    func lookingChangesNothing() async throws {
+        let (controller, directory) = try SessionFixtures.controller()
+        let configuration = SessionFlowTests.signing(try SessionFixtures.signer())
+        let session = try await controller.open(
+            pdf: SessionFixtures.form(), documentID: "watched", signatureConfiguration: configuration)
+        try await session.setValue(.text("Ada"), forField: "name")
+        try await session.acceptDocument()
+        #expect(await session.phase == .confirming)
+        let stored = try controller.documentBytes(documentID: "watched")
+        // Another process opens it with another configuration (deferred signing: another signer).
+        let (other, _) = try SessionFixtures.controller(directory)
+        let look = try await other.reopen(documentID: "watched")
+        guard case .discarded? = await look.signingRecovery else {
+            Issue.record("the look sees a discarded signature: \(String(describing: await look.signingRecovery))")
+            return
+        }
+        await look.close()
+        #expect(try controller.documentBytes(documentID: "watched") == stored)
+        // The signing session is not disturbed.
         try await session.confirmSignature()
         #expect(await session.phase == .editing)
         _ = try SessionFlowTests.validate(await session.documentBytes, in: directory)
@@ -188,9 +218,13 @@ final class StalledSigner: Signer, @unchecked Sendable {
             Issue.record("not discarded: \(String(describing: await reopened.signingRecovery))")
             return
         }
-        #expect(try restarted.documentSummary("preparing").revisionCount == 1)
-        #expect(try restarted.documentSummary("preparing").digestToSign == nil)
         #expect(await reopened.signatureFields().allSatisfy { !$0.isSigned })
+        // The first write (a field edit) stores the discarding, with the edit.
+        #expect(try restarted.documentSummary("preparing").revisionCount == 2)
+        try await reopened.setValue(.text("Ada L."), forField: "name")
+        #expect(try restarted.documentSummary("preparing").revisionCount == 2)
+        #expect(try restarted.documentSummary("preparing").digestToSign == nil)
+        #expect(await reopened.signingRecovery == nil)
         try await reopened.acceptDocument()
         try await reopened.confirmSignature()
         _ = try SessionFlowTests.validate(await reopened.documentBytes, in: directory)

@@ -48,14 +48,46 @@ import Testing
         #expect(again.status == 200 && again.json["resumed"]?.boolValue == true, "\(again.text)")
         #expect(try await server.request("/api/download").body == signed)
 
-        // An untouched stored document (no edit, no signature) may be replaced: nothing is lost.
+        // Even an untouched stored document is never replaced by an upload of other bytes.
         #expect(
             try await server.request("POST", "/api/documents", body: form, headers: ["X-Document-ID: fresh"]).status
                 == 200)
         let replaced = try await server.request(
             "POST", "/api/documents", body: other, headers: ["X-Document-ID: fresh"])
-        #expect(replaced.status == 200 && replaced.json["resumed"]?.boolValue == false, "\(replaced.text)")
-        #expect(try await server.request("/api/download").body == Data(other))
+        #expect(replaced.status == 409 && replaced.errorCode == "documentExists", "\(replaced.text)")
+        #expect(try await server.request("/api/download").body == Data(form))
+        // The ids serve gives its own documents are not for uploads.
+        for id in ["demo-form", "file-0123456789abcdef", "show-x"] {
+            let reserved = try await server.request(
+                "POST", "/api/documents", body: other, headers: ["X-Document-ID: \(id)"])
+            #expect(reserved.status == 400 && reserved.json["error"]?["field"]?.stringValue == "X-Document-ID", "\(id)")
+        }
+    }
+
+    @Test("the same encrypted bytes resume a stored document only with its password")
+    func resumingAsksThePassword() async throws {
+        let server = try await TestServer(document: nil)
+        defer { Task { await server.stop() } }
+        let plain = server.directory + "/plain.pdf"
+        let locked = server.directory + "/locked.pdf"
+        try Data(WebFixtures.form()).write(to: URL(fileURLWithPath: plain))
+        try Oracle.qpdfEncrypt(plain, locked, user: "user secret", owner: "owner secret", ["256"])
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: locked)))
+        let opened = try await server.request(
+            "POST", "/api/documents", body: bytes,
+            headers: ["X-Document-ID: locked", "X-Document-Password: user secret"])
+        #expect(opened.status == 200, "\(opened.text)")
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
+        for headers in [["X-Document-ID: locked"], ["X-Document-ID: locked", "X-Document-Password: wrong"]] {
+            let refused = try await server.request("POST", "/api/documents", body: bytes, headers: headers)
+            #expect(refused.status == 400 && refused.signoCode == -122, "\(headers): \(refused.text)")
+        }
+        let again = try await server.request(
+            "POST", "/api/documents", body: bytes,
+            headers: ["X-Document-ID: locked", "X-Document-Password: user secret"])
+        #expect(again.status == 200 && again.json["resumed"]?.boolValue == true, "\(again.text)")
+        let fields = try await server.request("/api/fields").json.arrayValue ?? []
+        #expect(fields.first { $0["name"]?.stringValue == "name" }?["value"]?.stringValue == "Ada")
     }
 
     @Test(

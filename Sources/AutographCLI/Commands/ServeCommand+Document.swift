@@ -36,6 +36,14 @@ extension ServeCommand {
             try await backend.open(pdf: pdf, documentID: documentID, password: password, replace: true)
             return before.map { "replaced the stored \(documentID) (\($0)) with a fresh copy" }
         }
+        // A served file's id is its hash: the stored document must be that file, whatever wrote it.
+        if documentID.hasPrefix("file-"),
+            try controller.storedWork(documentID: documentID, comparedWith: pdf)?.sameOriginal == false
+        {
+            throw SessionError(
+                .documentExists,
+                "the stored \(documentID) is not this file (its original bytes differ); --replace starts over")
+        }
         let session: DocumentSession
         let summary: DocumentSummary
         do throws(SessionError) {

@@ -123,6 +123,13 @@ extension DocumentSession {
         guard let prepared = snapshot.prepared else {
             return .failed(SessionError(.invalidState, "nothing is prepared"))
         }
+        // The signer must be the one the prepared signature (its name, its appearance, the preview)
+        // was made for: a signer configured since would sign what the person did not see.
+        if case .signer = signatureConfiguration.signing, snapshot.preparedSigner != signerFingerprint {
+            return .failed(
+                SessionError(
+                    .invalidState, "the signer changed after the signature was prepared; sign again", signoCode: -129))
+        }
         signatureInFlight = true
         defer { signatureInFlight = false }
         emit(.documentPreparedForSignature(digest: prepared.digest, reason: reason))

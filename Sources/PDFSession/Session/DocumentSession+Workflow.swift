@@ -129,17 +129,26 @@ extension DocumentSession {
     @discardableResult
     public func completeDocument() async throws(SessionError) -> [String] {
         try requireEditing("completing the document")
+        // While the material and the time-stamp are fetched, no edit, signature or second completion
+        // comes between: each revision is made on the bytes as they were when it was asked for.
+        completionInFlight = true
+        defer { completionInFlight = false }
         var problems: [String] = []
         if let authority = signatureConfiguration.timeStampAuthority,
             !SignatureValidator(document: document, trustRoots: []).validate().isEmpty
         {
             do {
                 let validation = LongTermValidation(document: document, revocation: completionSource())
+                var base = bytes.count
                 let (material, missing) = try await validation.addValidationMaterial()
                 problems = missing
-                try appendRevision(bytes: Array(material[bytes.count...]))
+                try Self.requireUnchanged(bytes.count, since: base, material.count)
+                try appendRevision(bytes: Array(material[base...]))
+                base = bytes.count
                 let stamped = try await DocumentTimestamper(document: document, authority: authority).timestamp()
-                try appendRevision(bytes: Array(try stamped.bytes()[bytes.count...]))
+                let stampedBytes = try stamped.bytes()
+                try Self.requireUnchanged(bytes.count, since: base, stampedBytes.count)
+                try appendRevision(bytes: Array(stampedBytes[base...]))
             } catch let error as SigningError {
                 throw SessionError(error)
             } catch let error as SessionError {
@@ -148,8 +157,16 @@ extension DocumentSession {
                 throw SessionError(.signing, "\(error)")
             }
         }
+        completionInFlight = false
         try await run(.complete)
         return problems
+    }
+
+    /// A revision made on `base` bytes (`made` long) is appended only to those bytes.
+    private static func requireUnchanged(_ now: Int, since base: Int, _ made: Int) throws(SessionError) {
+        guard now == base, made >= base else {
+            throw SessionError(.documentChanged, "the document changed while it was being completed; complete it again")
+        }
     }
 
     /// Where completing fetches validation material: anywhere the certificates say, or — with a
@@ -174,6 +191,9 @@ extension DocumentSession {
             throw SessionError(.invalidState, "the signature is being made: it cannot be cancelled now")
         default: break
         }
+        guard !completionInFlight else {
+            throw SessionError(.invalidState, "the document is being completed: nothing else can start now")
+        }
         defer { followWorkflow() }
         var pending: [SigningWorkflow.Input] = [input]
         var first = true
@@ -185,10 +205,6 @@ extension DocumentSession {
             } catch {
                 if first { throw error }
                 continue
-            }
-            if first {
-                // The person acts again: what a restart did is old news.
-                snapshot.recovery = nil
             }
             first = false
             for action in actions {

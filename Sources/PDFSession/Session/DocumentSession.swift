@@ -57,6 +57,12 @@ public actor DocumentSession {
     var closed = false
     /// A signer (or the delegate) is making the CMS in this process now.
     var signatureInFlight = false
+    /// `completeDocument()` is adding its revisions: no other change may come between.
+    var completionInFlight = false
+    /// What the restart did with a signature under way, until the first write.
+    var recovery: SigningWorkflow.Recovery?
+    /// The revisions the store keeps once the first write settles a discarded signature.
+    var pendingTruncation: Int?
 
     init(
         documentID: String, stored: StoredDocument, snapshot: SessionSnapshot, store: SecureStore, username: String,
@@ -219,6 +225,7 @@ public actor DocumentSession {
     // MARK: - Store
 
     func persist() throws(SessionError) {
+        try settleRecovery()
         storeVersion = try store.save(documentID: documentID, state: snapshot.encoded(), expecting: storeVersion)
     }
 
@@ -235,6 +242,7 @@ public actor DocumentSession {
     /// Stores a revision with the state in one transaction, then reloads the document.
     func appendRevision(bytes revision: [UInt8]) throws(SessionError) {
         guard !revision.isEmpty else { return }
+        try settleRecovery()
         let updated = bytes + revision
         let document = try Self.open(updated, password: snapshot.documentPassword)
         if !signatureConfiguration.allowsBreakingCertification,
@@ -252,6 +260,7 @@ public actor DocumentSession {
     /// Replaces the last revision (the prepared one by the signed one), with the state, atomically.
     func replaceLastRevision(with revision: [UInt8]) throws(SessionError) {
         guard let last = revisionSizes.last else { throw SessionError(.invalidState, "no revision to replace") }
+        try settleRecovery()
         let updated = bytes[..<(bytes.count - last)] + revision
         let document = try Self.open(Array(updated), password: snapshot.documentPassword)
         storeVersion = try store.replaceLastRevision(
@@ -261,8 +270,19 @@ public actor DocumentSession {
         revisionSizes[revisionSizes.count - 1] = revision.count
     }
 
+    /// Drops the revisions after the first `count` from the session's copy only (the store keeps
+    /// them until ``settleRecovery()``).
+    func dropRevisionsInMemory(to count: Int) throws(SessionError) {
+        guard count < revisionCount else { return }
+        let kept = revisionSizes.prefix(count).reduce(bytes.count - revisionSizes.reduce(0, +), +)
+        bytes = Array(bytes[..<kept])
+        revisionSizes = Array(revisionSizes.prefix(count))
+        document = try Self.open(bytes, password: snapshot.documentPassword)
+    }
+
     /// Drops the revisions after the first `count`, atomically with the state.
     func truncateRevisions(to count: Int) throws(SessionError) {
+        try settleRecovery()
         guard count < revisionCount else {
             try persist()
             return
@@ -280,6 +300,9 @@ public actor DocumentSession {
             throw SessionError(.invalidState, "\(what) is not possible: the document is shown read-only")
         }
         guard !closed else { throw SessionError(.invalidState, "\(what) is not possible: the session is closed") }
+        guard !completionInFlight else {
+            throw SessionError(.invalidState, "\(what) is not possible while the document is being completed")
+        }
         guard snapshot.workflow.acceptsEdits else {
             throw SessionError(
                 .invalidState, "\(what) is not possible while \(SigningWorkflow.name(of: snapshot.workflow.phase))")

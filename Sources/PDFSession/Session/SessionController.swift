@@ -107,7 +107,7 @@ public final class SessionController: Sendable {
 
     private func start(
         _ documentID: String, _ viewer: ViewerConfiguration, _ signature: SignatureConfiguration,
-        _ delegate: (any SessionDelegate)?
+        _ delegate: (any SessionDelegate)?, hostCMS: Bool = false
     ) async throws(SessionError) -> DocumentSession {
         let stored = try store.load(documentID: documentID)
         let snapshot = try SessionSnapshot.decoded(stored.state)
@@ -116,13 +116,22 @@ public final class SessionController: Sendable {
             viewer: viewer, signature: signature, delegate: delegate, clock: clock)
         session.announceLoad()
         // A signature under way when the process stopped is settled now, never left waiting.
-        try await session.recoverInterruptedSigning()
+        try await session.recoverInterruptedSigning(hostCMS: hostCMS)
         return session
     }
 
     /// Whether a document is in progress (WYSIWYS `documentInProgress`).
     public func documentInProgress(_ documentID: String) throws(SessionError) -> Bool {
         try store.contains(documentID: documentID)
+    }
+
+    /// Checks that `pdf` opens as a document with `password` (the user or owner password of an
+    /// encrypted one), as ``open(pdf:documentID:password:viewerConfiguration:signatureConfiguration:delegate:)``
+    /// would, without storing anything.
+    /// - Throws: `.passwordRequired` (-122) for a missing or wrong password; -120 or -121 for bytes
+    ///   that are not a readable PDF.
+    public static func checkOpens(pdf: [UInt8], password: String?) throws(SessionError) {
+        _ = try DocumentSession.open(pdf, password: password)
     }
 
     /// What a document in progress holds that opening other bytes under its id would throw away:
@@ -198,7 +207,7 @@ public final class SessionController: Sendable {
     public func embedSignature(
         documentID: String, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(), cms: [UInt8]
     ) async throws(SessionError) -> [UInt8] {
-        let session = try await start(documentID, ViewerConfiguration(), signatureConfiguration, nil)
+        let session = try await start(documentID, ViewerConfiguration(), signatureConfiguration, nil, hostCMS: true)
         defer { Task { await session.close() } }
         try await session.embedSignature(cms)
         return await session.documentBytes

@@ -25,9 +25,6 @@ struct SessionSnapshot: Codable, Sendable {
     /// and appearance show it); nil when the host makes the CMS or no certificate was known. A
     /// restart with another signer discards the prepared signature instead of signing it.
     var preparedSigner: [UInt8]?
-    /// What the last restart did with a signature under way, until the workflow moves on: the
-    /// viewer tells the person.
-    var recovery: SigningWorkflow.Recovery?
     var currentPageIndex = 0
     /// The password of an encrypted document (user or owner), needed to read it again after each
     /// revision and after a restart; kept only in the encrypted store.

@@ -94,11 +94,11 @@ public actor WebBackend {
 
     /// Opens `pdf` (replacing the current document). Without an id, a random one; `password`
     /// opens an encrypted document. A document in progress with the same id is never thrown away
-    /// unless `replace` says so: when its original is `pdf` itself it is resumed as it was left;
-    /// when it holds edits or signatures, `.documentExists` (409) and nothing changes; an untouched
-    /// one is replaced.
+    /// unless `replace` says so: when its original is `pdf` itself (and `password` opens it), it is
+    /// resumed as it was left — the current session itself when it is that document; otherwise
+    /// `.documentExists` (409) and nothing changes.
     /// - Throws: `SessionError` `.invalidArgument` for an id ``DocumentID`` refuses,
-    ///   `.documentExists`, and what `SessionController.open` throws.
+    ///   `.passwordRequired` (-122), `.documentExists`, and what `SessionController.open` throws.
     @discardableResult
     public func open(pdf: [UInt8], documentID: String? = nil, password: String? = nil, replace: Bool = false)
         async throws(SessionError) -> DocumentSession
@@ -106,17 +106,21 @@ public actor WebBackend {
         if let documentID, !replace {
             if let problem = DocumentID.problem(documentID) { throw SessionError(.invalidArgument, problem) }
             if let work = try controller.storedWork(documentID: documentID, comparedWith: pdf) {
-                if work.sameOriginal { return try await resume(documentID: documentID) }
-                if work.wouldLoseWork {
+                guard work.sameOriginal else {
                     throw SessionError(
                         .documentExists,
-                        "the stored document \"\(documentID)\" holds \(work.signatureCount) signature"
-                            + (work.signatureCount == 1 ? "" : "s") + " and \(work.revisionCount) revision"
+                        "a stored document is named \"\(documentID)\" (\(work.signatureCount) signature"
+                            + (work.signatureCount == 1 ? "" : "s") + ", \(work.revisionCount) revision"
                             + (work.revisionCount == 1 ? "" : "s")
-                            + ": an upload never replaces it; open the file under another X-Document-ID (or none, "
+                            + "): an upload never replaces it; open the file under another X-Document-ID (or none, "
                             + "for a new id), or discard it first (autograph serve --replace, autograph session dispose)"
                     )
                 }
+                // The same bytes: the person must still be able to open them (an encrypted
+                // document's password is asked again, not taken from the store).
+                try SessionController.checkOpens(pdf: pdf, password: password)
+                if let session, session.documentID == documentID { return session }
+                return try await resume(documentID: documentID)
             }
         }
         var generator = SystemRandomNumberGenerator()

@@ -26,7 +26,7 @@ extension WebRouter {
     /// `decision` event. 404 when no such question waits (answered, timed out, or never asked).
     func answerDecision(_ id: String, _ request: HTTPRequest) throws(WebError) -> HTTPResponse {
         // An answer to computeDigitalSignature carries a CMS in Base64 (at most 4 MiB of it).
-        let body = try request.json(maxBytes: 6 << 20)
+        let body = try request.json(maxBytes: 6 << 20, maxStringBytes: 6 << 20)
         guard case .object = body else { throw WebError.badRequest("the answer must be an object") }
         guard let browser = backend.browserDecisions, browser.answer(id: id, with: body) else {
             throw WebError.notFound("no decision \(id.prefix(40)) waits for an answer")

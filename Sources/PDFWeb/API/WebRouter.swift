@@ -185,6 +185,13 @@ struct WebRouter: Sendable {
         if let id, let problem = DocumentID.problem(id) {
             throw WebError.badRequest("X-Document-ID: \(problem)", member: "X-Document-ID")
         }
+        // The ids `autograph serve` gives the documents it is started with: an upload under one would
+        // be shown, and signed, in place of that file after the next start.
+        if let id, id == "demo-form" || id.hasPrefix("file-") || id.hasPrefix("show-") {
+            throw WebError.badRequest(
+                "X-Document-ID: \(id.prefix(40)) is reserved for the documents autograph serve opens itself",
+                member: "X-Document-ID")
+        }
         // A header, never the query: a password has no place in a URL or an access log.
         let password = request.headers["x-document-password"]
         if let password, password.utf8.count > Self.maxPasswordBytes {
@@ -241,7 +248,7 @@ struct WebRouter: Sendable {
         let session = try await backend.current()
         let value: FormInput
         // Every length is checked before the value reaches the form (a field's /MaxLen there).
-        let body = try request.json(maxBytes: CheckedInput.maxValueBytes * 2)
+        let body = try request.json(maxBytes: HTTPRequest.maxJSONStringBytes + 1024)
         switch body["value"] {
         case .string:
             let text = try CheckedInput.text(

@@ -46,9 +46,15 @@ public struct HTTPRequest: Sendable {
     /// The largest JSON body of a call that carries strokes (`InkStroke.maximumPointCount` points).
     static let maxStrokesJSONBytes = 8 << 20
 
+    /// The longest string of a JSON body as written (512 KiB: a field's 64 KiB value with every
+    /// character escaped): a longer one is refused while the body is parsed, before it is decoded.
+    static let maxJSONStringBytes = 512 << 10
+
     /// The body as JSON (an empty body is `{}`); 413 past `maxBytes`, before it is parsed; 400 when
-    /// it is not JSON.
-    func json(maxBytes: Int = HTTPRequest.maxJSONBytes) throws(WebError) -> JSONValue {
+    /// it is not JSON or holds a string longer than `maxStringBytes`.
+    func json(maxBytes: Int = HTTPRequest.maxJSONBytes, maxStringBytes: Int = HTTPRequest.maxJSONStringBytes)
+        throws(WebError) -> JSONValue
+    {
         guard body.count <= maxBytes else {
             throw WebError(
                 .tooLarge, code: "tooLarge",
@@ -56,7 +62,7 @@ public struct HTTPRequest: Sendable {
         }
         guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return .object([]) }
         do {
-            return try JSONValue.parse(body)
+            return try JSONValue.parse(body, maxStringBytes: maxStringBytes)
         } catch {
             throw WebError.badRequest("the body is not JSON: \(error.description)")
         }
