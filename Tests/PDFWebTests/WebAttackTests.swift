@@ -377,18 +377,19 @@ import Testing
         #expect(slowest < .seconds(1), "the slowest light tile took \(slowest)")
     }
 
-    @Test("a page's verdict holds for its revision only, and only a stop that drew for half the limit counts")
+    @Test("a page's verdict holds for its revision only; only a stop after a quarter of the limit in CPU counts")
     func overBudgetVerdicts() {
         let pages = OverBudgetPages()
         let key = PageKey(revision: 1, page: 0)
-        pages.record(key, stop: .timeLimit, drawing: .milliseconds(100), limit: .seconds(4))
-        #expect(pages.verdict(key) == nil, "a tile that mostly waited for a thread says nothing of its page")
-        pages.record(key, stop: .cancelled, drawing: .seconds(9), limit: .seconds(4))
+        pages.record(key, stop: .timeLimit, cpu: .milliseconds(100), limit: .seconds(4))
+        #expect(
+            pages.verdict(key) == nil, "a stop that cost little CPU (a wait, a busy machine) says nothing of its page")
+        pages.record(key, stop: .cancelled, cpu: .seconds(9), limit: .seconds(4))
         #expect(pages.verdict(key) == nil)
-        pages.record(key, stop: .timeLimit, drawing: .seconds(2), limit: .seconds(4))
+        pages.record(key, stop: .timeLimit, cpu: .seconds(1), limit: .seconds(4))
         #expect(pages.verdict(key) == .timeLimit)
         #expect(pages.verdict(PageKey(revision: 2, page: 0)) == nil)
-        pages.record(PageKey(revision: 2, page: 3), stop: .sizeLimit, drawing: .zero, limit: .seconds(4))
+        pages.record(PageKey(revision: 2, page: 3), stop: .sizeLimit, cpu: .zero, limit: .seconds(4))
         #expect(pages.verdict(PageKey(revision: 2, page: 3)) == .sizeLimit)
     }
 

@@ -33,11 +33,13 @@ enum FieldsCommand: Command {
             console.print(JSONValue.array(form.fields.map(json)).prettyText)
         } else {
             for field in form.fields {
-                var line = "\(field.name) [\(field.kind.rawValue)] = \(field.value)"
+                var line =
+                    "\(Console.inline(field.name)) [\(field.kind.rawValue)] = \(Console.inline("\(field.value)"))"
                 let flags = field.flags.names(for: field.kind)
                 if !flags.isEmpty { line += "  (" + flags.joined(separator: ", ") + ")" }
                 if !field.options.isEmpty, field.kind == .comboBox || field.kind == .listBox {
-                    line += "  options: " + field.options.map(\.displayText).joined(separator: " | ")
+                    line +=
+                        "  options: " + field.options.map { Console.inline($0.displayText) }.joined(separator: " | ")
                 }
                 let pages = Set(field.widgets.compactMap(\.pageIndex)).sorted().map { String($0 + 1) }
                 if !pages.isEmpty { line += "  page " + pages.joined(separator: ",") }

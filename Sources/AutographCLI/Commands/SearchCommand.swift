@@ -56,7 +56,7 @@ enum SearchCommand: Command {
             for warning in text.warnings { console.error("warning: page \(page + 1): \(warning)") }
             let hits = search.results(in: text, for: query, options: options)
             if !arguments.has("json") {
-                for hit in hits { console.print("page \(page + 1): \(hit.context)") }
+                for hit in hits { console.print("page \(page + 1): \(Console.inline(hit.context))") }
             }
             results += hits
         }

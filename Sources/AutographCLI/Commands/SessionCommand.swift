@@ -77,7 +77,8 @@ enum SessionCommand: Command {
         case ("list", nil):
             let documents = try controller.documentsInProgress()
             for document in documents {
-                var line = "\(document.documentID)\t\(describe(document.phase))\t\(document.revisionCount) revisions\t"
+                var line =
+                    "\(Console.inline(document.documentID))\t\(describe(document.phase))\t\(document.revisionCount) revisions\t"
                 line += "\(document.size) bytes"
                 if let digest = document.digestToSign {
                     line += "\tdigest \(digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())"
@@ -92,7 +93,9 @@ enum SessionCommand: Command {
             let session = try await controller.reopen(documentID: id)
             console.print("\(id): \(describe(summary.phase)), \(await session.pageCount) pages")
             for field in await session.formFields() {
-                console.print("  \(field.name) (\(field.kind))\(field.isRequired ? " required" : ""): \(field.value)")
+                console.print(
+                    "  \(Console.inline(field.name)) (\(field.kind))\(field.isRequired ? " required" : ""): "
+                        + Console.inline(field.value))
             }
             if let output = arguments.value("output") {
                 try writeFile(output, await session.documentBytes)

@@ -180,9 +180,9 @@ enum VerifyCommand: Command {
         for (index, status) in statuses.enumerated() {
             var lines: [(String, String)] = []
             if let signer = status.signerCertificate {
-                lines.append(("Signer", signer.subject))
-                lines.append(("Issuer", signer.issuer))
-                lines.append(("Serial", signer.serialNumber))
+                lines.append(("Signer", Console.inline(signer.subject)))
+                lines.append(("Issuer", Console.inline(signer.issuer)))
+                lines.append(("Serial", Console.inline(signer.serialNumber)))
             } else {
                 lines.append(("Signer", "unknown (the CMS does not carry the certificate)"))
             }
@@ -199,7 +199,7 @@ enum VerifyCommand: Command {
                 lines.append(
                     (
                         "Time-stamp",
-                        "\(PDFDate(seconds: stamp.time).displayString) by \(stamp.authority ?? "an unnamed authority") (\(verdict))"
+                        "\(PDFDate(seconds: stamp.time).displayString) by \(Console.inline(stamp.authority ?? "an unnamed authority")) (\(verdict))"
                     ))
             }
             if let level = status.level { lines.append(("PAdES level", level)) }
@@ -218,9 +218,10 @@ enum VerifyCommand: Command {
             lines.append(("CMS signature", status.signatureValid ? "valid" : "not valid"))
             switch status.trust {
             case .trusted(let chain):
-                lines.append(("Trusted", "yes (" + chain.map(\.subject).joined(separator: " <- ") + ")"))
+                lines.append(
+                    ("Trusted", "yes (" + chain.map { Console.inline($0.subject) }.joined(separator: " <- ") + ")"))
             case .untrusted(let reason):
-                lines.append(("Trusted", "no: " + reason))
+                lines.append(("Trusted", "no: " + Console.inline(reason)))
             }
             var coverage = status.coverage.description
             if let revision = status.revision {
@@ -231,7 +232,7 @@ enum VerifyCommand: Command {
             lines.append(("Coverage", coverage))
             let width = (lines.map(\.0.count).max() ?? 0) + 2
             var block =
-                "Signature \(index + 1) of \(statuses.count): field '\(status.fieldName)': "
+                "Signature \(index + 1) of \(statuses.count): field '\(Console.inline(status.fieldName))': "
                 + (status.isValid ? "VALID" : "NOT VALID")
             for (label, value) in lines {
                 block += "\n  " + label + ":" + String(repeating: " ", count: width - label.count) + value
@@ -245,7 +246,7 @@ enum VerifyCommand: Command {
                     block += "\n  Changes since signing (level \(report.level)):"
                     for change in shown.prefix(40) {
                         block +=
-                            "\n    - revision \(change.revision): " + change.reason
+                            "\n    - revision \(change.revision): " + Console.inline(change.reason)
                             + (change.allowed ? " (allowed)" : " (NOT ALLOWED)")
                     }
                     if shown.count > 40 { block += "\n    - … \(shown.count - 40) more (--json lists all)" }
@@ -253,12 +254,12 @@ enum VerifyCommand: Command {
             }
             if !status.problems.isEmpty {
                 block += "\n  Problems:"
-                for problem in status.problems { block += "\n    - " + problem }
+                for problem in status.problems { block += "\n    - " + Console.inline(problem) }
             }
             block += "\n  Verdict: " + status.verdict.rawValue
             blocks.append(block)
         }
-        blocks.append(statuses.map(\.summary).joined(separator: "\n"))
+        blocks.append(statuses.map { Console.inline($0.summary) }.joined(separator: "\n"))
         return blocks.joined(separator: "\n\n")
     }
 }

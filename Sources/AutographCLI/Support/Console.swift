@@ -38,6 +38,29 @@ public final class Console: @unchecked Sendable {
         }
     }
 
+    /// A value from a document or a request shown within a line (a field's name or value, a
+    /// signer's name, a reason): every control character — line breaks and tabs too, which would
+    /// start a forged line of the report — and every invisible formatting character (bidirectional
+    /// overrides reorder what a terminal shows), line and paragraph separator, written `\u{…}`.
+    static func inline(_ text: String) -> String {
+        func hidden(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: hidden) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if hidden(scalar) {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
     /// `text` with the control characters a terminal would act on (escape sequences that move the
     /// cursor, retitle the window, hide or rewrite what was printed) shown as `\u{1B}` instead:
     /// field names, values, metadata and signers' names come from documents and requests. Tabs,

@@ -107,11 +107,18 @@ extension [InkStroke] {
     /// The most points a capture or a note may hold: more is no handwriting, only work.
     public static let maximumPointCount = 100_000
 
-    /// Nil when the strokes can be drawn: at most ``maximumPointCount`` points, every coordinate
+    /// The most strokes a signature or a note may have (each with at least one point).
+    public static let maximumStrokeCount = 10_000
+
+    /// Nil when the strokes can be drawn: at most ``maximumStrokeCount`` strokes and
+    /// ``maximumPointCount`` points, every coordinate
     /// finite and inside `bounds`, every time finite and not negative, every pressure from 0 to 1;
     /// else what is wrong, for the caller. Checked before any arithmetic on the points (a point at
     /// 1e308 would make the strokes' box infinite and every scale derived from it meaningless).
     public func problem(within bounds: PDFRectangle) -> String? {
+        guard self.count <= Self.maximumStrokeCount else {
+            return "the strokes are more than \(Self.maximumStrokeCount)"
+        }
         var count = 0
         for stroke in self {
             count += stroke.points.count

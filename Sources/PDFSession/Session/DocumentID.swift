@@ -7,8 +7,9 @@ public enum DocumentID {
     public static let maximumLength = 200
 
     /// Why `id` cannot name a document, or nil when it can: empty, longer than ``maximumLength``
-    /// bytes, `.` or `..`, a `/` or `\`, a control, format, line or paragraph separator character,
-    /// or space at either end.
+    /// bytes, `.` or `..`, a `/` or `\`, a control, format, line or paragraph separator, private-use
+    /// or unassigned character, a space other than U+0020, a filler that shows nothing, a mark
+    /// before any letter, or space at either end.
     public static func problem(_ id: String) -> String? {
         guard !id.isEmpty else { return "the document id is empty" }
         guard id.utf8.count <= maximumLength else {
@@ -16,11 +17,21 @@ public enum DocumentID {
         }
         guard id != ".", id != ".." else { return "the document id cannot be \(id)" }
         if id.contains("/") || id.contains("\\") { return "the document id cannot hold / or \\" }
-        for scalar in id.unicodeScalars {
-            switch scalar.properties.generalCategory {
+        // Invisible or look-alike characters: a filler that shows nothing, a space other than the
+        // ASCII one, a mark with no letter before it.
+        let fillers: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800]
+        for (offset, scalar) in id.unicodeScalars.enumerated() {
+            let category = scalar.properties.generalCategory
+            let invisible: Bool
+            switch category {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
+                invisible = true
+            case .spaceSeparator: invisible = scalar != " "
+            case .nonspacingMark, .enclosingMark, .spacingMark: invisible = offset == 0
+            default: invisible = fillers.contains(scalar.value)
+            }
+            if invisible {
                 return "the document id holds the character U+\(String(scalar.value, radix: 16, uppercase: true))"
-            default: continue
             }
         }
         if let first = id.unicodeScalars.first, let last = id.unicodeScalars.last,

@@ -84,9 +84,9 @@ extension DocumentSession {
     /// the prepared bytes: what a viewer shows after a reload or a restart, while the signature
     /// waits for its confirmation or its CMS.
     /// - Throws: `.invalidState` when nothing is prepared.
-    public func confirmationPreview() throws(SessionError) -> ConfirmationPreview {
+    public func confirmationPreview() async throws(SessionError) -> ConfirmationPreview {
         switch snapshot.workflow.phase {
-        case .confirming, .awaitingSignature: return try preview()
+        case .confirming, .awaitingSignature: return try await preview()
         default: throw SessionError(.invalidState, "no signature waits for its confirmation")
         }
     }

@@ -101,19 +101,35 @@ extension DocumentSession {
         return plan?.placement?.pageIndex ?? 0
     }
 
-    /// Renders the page the prepared revision changes, from the prepared bytes themselves.
-    func preview() throws(SessionError) -> ConfirmationPreview {
+    /// How long the preview may take to draw, and how many display items its page may have.
+    static let previewTimeLimit: Duration = .seconds(30)
+    static let previewMaxItems = 8_000_000
+
+    /// Renders the page the prepared revision changes, from the prepared bytes themselves, off the
+    /// session and Swift's pool, within a budget: a page no budget can draw cannot be previewed, so
+    /// it is not signed (-129).
+    func preview() async throws(SessionError) -> ConfirmationPreview {
         guard let prepared = snapshot.prepared else {
             throw SessionError(.invalidState, "nothing is prepared")
         }
         let pageIndex = signaturePageIndex
-        let renderer = DocumentRenderer(document: document)
-        var options = RenderOptions()
-        options.dpi = Self.previewDPI
-        let image = renderer.render(pageAt: pageIndex, options: options).image
+        // What is drawn and returned is taken now: the session may take other calls meanwhile.
+        let (document, bytes, changed) = (self.document, self.bytes, changedPageIndices)
+        let png = await BlockingWork.run { () -> [UInt8]? in
+            var options = RenderOptions()
+            options.dpi = Self.previewDPI
+            let budget = RenderBudget(timeLimit: Self.previewTimeLimit, maxItems: Self.previewMaxItems)
+            options.budget = budget
+            let image = DocumentRenderer(document: document).render(pageAt: pageIndex, options: options).image
+            return budget.stop == nil ? image.pngData() : nil
+        }
+        guard let png else {
+            throw SessionError(
+                .signing, "page \(pageIndex + 1) is too complex to draw a preview of it: it cannot be signed here",
+                signoCode: -129)
+        }
         return ConfirmationPreview(
-            pageIndex: pageIndex, png: image.pngData(), digest: prepared.digest, preparedDocument: bytes,
-            changedPages: changedPageIndices)
+            pageIndex: pageIndex, png: png, digest: prepared.digest, preparedDocument: bytes, changedPages: changed)
     }
 
     /// Emits the digest and obtains the CMS the way the configuration says. While it waits for the

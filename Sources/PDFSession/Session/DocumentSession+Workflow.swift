@@ -266,7 +266,7 @@ extension DocumentSession {
             }
         case .showPreview:
             do {
-                emit(.onConfirmationRequired(try preview()))
+                emit(.onConfirmationRequired(try await preview()))
                 return nil
             } catch {
                 return .failed(error)

@@ -27,6 +27,7 @@ enum SessionJSON {
 
     /// `#rrggbb` (or `#rgb`) as an RGB colour.
     static func color(from text: String) -> PDFColor? {
+        guard text.utf8.count <= 7 else { return nil }
         var digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
         if digits.count == 3 { digits = digits.map { "\($0)\($0)" }.joined() }
         guard digits.count == 6, let value = Int(digits, radix: 16) else { return nil }

@@ -41,6 +41,8 @@ public actor WebBackend {
     private var revisionRenderers: [(document: PDFDocument, revision: Int, renderer: DocumentRenderer)] = []
     /// The last confirmation preview (PNG) and the document it was made for.
     private var preview: (png: [UInt8], document: PDFDocument)?
+    /// The preview being drawn again (after a restart), for the document it is drawn for.
+    private var redrawing: (document: PDFDocument, task: Task<[UInt8]?, Never>)?
 
     /// Who the host is that answers the session's decisions (signo's delegate methods).
     public enum HostLink: Sendable {
@@ -156,9 +158,12 @@ public actor WebBackend {
         decisions.attach(documentID: opened.documentID) { [weak self] changes in
             try? await self?.configure(changes, scope: scope)
         }
-        pump = Task { [weak self] in
-            for await event in opened.events {
-                await self?.received(event, from: opened)
+        // The pump outlives the request that opened the document: none of its step's budget.
+        pump = HostDecisions.$stepBudget.withValue(nil) {
+            Task { [weak self] in
+                for await event in opened.events {
+                    await self?.received(event, from: opened)
+                }
             }
         }
     }
@@ -249,16 +254,26 @@ public actor WebBackend {
             let phase = await session.phase
             if phase == .confirming || phase == .awaitingSignature {
                 // No event made it in this run (a reload after a restart): drawn again from the
-                // prepared bytes, which are the same.
-                if let drawn = try? await session.confirmationPreview(), await session.document === document {
-                    preview = (drawn.png, document)
-                    return drawn.png
+                // prepared bytes, which are the same — once, however many ask at once.
+                if let drawn = await redrawnPreview(of: session, document), await session.document === document {
+                    preview = (drawn, document)
+                    return drawn
                 }
             }
             guard phase == .confirming || phase == .awaitingSignature || phase == .preparing else { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
         throw WebError.notFound("no confirmation preview is waiting")
+    }
+
+    /// The preview of `document` drawn again, one drawing at a time for it.
+    private func redrawnPreview(of session: DocumentSession, _ document: PDFDocument) async -> [UInt8]? {
+        if let redrawing, redrawing.document === document { return await redrawing.task.value }
+        let task = Task { try? await session.confirmationPreview().png }
+        redrawing = (document, task)
+        let png = await task.value
+        if redrawing?.document === document { redrawing = nil }
+        return png
     }
 
     /// The first chunk of a new event stream: the current phase, then the host's decisions waiting.

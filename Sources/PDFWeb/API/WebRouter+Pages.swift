@@ -62,17 +62,18 @@ extension WebRouter {
         let wait = min(configuration.maxTileWait, request.received + configuration.renderTimeLimit - .now)
         let drawn = await TileWorkers.shared.run(maxWait: wait, client: request.client) {
             () -> [UInt8]? in
-            let started = ContinuousClock.now
-            defer {
-                if earlier == nil {
-                    verdicts.record(key, stop: budget.stop, drawing: .now - started, limit: limit)
-                }
-            }
+            let started = ThreadCPUTime.now()
             let made =
                 earlier == nil
                 ? Self.displayList(key, renderer: renderer, cache: cache, budget: budget)
                 : renderer.graphics.displayList(pageAt: index, budget: budget)
-            guard let list = made, budget.stop == nil else { return nil }
+            guard let list = made, budget.stop == nil else {
+                // Stopped while its content was read: what that cost counts against the page.
+                if earlier == nil {
+                    verdicts.record(key, stop: budget.stop, cpu: ThreadCPUTime.now() - started, limit: limit)
+                }
+                return nil
+            }
             let image = renderer.render(list, pageAt: index, options: tileOptions)
             guard budget.stop == nil else { return nil }
             return image.pngData(compressionLevel: 1, maxThreads: 1)

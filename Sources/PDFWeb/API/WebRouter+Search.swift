@@ -15,6 +15,7 @@ extension WebRouter {
     func search(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         guard let query = request.query["q"], !query.isEmpty else { throw WebError.badRequest("q is missing") }
         _ = try CheckedInput.checked(query, "q", maxBytes: Self.maxQueryBytes)
+        guard query.count <= 1000 else { throw WebError.badRequest("q has more than 1000 characters", member: "q") }
         var options = SearchOptions()
         options.caseSensitive = request.query["caseSensitive"] == "1" || request.query["caseSensitive"] == "true"
         options.wholeWord = request.query["wholeWord"] == "1" || request.query["wholeWord"] == "true"
@@ -85,14 +86,14 @@ extension WebRouter {
                     }
                     color = parsed
                 }
-                try await Self.call { () async throws(SessionError) in
+                _ = try await Self.call { () async throws(SessionError) in
                     try await session.showSearchResult(at: value, highlightColor: color)
                 }
             } else {
                 guard let direction = body["direction"]?.intValue, direction == 1 || direction == -1 else {
                     throw WebError.badRequest("\"direction\" must be 1 or -1, or give \"index\"", member: "direction")
                 }
-                try await Self.call { () async throws(SessionError) in try await session.stepSearch(by: direction) }
+                _ = try await Self.call { () async throws(SessionError) in try await session.stepSearch(by: direction) }
             }
         }
         return .json(.object([("mode", ModeJSON.mode(await session.viewerMode))]))
@@ -163,8 +164,8 @@ extension WebRouter {
                 maxWait: min(configuration.maxTileWait, remaining), client: request.client, urgent: true
             ) { [overBudget, limit = configuration.renderTimeLimit] () -> [SearchResult]? in
                 let key = PageKey(revision: revision, page: index)
-                let started = ContinuousClock.now
-                defer { overBudget.record(key, stop: budget.stop, drawing: .now - started, limit: limit) }
+                let started = ThreadCPUTime.now()
+                defer { overBudget.record(key, stop: budget.stop, cpu: ThreadCPUTime.now() - started, limit: limit) }
                 // The page's text from the display list its tiles draw (made once for both).
                 let made = texts.value(
                     key, stopped: { budget.stop != nil },

@@ -142,6 +142,10 @@ extension WebRouter {
     // MARK: - Photos
 
     func placePhoto(_ name: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
+        guard name.utf8.count <= CheckedInput.maxNameBytes else {
+            throw WebError.notFound(
+                "no field of \(name.utf8.count) bytes: names have at most \(CheckedInput.maxNameBytes)")
+        }
         let session = try await backend.current()
         guard !request.body.isEmpty else { throw WebError.badRequest("the body must be a JPEG or PNG image") }
         // Checked from the header alone: a small file may declare an image of gigabytes.

@@ -30,10 +30,11 @@ struct WebRouter: Sendable {
         pageTexts = PageCache(capacity: configuration.cachedDisplayItems) { $0.glyphs.count + 1 }
     }
 
-    /// Answers `request`; every question it puts to the host shares one deadline (a host that does
-    /// not answer holds a step up once, however many questions the step asks).
+    /// Answers `request`; the questions it puts to the host share one budget of waiting for answers
+    /// that do not come (a host that does not answer holds a step up once, however many questions
+    /// the step asks).
     func route(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
-        try await backend.decisions.withStepDeadline { () async throws(WebError) in try await dispatch(request) }
+        try await backend.decisions.withStepBudget { () async throws(WebError) in try await dispatch(request) }
     }
 
     private func dispatch(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
@@ -300,7 +301,7 @@ struct WebRouter: Sendable {
     }
 
     /// `Content-Disposition` for a download named after `id`: an ASCII `filename` (letters, digits,
-    /// `-`, `_` and `.`; anything else `_`; at most 100 characters) for every browser, and the whole
+    /// `-` and `_`; anything else `_`; at most 100 characters) for every browser, and the whole
     /// id in `filename*` (RFC 6266, RFC 8187: UTF-8, percent-encoded, at most 200 bytes), so no id
     /// can add a header, a parameter or a path to it.
     static func attachment(named id: String) -> String {

@@ -96,6 +96,10 @@ enum CheckedInput {
         guard let list = body[name]?.arrayValue else {
             throw WebError.badRequest("\"\(name)\" must be lists of {\"x\", \"y\"} points", member: name)
         }
+        guard list.count <= [InkStroke].maximumStrokeCount else {
+            throw WebError.badRequest(
+                "\"\(name)\" holds more than \([InkStroke].maximumStrokeCount) strokes", member: name)
+        }
         var strokes: [InkStroke] = []
         var count = 0
         for item in list {

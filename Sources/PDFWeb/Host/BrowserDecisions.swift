@@ -39,7 +39,7 @@ final class BrowserDecisions: DecisionChannel {
             return nil
         }
         let timeout = question.remaining(of: self.timeout)
-        guard timeout > .zero else { return nil }
+        guard timeout > .milliseconds(10) else { return nil }
         return await withCheckedContinuation { continuation in
             waiting.withLock { $0[id] = Waiting(event: event, continuation: continuation) }
             hub.publish(chunk: event)

@@ -235,7 +235,8 @@ public enum ConfigurationJSON {
     }
 
     static func unknown(_ key: String, _ path: String, _ known: [String]) -> WebError {
-        let shown = key.count > 40 ? String(key.prefix(40)) + "…" : key
+        let shown =
+            key.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(key.unicodeScalars.prefix(40))) + "…" : key
         return WebError.badRequest(
             "\(path) has no member \(JSONValue.quoted(shown)) (it has \(known.joined(separator: ", ")))")
     }

@@ -94,7 +94,9 @@ public struct HTTPDecisions: DecisionChannel {
 
     /// Sends `question`; the backend's reply object, or nil (the default) with one line logged.
     public func ask(_ question: HostQuestion) async -> JSONValue? {
-        let wait = question.remaining(of: timeout)
+        var wait = question.remaining(of: timeout)
+        // A notification still goes out, with a second for it, whatever the step has spent.
+        if !question.expectsAnswer { wait = max(wait, min(timeout, .seconds(1))) }
         guard wait > .milliseconds(10) else {
             return fallBack(question, "the step's \(timeout) for the host's answers has passed")
         }

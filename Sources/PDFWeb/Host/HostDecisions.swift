@@ -15,15 +15,15 @@ public struct HostQuestion: Sendable, Equatable {
     public var arguments: JSONValue
     /// False for a notification (`backButtonPressed`, `viewerRectCancelled`): whatever comes back is ignored.
     public var expectsAnswer: Bool
-    /// When the step that asks it ends (``HostDecisions/stepDeadline``): a channel waits no longer
-    /// than this, nor than its own timeout; nil: its own timeout alone.
-    public var deadline: ContinuousClock.Instant?
+    /// The waiting left to the step that asks it (``HostDecisions/stepBudget``): a channel waits
+    /// no longer than this, nor than its own timeout; nil: its own timeout alone.
+    public var budget: StepBudget?
 
-    /// What is left of the wait for an answer: `timeout`, shortened to the step's deadline
-    /// (zero or less once it passed).
+    /// What is left of the wait for an answer: `timeout`, shortened to the step's budget (zero once
+    /// it is spent).
     public func remaining(of timeout: Duration) -> Duration {
-        guard let deadline else { return timeout }
-        return min(timeout, deadline - .now)
+        guard let budget else { return timeout }
+        return min(timeout, budget.left)
     }
 
     /// A question named `name` with `arguments`.
@@ -54,9 +54,10 @@ public protocol DecisionChannel: Sendable {
     /// What an answer's `configuration` may change: everything for a host's backend, the viewer and
     /// capture only for an answer that comes through the person's browser.
     var configurationScope: ConfigurationJSON.Scope { get }
-    /// How long one step (one request to the server) may wait for this channel's answers, all of
-    /// them together: a step that asks two questions of a host that does not answer waits this long
-    /// once, not twice. Nil: no deadline but each answer's own.
+    /// How long one step (one request to the server) may wait for answers of this channel that do
+    /// not come, all of them together: a step that asks two questions of a host that does not answer
+    /// waits this long once, not twice; an answer that comes costs nothing. Nil: no budget but each
+    /// answer's own timeout.
     var stepTimeout: Duration? { get }
 }
 
@@ -81,16 +82,16 @@ public final class HostDecisions: SessionDelegate {
     /// Decisions asked through `channel`.
     public init(channel: any DecisionChannel) { self.channel = channel }
 
-    /// The end of the step being answered: every question it asks shares this deadline. The router
-    /// binds it for each request (``withStepDeadline(_:)``); a question asked after it passed takes
-    /// the default at once.
-    @TaskLocal static var stepDeadline: ContinuousClock.Instant?
+    /// The waiting the step being answered may still spend on questions the host leaves
+    /// unanswered. The router binds one for each request (``withStepBudget(_:)``); a question asked
+    /// once it is spent takes its default at once, and a notification is sent with a second's wait.
+    @TaskLocal static var stepBudget: StepBudget?
 
-    /// Runs `step` with one deadline, ``DecisionChannel/stepTimeout`` from now, for every question it
-    /// asks (an outer step's deadline, when one is bound, is kept).
-    func withStepDeadline<T: Sendable>(_ step: () async throws(WebError) -> T) async throws(WebError) -> T {
-        guard Self.stepDeadline == nil, let timeout = channel.stepTimeout else { return try await step() }
-        let result: Result<T, WebError> = await Self.$stepDeadline.withValue(.now + timeout) {
+    /// Runs `step` with one budget, ``DecisionChannel/stepTimeout`` long, for every question it asks
+    /// (an outer step's, when one is bound, is kept).
+    func withStepBudget<T: Sendable>(_ step: () async throws(WebError) -> T) async throws(WebError) -> T {
+        guard Self.stepBudget == nil, let timeout = channel.stepTimeout else { return try await step() }
+        let result: Result<T, WebError> = await Self.$stepBudget.withValue(StepBudget(timeout)) {
             do throws(WebError) {
                 return .success(try await step())
             } catch {
@@ -112,8 +113,12 @@ public final class HostDecisions: SessionDelegate {
         var question = HostQuestion(
             name: name, documentID: documentID.withLock { $0 }, arguments: .object(arguments),
             expectsAnswer: expectsAnswer)
-        question.deadline = Self.stepDeadline
-        guard let reply = await channel.ask(question), expectsAnswer else { return nil }
+        question.budget = Self.stepBudget
+        let asked = ContinuousClock.now
+        let reply = await channel.ask(question)
+        // Only a question the host left unanswered spends the step's waiting.
+        if reply == nil, expectsAnswer { question.budget?.spend(ContinuousClock.now - asked) }
+        guard let reply, expectsAnswer else { return nil }
         if let changes = reply["configuration"], changes != .null, let apply = configure.withLock({ $0 }) {
             await apply(changes)
         }
@@ -128,7 +133,8 @@ public final class HostDecisions: SessionDelegate {
     /// Asks `signingProcessStarted`: the field names the host answers (strings only), else none.
     public func signingProcessStarted(field: String) async -> [String] {
         let answer = await ask("signingProcessStarted", [("field", .string(field))])
-        return (answer?.arrayValue ?? []).compactMap(\.stringValue).prefix(10_000).map { $0 }
+        // At most 1000 names of at most 1 KiB each: what a form's fields can be.
+        return (answer?.arrayValue ?? []).prefix(1000).compactMap(\.stringValue).filter { $0.utf8.count <= 1024 }
     }
 
     /// Asks `willConfirmSigning`; true unless the host answers false.
@@ -184,4 +190,21 @@ public struct NoDecisions: DecisionChannel {
     public init() {}
     /// Nil: the default.
     public func ask(_ question: HostQuestion) async -> JSONValue? { nil }
+}
+
+/// The waiting a step may spend on questions the host leaves unanswered (``HostDecisions/stepBudget``).
+public final class StepBudget: Sendable, Equatable {
+    /// The same budget (one step's).
+    public static func == (lhs: StepBudget, rhs: StepBudget) -> Bool { lhs === rhs }
+
+    private let remaining: Mutex<Duration>
+
+    /// A budget of `total`.
+    public init(_ total: Duration) { remaining = Mutex(total) }
+
+    /// What is left (zero once spent).
+    public var left: Duration { remaining.withLock { max(.zero, $0) } }
+
+    /// Takes `waited` from what is left.
+    func spend(_ waited: Duration) { remaining.withLock { $0 -= waited } }
 }
