@@ -299,6 +299,17 @@ export class Workflow {
     if (recovery?.outcome === 'confirmAgain' && state.phase === 'confirming') {
       return handlers.onConfirmationRequired({ page: state.page, url: state.url, note: recovery.message });
     }
+    if (recovery?.outcome === 'awaitingCMS' && state.phase === 'awaitingSignature') {
+      // The signature is still awaited from the host: the person may wait, or drop it and sign again.
+      const choice = await modal({
+        title: 'Your signature is still awaited', id: 'recovery-dialog',
+        body: [h('p', { id: 'recovery-note', textContent: recovery.message })],
+        actions: [{ label: 'Cancel the signature', value: 'cancel' }, { label: 'Keep waiting', value: 'wait', primary: true }],
+        cancelValue: 'wait',
+      });
+      if (choice === 'cancel') return this.call('/api/cancel');
+      return this.resume({ ...state, recovery: null });
+    }
     if (recovery?.message) {
       return modal({
         title: recovery.outcome === 'signed' ? 'Your signature was made' : 'Your signature was not made', id: 'recovery-dialog',
