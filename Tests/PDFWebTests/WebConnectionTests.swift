@@ -18,6 +18,7 @@ import Testing
         let json: JSONValue
         var probes: Int { json["probes"]?.intValue ?? 0 }
         var failures: Int { json["failures"]?.intValue ?? -1 }
+        var failuresInARow: Int { json["failuresInARow"]?.intValue ?? -1 }
         var longest: Double { json["max"]?.doubleValue ?? .infinity }
         var description: String { json.serialized() }
     }
@@ -48,16 +49,20 @@ import Testing
         #expect(run.longest < 1.0, "\(run)")
     }
 
-    @Test("an attacker on the person's own address: the header deadline still frees the connections")
+    /// The per-address limit cannot tell the person from an attacker on the same address (a NAT, a
+    /// proxy): what keeps the person in is that the connection that waited longest is dropped first
+    /// (read once more before, so a head that came is handed on) and that none waits more than 5 s.
+    /// The person may lose a request now and then to the flood, never the server.
+    @Test("an attacker on the person's own address: a request may be lost, the person is never locked out")
     func attackFromTheSameAddress() async throws {
         let server = try await TestServer()
         defer { Task { await server.stop() } }
         let run = try await Self.attack(server, "slowloris", source: "127.0.0.1")
         print("attack slowloris from 127.0.0.1: \(run)")
-        #expect(run.probes >= 10)
-        #expect(run.failures == 0, "\(run)")
-        // Within the header deadline (5 s) and a second: nothing holds a connection longer.
-        #expect(run.longest < 6.0, "\(run)")
+        #expect(run.probes >= 40)
+        #expect(run.failures <= run.probes / 10, "\(run)")
+        #expect(run.failuresInARow <= 2, "\(run)")
+        #expect(run.longest < 1.0, "\(run)")
     }
 
     @Test("a connection whose request head has not arrived 5 s after it opened is closed")
@@ -74,7 +79,8 @@ import Testing
             wait: 9, byteEvery: 0.5)
         #expect(trickled.closed)
         #expect(trickled.seconds < 7)
-        #expect(trickled.status == 408 || trickled.bytes.isEmpty)
+        #expect(trickled.status == 408)
+        #expect(trickled.headers["x-content-type-options"] == "nosniff")
     }
 
     @Test("at most four event streams a credential: a fifth closes the oldest")

@@ -16,8 +16,9 @@ MODE is what each of COUNT attacking connections does (all from SOURCE: Linux ro
 A connection the server closes is opened again RECONNECT seconds later, for the whole run. Beside
 them, from 127.0.0.1, a probe asks `GET /api/state` with the bearer token on a new connection every
 PROBE_EVERY seconds (5 s timeout each) and times the whole exchange. Prints one JSON object:
-{"probes", "failures", "statuses", "max", "p50", "p99", "attackers": {"opened", "closedByServer",
-"refused", "openAtEnd"}, "failureReasons"}. Only the standard library; loopback only.
+{"probes", "failures", "failuresInARow" (the most failed probes in a row), "statuses", "max", "p50",
+"p99", "attackers": {"opened", "closedByServer", "refused", "openAtEnd"}, "failureReasons"}. Only
+the standard library; loopback only.
 
 Also a module: `scripts/load-test.py --attack` runs `Attack` beside its clients.
 """
@@ -226,18 +227,21 @@ def main():
     deadline = time.monotonic() + options.seconds
     latencies, statuses, reasons = [], {}, {}
     failures = 0
+    run = longest_run = 0  # failed probes in a row
     while time.monotonic() < deadline:
         started = time.monotonic()
         elapsed, status, reason = probe(options.port, options.token)
         latencies.append(elapsed)
         statuses[str(status)] = statuses.get(str(status), 0) + 1
+        run = run + 1 if status != 200 else 0
+        longest_run = max(longest_run, run)
         if status != 200:
             failures += 1
             reasons[reason or "status %s" % status] = reasons.get(reason or "status %s" % status, 0) + 1
         time.sleep(max(0.0, options.probe_every - (time.monotonic() - started)))
     attack.stop()
     print(json.dumps({
-        "probes": len(latencies), "failures": failures, "statuses": statuses,
+        "probes": len(latencies), "failures": failures, "failuresInARow": longest_run, "statuses": statuses,
         "max": max(latencies) if latencies else None, "p50": percentile(latencies, 0.5),
         "p99": percentile(latencies, 0.99), "attackers": attack.stats(), "failureReasons": reasons,
     }))

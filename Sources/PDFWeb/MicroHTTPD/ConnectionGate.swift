@@ -193,17 +193,27 @@ private struct GateState {
             }
             ConnectionGate.setNonBlocking(socket)
             let client = ClientAddress(storage)
-            if limits.perAddress > 0, perClient[client, default: 0] >= limits.perAddress,
-                let oldest = oldest(of: client)
-            {
-                drop(oldest)
-            }
-            if connections.count >= max(1, limits.waiting), let oldest = oldest(of: nil) { drop(oldest) }
+            if limits.perAddress > 0 { makeRoom(of: client, below: limits.perAddress) }
+            makeRoom(of: nil, below: max(1, limits.waiting))
             connections[socket] = Waiting(
                 socket: socket, address: storage, length: length, client: client, arrived: .now)
             perClient[client, default: 0] += 1
             // The head often arrived with the connection.
             serve(socket)
+        }
+    }
+
+    /// Closes the connections of `client` (of any client when nil) that came first until fewer
+    /// than `limit` are left. Each is read once more before: a head that has arrived meanwhile is
+    /// handed on, not lost — a person's connection, accepted a moment before its head came, among
+    /// a flood of new ones from the same address.
+    mutating func makeRoom(of client: ClientAddress?, below limit: Int) {
+        while (client.map { perClient[$0, default: 0] } ?? connections.count) >= limit,
+            let oldest = oldest(of: client)
+        {
+            if connections[oldest]?.closingUntil == nil { serve(oldest) }
+            // Handed on, or answered (then closing, and closed now too).
+            drop(oldest)
         }
     }
 
