@@ -15,13 +15,27 @@ let accessHandler: MHD_AccessHandlerCallback = {
         uploadData: uploadData, uploadSize: uploadSize, context: slot)
 }
 
-let requestCompleted: MHD_RequestCompletedCallback = { _, _, slot, _ in
+let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
     pthread_setspecific(connectionKey, nil)
+    if let cls, let connection {
+        Unmanaged<MicroHTTPDDaemon>.fromOpaque(cls).takeUnretainedValue().requestEnded(connection)
+    }
     guard let slot, let raw = slot.pointee else { return }
     let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
     context.daemon.finished(context)
     slot.pointee = nil
 }
+
+/// A connection closed: for one whose request never began (the client left first), its place among
+/// the requests under way is free now. libmicrohttpd calls this before it closes the socket.
+let connectionNotified:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        MHD_ConnectionNotificationCode
+    ) -> Void = { cls, connection, _, code in
+        guard code == .CONNECTION_NOTIFY_CLOSED, let cls, let connection else { return }
+        Unmanaged<MicroHTTPDDaemon>.fromOpaque(cls).takeUnretainedValue().requestEnded(connection)
+    }
 
 /// The socket (plus one) of the request this thread is reading, set when its head was admitted:
 /// libmicrohttpd runs each connection on a thread of its own, and tells ``logger`` nothing else.

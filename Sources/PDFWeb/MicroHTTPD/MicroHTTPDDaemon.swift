@@ -51,6 +51,10 @@ final class MicroHTTPDDaemon: Sendable {
     let keepAliveInterval: Double
     /// The running daemon's address (0 when stopped): `OpaquePointer` is not `Sendable`.
     private let daemon = Mutex<Int>(0)
+    /// The requests under way: counted when the gate hands a connection on, and no longer once its
+    /// request is over (``requestEnded(_:)``), so that a place is free again at once — libmicrohttpd's
+    /// own counts wait for its thread to clean the connection up, seconds later under load.
+    private let inFlight = Mutex(InFlight())
     private let gate = Mutex<ConnectionGate?>(nil)
     /// The bodies and their bytes held now.
     let uploads = Mutex<(count: Int, bytes: Int)>((0, 0))
@@ -76,8 +80,10 @@ final class MicroHTTPDDaemon: Sendable {
         }
     }
 
-    /// libmicrohttpd's own limit on connections: the gate's is the one met, this one only guards it.
-    var daemonConnectionLimit: Int { connectionLimits.requests + 64 }
+    /// libmicrohttpd's own limit on connections, a guard only: it counts a connection until its
+    /// thread has been cleaned up, which lags behind when requests come fast, so the limits met are
+    /// the daemon's own count (``InFlight``).
+    var daemonConnectionLimit: Int { connectionLimits.requests * 4 }
 
     /// Seconds without a byte before an event stream is closed: two keep-alive intervals, or the
     /// idle timeout when that is longer.
@@ -102,14 +108,16 @@ final class MicroHTTPDDaemon: Sendable {
         let completed = unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)
         let idle = max(1, min(3600, connectionLimits.idleTimeout.components.seconds))
         let arguments: [any CVarArg] = [
+            // The logger first: libmicrohttpd logs to standard error until it has one.
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, OpaquePointer(unsafeBitCast(logger, to: UnsafeRawPointer.self)),
+            OpaquePointer(context),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(completed), OpaquePointer(context),
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(daemonConnectionLimit),
-            MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(max(0, connectionLimits.gate.perAddress)),
+            MHD_OPTION.NOTIFY_CONNECTION.rawValue,
+            OpaquePointer(unsafeBitCast(connectionNotified, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(idle),
             MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, connectionLimits.memory,
             MHD_OPTION.UNESCAPE_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(unescape, to: UnsafeRawPointer.self)),
-            OpaquePointer(context),
-            MHD_OPTION.EXTERNAL_LOGGER.rawValue, OpaquePointer(unsafeBitCast(logger, to: UnsafeRawPointer.self)),
             OpaquePointer(context),
             MHD_OPTION.END.rawValue,
         ]
@@ -138,19 +146,60 @@ final class MicroHTTPDDaemon: Sendable {
     }
 
     /// Gives a connection whose head passed to libmicrohttpd, unless as many requests as allowed
-    /// are under way.
+    /// are under way, in all or from its address (the gate then answers `503`).
     private func handOff(_ socket: Int32, _ address: sockaddr_storage, _ length: socklen_t) -> ConnectionGate.HandOff {
         guard let running = OpaquePointer(bitPattern: daemon.withLock({ $0 })) else { return .busy }
-        let current = autograph_mhd_current_connections(library.daemonInfo, running)
-        guard Int(current) < connectionLimits.requests else { return .busy }
+        let client = ClientAddress(address)
+        let admitted = inFlight.withLock { state in
+            // A socket of this number still counted was closed by libmicrohttpd without a word (it
+            // refused it): its place is free.
+            state.release(socket)
+            return state.admit(
+                socket, client, total: connectionLimits.requests, perAddress: connectionLimits.gate.perAddress)
+        }
+        guard admitted else { return .busy }
         var address = address
         // libmicrohttpd closes the socket itself when it refuses it.
-        _ = withUnsafePointer(to: &address) { pointer in
+        let added = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 library.addConnection(running, socket, $0, length)
             }
         }
+        if added != .YES { inFlight.withLock { $0.release(socket) } }
         return .taken
+    }
+
+    /// The request on `connection` is over (or the connection closed before one began): its place
+    /// among those under way is free. Called on the connection's thread, or on libmicrohttpd's when
+    /// it cleans the connection up, before the socket is closed: its number is not another's yet.
+    func requestEnded(_ connection: OpaquePointer) {
+        guard let socket = library.connectionInfo(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd
+        else { return }
+        inFlight.withLock { $0.release(socket) }
+    }
+
+    /// The requests handed to libmicrohttpd and not over yet, by socket and by client address.
+    struct InFlight {
+        var total = 0
+        var byClient: [ClientAddress: Int] = [:]
+        var bySocket: [Int32: ClientAddress] = [:]
+
+        /// Counts `socket` of `client`; false when that would pass `total` or `perAddress` (0: none).
+        mutating func admit(_ socket: Int32, _ client: ClientAddress, total limit: Int, perAddress: Int) -> Bool {
+            guard total < limit, perAddress == 0 || byClient[client, default: 0] < perAddress else { return false }
+            total += 1
+            byClient[client, default: 0] += 1
+            bySocket[socket] = client
+            return true
+        }
+
+        /// No longer counts `socket` (nothing when it is not counted).
+        mutating func release(_ socket: Int32) {
+            guard let client = bySocket.removeValue(forKey: socket) else { return }
+            total -= 1
+            let left = byClient[client, default: 1] - 1
+            byClient[client] = left > 0 ? left : nil
+        }
     }
 
     /// A listening TCP socket on `literal`:`port`, and the port it got.

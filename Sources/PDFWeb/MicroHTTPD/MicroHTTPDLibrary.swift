@@ -35,8 +35,6 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
     let addConnection: @convention(c) (OpaquePointer?, Int32, UnsafePointer<sockaddr>?, socklen_t) -> MHD_Result
     /// `MHD_set_connection_option` (variadic: called through `autograph_mhd_set_connection_timeout`).
     let setConnectionOption: UnsafeMutableRawPointer
-    /// `MHD_get_daemon_info` (variadic: called through `autograph_mhd_current_connections`).
-    let daemonInfo: UnsafeMutableRawPointer
 
     /// The library, opened once; nil with the loader's message when it cannot be.
     static let shared: Result<MicroHTTPDLibrary, WebError> = open()
@@ -82,8 +80,7 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
                         as: (@convention(c) (OpaquePointer?, UInt32, OpaquePointer?) -> MHD_Result).self),
                     connectionInfo: try symbol("MHD_get_connection_info"),
                     addConnection: try symbol("MHD_add_connection"),
-                    setConnectionOption: try symbol("MHD_set_connection_option"),
-                    daemonInfo: try symbol("MHD_get_daemon_info")))
+                    setConnectionOption: try symbol("MHD_set_connection_option")))
         } catch {
             return .failure(error)
         }

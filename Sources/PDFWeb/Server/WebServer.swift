@@ -51,8 +51,8 @@ public final class WebServer: Sendable {
         /// the oldest of them is closed (512).
         public var maxWaitingConnections = 512
         /// Connections from one client address at once: of those waiting for their head (beyond,
-        /// that address's oldest is closed) and of the requests under way (beyond, the connection
-        /// is closed); 0: no limit. Behind a reverse proxy every connection comes from the proxy's
+        /// that address's oldest is closed) and of the requests under way (beyond, `503`); 0: no
+        /// limit. Behind a reverse proxy every connection comes from the proxy's
         /// address: set 0 there, or at least the proxy's own connections to this server (64).
         public var connectionsPerAddress = 64
         /// How long after a connection opens its whole request head must have arrived, whatever
