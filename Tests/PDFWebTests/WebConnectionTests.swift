@@ -117,6 +117,25 @@ import Testing
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "closed closed open open open open")
     }
 
+    @Test("a request whose body stops coming is closed after the idle timeout; an event stream outlives it")
+    func idleTimeout() async throws {
+        let server = try await TestServer(keepAlive: 2) { $0.idleTimeout = .seconds(1) }
+        defer { Task { await server.stop() } }
+        // 10 of 100 bytes, then nothing: closed a second later (the timer counts whole seconds).
+        var stalled = Self.head(
+            server.port, ["PUT /api/fields/name HTTP/1.1", "X-Autograph: 1", "Content-Length: 100"],
+            token: server.token)
+        stalled += Array("{\"value\": ".utf8)
+        let reply = try await Raw.exchange(server.port, stalled, wait: 8)
+        #expect(reply.closed)
+        #expect(reply.seconds < 4, "\(reply.seconds)")
+        // Quiet between keep-alive comments every 2 s, an event stream stays open (twice the interval).
+        let events = try await Raw.exchange(
+            server.port, Self.head(server.port, ["GET /api/events HTTP/1.1"], token: server.token), wait: 7)
+        #expect(!events.closed, "\(events.text)")
+        #expect(events.text.components(separatedBy: ": keep-alive").count >= 3, "\(events.text)")
+    }
+
     @Test("40 clients of one address asking at once on new connections are all answered, none refused")
     func burstBelowTheLimits() async throws {
         let server = try await TestServer()
