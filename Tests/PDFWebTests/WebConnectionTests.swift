@@ -432,6 +432,47 @@ enum Raw {
         }
     }
 
+    @Test("20,000 damaged heads: never a crash, and a complete head is complete alone, at the same length")
+    func damagedHeads() {
+        var generator = SplitMix(seed: 7)
+        let pieces: [[UInt8]] = [[0x0D], [0x0A], [0x20], [0x09], [0x3A], [0x00], [0x7F], [0xFF], [0x0D, 0x0A]]
+        let base = Array(Self.valid.utf8)
+        for _ in 0..<20_000 {
+            var bytes = base
+            for _ in 0..<(1 + Int(generator.next() % 4)) {
+                let at = Int(generator.next() % UInt64(bytes.count + 1))
+                switch generator.next() % 3 {
+                case 0: bytes.insert(contentsOf: pieces[Int(generator.next() % UInt64(pieces.count))], at: at)
+                case 1: if at < bytes.count { bytes.remove(at: at) }
+                default: if at < bytes.count { bytes[at] = UInt8(truncatingIfNeeded: generator.next()) }
+                }
+            }
+            let verdict = bytes.withUnsafeBytes { RequestHead.check($0, limits: Self.limits) }
+            if case .complete(let length) = verdict {
+                #expect(length <= bytes.count)
+                let alone = bytes[..<length].withUnsafeBytes { RequestHead.check($0, limits: Self.limits) }
+                guard case .complete(let again) = alone else {
+                    Issue.record("\(bytes) complete at \(length), not alone")
+                    continue
+                }
+                #expect(again == length)
+            }
+        }
+    }
+
+    /// A small deterministic generator (SplitMix64).
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test("the limits: a target past its bytes is 414 before its line ends, a head past its bytes or fields 431")
     func limitsAreMet() {
         let small = RequestHead.Limits(headBytes: 2048, targetBytes: 512, fields: 10)
