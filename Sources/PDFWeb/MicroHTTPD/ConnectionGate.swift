@@ -46,6 +46,7 @@ final class ConnectionGate: Sendable {
     private let handOff: @Sendable (Int32, sockaddr_storage, socklen_t) -> HandOff
     /// A pipe whose write end wakes the gate's thread to stop.
     private let wake: (read: Int32, write: Int32)
+    private let started = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -72,8 +73,9 @@ final class ConnectionGate: Sendable {
         _ = fcntl(socket, F_SETFD, fcntl(socket, F_GETFD) | FD_CLOEXEC)
     }
 
-    /// Starts the gate's thread.
+    /// Starts the gate's thread (once).
     func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         DispatchQueue(label: "autograph.http.gate", qos: .userInitiated).async { [self] in
             var state = GateState(limits: limits, handOff: handOff)
             state.run(listener: listener, wake: wake.read, stopped: stopped)
@@ -87,7 +89,7 @@ final class ConnectionGate: Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
-        finished.wait()
+        if started.load(ordering: .acquiring) { finished.wait() }
         close(wake.read)
         close(wake.write)
         close(listener)
@@ -138,6 +140,8 @@ private struct GateState {
     var connections: [Int32: Waiting] = [:]
     var perClient: [ClientAddress: Int] = [:]
     var buffer: [UInt8]
+    /// Out of descriptors with none to give back: the listening socket is left alone until then.
+    var acceptingAgain: ContinuousClock.Instant?
 
     /// How long an answered connection is read (and dropped) before it is closed: the client sees
     /// the answer rather than a reset for bytes it sent that nobody read.
@@ -160,9 +164,10 @@ private struct GateState {
         while !stopped.load(ordering: .acquiring) {
             descriptors.removeAll(keepingCapacity: true)
             descriptors.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))
-            descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            if let until = acceptingAgain, until <= .now { acceptingAgain = nil }
+            descriptors.append(pollfd(fd: listener, events: acceptingAgain == nil ? Int16(POLLIN) : 0, revents: 0))
             for socket in connections.keys { descriptors.append(pollfd(fd: socket, events: readable, revents: 0)) }
-            let wait = nextDeadline().map(Self.milliseconds(until:)) ?? 1000
+            let wait = [nextDeadline(), acceptingAgain].compactMap { $0 }.min().map(Self.milliseconds(until:)) ?? 1000
             let count = descriptors.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), wait) }
             if stopped.load(ordering: .acquiring) { break }
             if count > 0 {
@@ -187,8 +192,11 @@ private struct GateState {
             }
             guard socket >= 0 else {
                 if errno == EINTR || errno == ECONNABORTED { continue }
-                // Out of descriptors: the oldest waiting connection makes room, else the next turn.
-                if errno == EMFILE || errno == ENFILE, let oldest = oldest(of: nil) { drop(oldest) }
+                // Out of descriptors: the oldest waiting connection makes room, else accepting
+                // waits a moment (the listening socket stays readable: no turn without a pause).
+                if errno == EMFILE || errno == ENFILE {
+                    if let oldest = oldest(of: nil) { drop(oldest) } else { acceptingAgain = .now + .milliseconds(100) }
+                }
                 return
             }
             ConnectionGate.setNonBlocking(socket)
@@ -229,8 +237,9 @@ private struct GateState {
     mutating func serve(_ socket: Int32, ended: Bool = false) {
         guard var connection = connections[socket] else { return }
         if connection.closingUntil != nil {
-            // Answered: read and drop until the client closes.
-            while true {
+            // Answered: read and drop until the client closes (a bounded amount a turn: a client
+            // that keeps sending is closed at its deadline).
+            for _ in 0..<16 {
                 let count = buffer.withUnsafeMutableBytes {
                     recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
                 }
@@ -238,6 +247,7 @@ private struct GateState {
                 if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { drop(socket) }
                 return
             }
+            return
         }
         let count = buffer.withUnsafeMutableBytes {
             recv(socket, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT))
