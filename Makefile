@@ -43,9 +43,11 @@ test:
 	# block the shared thread pool with waits on the oracles' processes, and the server answers
 	# requests from that pool.
 	SWIFT=$(SWIFT) scripts/swift-test --skip-build --filter "PDFWebTests|ServeOutboundFetchTests" \
-	  --skip WebRenderBudgetTests
+	  --skip WebRenderBudgetTests --skip WebConnectionTests
 	# The render budget's heavy pages on their own: they take the process's rendering threads.
 	SWIFT=$(SWIFT) scripts/swift-test --skip-build --filter WebRenderBudgetTests
+	# The attacks on the server's connections on their own: they time a person's requests.
+	SWIFT=$(SWIFT) scripts/swift-test --skip-build --filter WebConnectionTests
 	python3 scripts/fidelity.py --autograph $(BUILD_DIR)/debug/autograph --out $(BUILD_DIR)/fidelity-subset \
 	  --files "$(FIDELITY_SUBSET)" --min-share 1.0
 	scripts/browser-tests $(BUILD_DIR)/debug/autograph

@@ -6,7 +6,8 @@ Builds its inputs in a temporary directory: a 3-page form (page 1: text and two 
 before Flate; page 3: text) and a "photo bomb", a ~1 MB PNG whose IHDR declares 32767×32767
 RGBA pixels (a valid zlib stream of ~1 GB of zeros: the rows stop long before the height).
 Starts `AUTOGRAPH serve FORM --port 0 --host 127.0.0.1 --store TMP/store`, reads the URL it
-prints, and runs N client threads for S seconds, each on a keep-alive connection of its own:
+prints, and runs N client threads for S seconds, each on a connection of its own (opened again
+whenever the server closes it: it answers every request with `Connection: close`):
 mostly tiles of random pages, scales and regions of the light pages (70 %), and API calls
 (state, pages, fields, layout, page, a field value PUT, search); a few clients (clients / 16)
 ask only for tiles of the heavy page; one client only uploads the photo bomb to the photo field,
@@ -22,16 +23,26 @@ answers at the end. Prints a table and one verdict per target:
 
     API p99 ≤ 50 ms; no tile request over 5 s; peak RSS < 1 GiB; no error but refusals; server alive
 
+With --attack MODE[,MODE…] attackers run beside the clients for the whole run, COUNT connections
+of each MODE (--attack-count, 300) from another address (--attack-source, 127.0.0.2: Linux routes
+all of 127.0.0.0/8 to the loopback interface), each opened again half a second after the server
+closes it — the modes of Tests/Scripts/connection_attack.py: `idle` (connects, sends nothing),
+`slowloris` (a request head one byte a second, header lines that never end), `events-anon`
+(`GET /api/events` without a credential, kept open), `events-token` (event streams with the
+token). One more verdict then: the clients' `GET /api/state` p99 ≤ 1 s under attack.
+
 Exits 0 whichever the verdicts (a benchmark), 1 when they miss and --strict is given, 2 when
 the harness cannot run (the server does not start, bad options).
 
     scripts/load-test.py [--autograph PATH] [--clients 50] [--seconds 60] [--quick] [--strict]
                          [--heavy-clients N] [--bombs 2] [--timeout 30] [--log FILE] [--keep]
+                         [--attack slowloris,idle [--attack-count 300] [--attack-source 127.0.0.2]]
 
 Only the Python standard library; all traffic goes to 127.0.0.1.
 """
 import argparse
 import http.client
+import importlib.util
 import json
 import math
 import os
@@ -49,6 +60,10 @@ import time
 import zlib
 
 API_P99_TARGET = 0.050
+ATTACKED_STATE_P99_TARGET = 1.0
+ATTACK_MODES = ("idle", "slowloris", "events-anon", "events-token")
+ATTACK_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Scripts",
+                             "connection_attack.py")
 TILE_MAX_TARGET = 5.0
 RSS_TARGET = 1024 * 1024 * 1024
 HEAVY_PAGE = 1  # 0-based: the page with the 2 million path operators
@@ -512,7 +527,14 @@ def main():
     parser.add_argument("--log", help="keep the server's output in this file (default: in the temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (inputs, store, log)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--attack", default="",
+                        help="attackers beside the clients: a comma-separated list of " + ", ".join(ATTACK_MODES))
+    parser.add_argument("--attack-count", type=int, default=300, help="connections of each attack mode")
+    parser.add_argument("--attack-source", default="127.0.0.2", help="the attackers' address")
     options = parser.parse_args()
+    options.attack = [mode for mode in options.attack.split(",") if mode]
+    if any(mode not in ATTACK_MODES for mode in options.attack) or not 1 <= options.attack_count <= 5000:
+        parser.error("--attack takes %s; --attack-count 1…5000" % ", ".join(ATTACK_MODES))
     if options.quick:
         options.clients, options.seconds = 10, 10
     if options.clients < 1 or not 1 <= options.seconds <= 3600 or not 1 <= options.timeout <= 300:
@@ -612,6 +634,15 @@ def run_test(options, autograph, workdir, running):
     roles = ["heavy"] * options.heavy_clients
     roles += ["bomb" if run.bomb_times else "light"] + ["light"] * (options.clients - len(roles) - 1)
     clients = [Client(index, role, run, options.seed) for index, role in enumerate(roles)]
+    attacks = []
+    if options.attack:
+        specification = importlib.util.spec_from_file_location("connection_attack", ATTACK_SCRIPT)
+        module = importlib.util.module_from_spec(specification)
+        specification.loader.exec_module(module)
+        attacks = [module.Attack(run.port, mode, options.attack_count, options.attack_source, run.token).start()
+                   for mode in options.attack]
+        print("attack: %s, %d connections each from %s" % (
+            ", ".join(options.attack), options.attack_count, options.attack_source))
     client_cpu = os.times()
     for client in clients:
         client.start()
@@ -634,6 +665,9 @@ def run_test(options, autograph, workdir, running):
     run.stop.set()
     for client in clients:
         client.join(max(0.1, limit - time.monotonic()))
+    for attack in attacks:
+        attack.stop()
+    run.attack_stats = [(attack.mode, attack.stats()) for attack in attacks]
     stuck = [client.name for client in clients if client.is_alive()]
     elapsed = time.monotonic() - run.started
     client_cpu = sum(os.times()[:2]) - sum(client_cpu[:2])
@@ -754,6 +788,9 @@ def report(options, run, server, results, elapsed, stuck, probe, final_status, a
     if stopped:
         state += "; " + stopped
     print("server: " + state)
+    for mode, figures in getattr(run, "attack_stats", []):
+        print("attack %s: %d connections opened, %d closed by the server, %d open at the end" % (
+            mode, figures["opened"], figures["closedByServer"], figures["openAtEnd"]))
     for note in setup_notes:
         print("note: " + note)
     if not alive_at_end or errors:
@@ -780,6 +817,11 @@ def report(options, run, server, results, elapsed, stuck, probe, final_status, a
         ("server alive at the end", "alive" if server_ok else ("not answering" if alive_at_end else "gone"),
          server_ok),
     ]
+    if options.attack:
+        state = sorted(r.latency for r in results if r.route == "GET /api/state")
+        state_p99 = percentile(state, 0.99)
+        targets.append(("under attack: state p99 ≤ 1 s", duration(state_p99) if state else "no answers",
+                        bool(state) and state_p99 <= ATTACKED_STATE_P99_TARGET))
     print()
     for name, figure, met in targets:
         print("%-28s %-26s %s" % (name, figure, "ok" if met else "MISS  <--"))

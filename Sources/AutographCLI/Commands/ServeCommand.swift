@@ -21,6 +21,7 @@ enum ServeCommand: Command {
             autograph serve [FILE [--password P]] [--port N] [--host H] [--store DIR] [--storage-key-file KEY]
                                   [--replace] [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
                                   [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
+                                  [--connections-per-address N]
                                   [--decisions URL --decisions-secret-file FILE]
                                   [--tsa URL [--tsa-user U --tsa-password-file F | --tsa-token-file F]]
                                   [--allow-fetch-to HOST[:PORT]|CIDR ...]
@@ -58,6 +59,9 @@ enum ServeCommand: Command {
             .init(
                 name: "embed-origin", valueName: "ORIGIN",
                 help: "the one origin (https://app.example.com) whose pages may frame and drive the viewer"),
+            .init(
+                name: "connections-per-address", valueName: "N",
+                help: "connections from one client address at once (default 64; 0: no limit, behind a reverse proxy)"),
             .init(
                 name: "decision-timeout", valueName: "SECONDS",
                 help: "how long one step waits for all the host's answers before the defaults (default 60)"),
@@ -109,6 +113,12 @@ enum ServeCommand: Command {
               autograph session rekey --store DIR/store.sqlite --user demo --from-public-key \
             --new-storage-key-file store.key
 
+            Connections (docs/web-api.md, "Connections"): a request's head must arrive within 5 s of its connection,
+            each connection carries one request, and one client address holds at most 64 connections at once
+            (--connections-per-address). Behind a reverse proxy every connection comes from the proxy's address:
+            give --connections-per-address 0 (or the most connections the proxy opens to this server), and let the
+            proxy limit its clients.
+
             Who answers the session's decisions (willStartSigning, willConfirmSigning …; docs/web-api.md): nobody
             (every default) unless --decisions URL sends each one to the host's backend as a POST signed with
             HMAC-SHA-256 (X-Autograph-Timestamp, X-Autograph-Signature), or --embed-origin lets the embedding page
@@ -126,11 +136,19 @@ enum ServeCommand: Command {
         guard let port = Int(arguments.value("port") ?? "8410"), (0...65535).contains(port) else {
             throw UsageError("--port must be a number from 0 to 65535")
         }
+        var perAddress = WebServer.Configuration().connectionsPerAddress
+        if let text = arguments.value("connections-per-address") {
+            guard let count = Int(text), (0...100_000).contains(count) else {
+                throw UsageError("--connections-per-address must be a number from 0 (no limit) to 100000")
+            }
+            perAddress = count
+        }
         let (demo, backend) = try await prepare(arguments, console: console)
 
         var configuration = WebServer.Configuration()
         configuration.webRoot = arguments.value("web-root")
         configuration.embedOrigin = try embedOrigin(arguments)
+        configuration.connectionsPerAddress = perAddress
         for path in arguments.values("trust") {
             configuration.trustRoots += try VerifyCommand.certificates(in: path)
         }

@@ -31,6 +31,10 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
     let queueResponse: @convention(c) (OpaquePointer?, UInt32, OpaquePointer?) -> MHD_Result
     /// `MHD_get_connection_info` for the kinds that take no further argument (the socket).
     let connectionInfo: @convention(c) (OpaquePointer?, MHD_ConnectionInfoType) -> UnsafePointer<MHD_ConnectionInfo>?
+    /// `MHD_add_connection`: a connection accepted by the gate (``ConnectionGate``).
+    let addConnection: @convention(c) (OpaquePointer?, Int32, UnsafePointer<sockaddr>?, socklen_t) -> MHD_Result
+    /// `MHD_set_connection_option` (variadic: called through `autograph_mhd_set_connection_timeout`).
+    let setConnectionOption: UnsafeMutableRawPointer
 
     /// The library, opened once; nil with the loader's message when it cannot be.
     static let shared: Result<MicroHTTPDLibrary, WebError> = open()
@@ -74,7 +78,9 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
                     queueResponse: try symbol(
                         "MHD_queue_response",
                         as: (@convention(c) (OpaquePointer?, UInt32, OpaquePointer?) -> MHD_Result).self),
-                    connectionInfo: try symbol("MHD_get_connection_info")))
+                    connectionInfo: try symbol("MHD_get_connection_info"),
+                    addConnection: try symbol("MHD_add_connection"),
+                    setConnectionOption: try symbol("MHD_set_connection_option")))
         } catch {
             return .failure(error)
         }

@@ -67,15 +67,40 @@ public final class EventSubscription: Sendable {
 /// event sent after it subscribed.
 final class EventHub: Sendable {
     private let subscribers = Mutex<[ObjectIdentifier: EventSubscription]>([:])
+    /// The streams of each credential (the bearer token, the browser's cookie), oldest first.
+    private let byCredential = Mutex<[String: [EventSubscription]]>([:])
 
     /// A new subscription, with `first` queued before anything else (the current phase).
     func subscribe(first: [UInt8]) -> EventSubscription {
-        let subscription = EventSubscription { [weak self] gone in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(gone)) }
-        }
+        let subscription = EventSubscription { [weak self] gone in self?.forget(gone) }
         subscription.send(first)
         subscribers.withLock { $0[ObjectIdentifier(subscription)] = subscription }
         return subscription
+    }
+
+    /// Counts `subscription` among the streams of `credential`, and ends the oldest of them beyond
+    /// `limit`: whoever holds a credential cannot fill the server's connections with streams.
+    func limit(_ subscription: EventSubscription, credential: String, to limit: Int) {
+        let ended = byCredential.withLock { streams -> [EventSubscription] in
+            var list = streams[credential, default: []]
+            list.append(subscription)
+            let excess = max(0, list.count - max(1, limit))
+            let oldest = Array(list.prefix(excess))
+            list.removeFirst(excess)
+            streams[credential] = list
+            return oldest
+        }
+        for stream in ended { stream.finish() }
+    }
+
+    private func forget(_ subscription: EventSubscription) {
+        _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(subscription)) }
+        byCredential.withLock { streams in
+            for (credential, list) in streams where list.contains(where: { $0 === subscription }) {
+                let rest = list.filter { $0 !== subscription }
+                streams[credential] = rest.isEmpty ? nil : rest
+            }
+        }
     }
 
     /// Sends one event (`event: NAME` / `data: JSON`) to every subscriber.

@@ -13,7 +13,9 @@
 ///    (the browser, after a sign-in link), or an unused sign-in link's code (`GET /?login=CODE`
 ///    only, answered with a redirect that sets the cookie and drops the code from the address —
 ///    also when the request carries the cookie as well; a used code with the cookie is only
-///    redirected, without it refused). The API token never appears in a URL;
+///    redirected, without it refused). Only a `GET` spends a code: a `HEAD` (a mail scanner
+///    trying the link) is answered as the `GET` would be but without the cookie, and the code
+///    stays good. The API token never appears in a URL;
 /// 5. a request that changes anything (every method but `GET` and `HEAD`) also carries
 ///    `X-Autograph: 1` — a header no form, image or cross-origin "simple" request can send — and,
 ///    when its credential is the cookie, an `Origin` or `Sec-Fetch-Site` that proves where it comes
@@ -50,8 +52,10 @@ struct RequestPolicy: Sendable {
         "sec-fetch-dest", "content-type",
     ]
 
-    /// The credential the request carries, or why it is refused.
-    func check(_ request: HTTPRequest, hosts: Set<String>) -> Result<Credential, WebError> {
+    /// The credential the request carries, or why it is refused. A sign-in link's code is spent
+    /// only when `spend` is true and the request is a `GET`: the daemon checks each request from its
+    /// head first (`spend: false`), then again once its body has arrived.
+    func check(_ request: HTTPRequest, hosts: Set<String>, spend: Bool = true) -> Result<Credential, WebError> {
         if let repeated = Self.singleHeaders.first(where: request.repeatedHeaders.contains) {
             return .failure(.badRequest("the \(repeated) header is given more than once"))
         }
@@ -85,7 +89,7 @@ struct RequestPolicy: Sendable {
             // The link first, whatever else the request carries: a browser that already holds the
             // cookie (a link opened a second time) is redirected too, so no code stays in its
             // address bar or its page's URL.
-            if links.consume(code) {
+            if (spend && request.method == "GET") ? links.consume(code) : links.isUnused(code) {
                 credential = .link
             } else if hasCookie {
                 credential = .spentLink

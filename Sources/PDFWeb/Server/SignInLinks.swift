@@ -24,11 +24,22 @@ final class SignInLinks: Sendable {
     /// Spends `code`: true when it was made here and not used yet (compared in constant time).
     func consume(_ code: String) -> Bool {
         unused.withLock { codes in
-            var found: Int?
-            for (index, candidate) in codes.enumerated() where RequestPolicy.equal(code, candidate) { found = index }
-            guard let found else { return false }
+            guard let found = Self.index(of: code, in: codes) else { return false }
             codes.remove(at: found)
             return true
         }
+    }
+
+    /// Whether `code` was made here and is not used yet, without spending it (a `HEAD`, or the
+    /// check of a request's head before its body arrives).
+    func isUnused(_ code: String) -> Bool {
+        unused.withLock { Self.index(of: code, in: $0) != nil }
+    }
+
+    /// Where `code` is among `codes`, every candidate compared in constant time.
+    private static func index(of code: String, in codes: [String]) -> Int? {
+        var found: Int?
+        for (index, candidate) in codes.enumerated() where RequestPolicy.equal(code, candidate) { found = index }
+        return found
     }
 }

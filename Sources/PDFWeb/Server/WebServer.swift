@@ -45,6 +45,35 @@ public final class WebServer: Sendable {
         public var token: String?
         /// The roots the signature panel (`GET /api/validation`) trusts signers' certificates to.
         public var trustRoots: [Certificate] = []
+        /// Requests under way at once, each on a thread of its own; beyond, `503` with `Retry-After` (256).
+        public var maxConnections = 256
+        /// Connections whose request head has not arrived whole yet (they hold no thread); beyond,
+        /// the oldest of them is closed (512).
+        public var maxWaitingConnections = 512
+        /// Connections from one client address at once: of those waiting for their head (beyond,
+        /// that address's oldest is closed) and of the requests under way (beyond, `503`); 0: no
+        /// limit. Behind a reverse proxy every connection comes from the proxy's
+        /// address: set 0 there, or at least the proxy's own connections to this server (64).
+        public var connectionsPerAddress = 64
+        /// How long after a connection opens its whole request head must have arrived, whatever
+        /// trickles meanwhile: beyond, `408` and closed, or closed without an answer when nothing
+        /// came (5 s).
+        public var headerTimeout: Duration = .seconds(5)
+        /// How long a request's body or answer may move no byte before its connection is closed;
+        /// an event stream waits two keep-alive intervals (10 s).
+        public var idleTimeout: Duration = .seconds(10)
+        /// The largest request head, its request line and header lines; beyond, `431` (16 KB).
+        public var maxHeadBytes = 16 * 1024
+        /// The longest request target (path and query); beyond, `414` (8 KB).
+        public var maxTargetBytes = 8 * 1024
+        /// Header lines, cookies and query parameters of one request, counted together; beyond, `431` (200).
+        public var maxHeadFields = 200
+        /// libmicrohttpd's memory for one connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`, 128 KB);
+        /// never less than the head limits need: 4 × ``maxHeadBytes`` + 64 bytes a field + 16 KB.
+        public var connectionMemory = 128 * 1024
+        /// Event streams (`GET /api/events`) one credential (the bearer token; the browser's cookie)
+        /// holds at once; a new one ends the oldest (4).
+        public var eventStreamsPerCredential = 4
         /// The one origin (`https://app.example.com`, as ``EmbedOrigin/parse(_:)`` writes it) whose
         /// pages may show the viewer in a frame and drive it (`Web/embed/autograph-embed.js`); nil:
         /// no page may frame it. The viewer posts its messages to this origin only, and takes
@@ -83,14 +112,35 @@ public final class WebServer: Sendable {
             links: links)
         self.router = router
         let hosts = allowedHosts
+        let streams = configuration.eventStreamsPerCredential
         daemon = MicroHTTPDDaemon(
             limits: .init(
                 bodyBytes: configuration.uploadLimit, concurrentBodies: configuration.concurrentUploads,
                 totalBytes: configuration.uploadBytesInFlight),
-            keepAliveInterval: configuration.keepAliveInterval
+            connections: Self.connectionLimits(configuration),
+            keepAliveInterval: configuration.keepAliveInterval,
+            admission: { request in Self.admit(request, policy: policy, hosts: hosts.current) }
         ) { request in
-            await Self.respond(to: request, router: router, policy: policy, hosts: hosts.current)
+            await Self.respond(
+                to: request, router: router, policy: policy, hosts: hosts.current, streamsPerCredential: streams)
         }
+    }
+
+    /// The daemon's connection limits from `configuration`.
+    static func connectionLimits(_ configuration: Configuration) -> MicroHTTPDDaemon.ConnectionLimits {
+        let head = RequestHead.Limits(
+            headBytes: max(1024, configuration.maxHeadBytes),
+            targetBytes: max(256, min(configuration.maxTargetBytes, configuration.maxHeadBytes)),
+            fields: max(8, configuration.maxHeadFields))
+        let needed = 4 * head.headBytes + 64 * head.fields + 16 * 1024
+        return MicroHTTPDDaemon.ConnectionLimits(
+            requests: max(1, configuration.maxConnections),
+            gate: ConnectionGate.Limits(
+                headerTimeout: max(.milliseconds(100), configuration.headerTimeout),
+                waiting: max(1, configuration.maxWaitingConnections),
+                perAddress: max(0, configuration.connectionsPerAddress), head: head),
+            idleTimeout: max(.seconds(1), configuration.idleTimeout),
+            memory: max(needed, configuration.connectionMemory))
     }
 
     /// Listens on `host`:`port` (0: any free port) and returns the port bound.
@@ -113,7 +163,9 @@ public final class WebServer: Sendable {
     /// Answers `request` as if it had come over HTTP to the address bound (the policy's checks, the
     /// route, the security headers): for fuzzing the whole server in process.
     package func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        await Self.respond(to: request, router: router, policy: policy, hosts: allowedHosts.current)
+        await Self.respond(
+            to: request, router: router, policy: policy, hosts: allowedHosts.current,
+            streamsPerCredential: configuration.eventStreamsPerCredential)
     }
 
     /// Ends the event streams, stops listening and waits for the connections to finish.
@@ -134,14 +186,29 @@ public final class WebServer: Sendable {
         }.joined()
     }
 
-    /// The policy's checks, then the route; every answer gets the security headers.
-    static func respond(to request: HTTPRequest, router: WebRouter, policy: RequestPolicy, hosts: Set<String>)
-        async -> HTTPResponse
-    {
+    /// The policy's checks on a request's head, before its body is read (a sign-in link is not
+    /// spent here): the refusal, with the security headers, or nil.
+    static func admit(_ request: HTTPRequest, policy: RequestPolicy, hosts: Set<String>) -> HTTPResponse? {
+        guard case .failure(let error) = policy.check(request, hosts: hosts, spend: false) else { return nil }
+        var response = HTTPResponse.error(error)
+        SecurityHeaders.apply(to: &response)
+        return response
+    }
+
+    /// The policy's checks, then the route; every answer gets the security headers. An event
+    /// stream counts among its credential's `streamsPerCredential`.
+    static func respond(
+        to request: HTTPRequest, router: WebRouter, policy: RequestPolicy, hosts: Set<String>,
+        streamsPerCredential: Int
+    ) async -> HTTPResponse {
         var response: HTTPResponse
         switch policy.check(request, hosts: hosts) {
         case .failure(let error):
             response = .error(error)
+        case .success(.link) where request.method != "GET":
+            // A HEAD (a mail scanner trying the link): the GET's answer without its credential,
+            // the code left unspent for the person.
+            response = HTTPResponse(status: 303, headers: [("Location", "/")])
         case .success(.link):
             // The code leaves the address before anything is drawn (and is spent): the browser
             // keeps the cookie, and every later URL only the bare path.
@@ -166,6 +233,10 @@ public final class WebServer: Sendable {
                 response = try await router.route(request)
             } catch {
                 response = .error(error)
+            }
+            if case .events(let subscription) = response.body {
+                router.backend.hub.limit(
+                    subscription, credential: credential == .bearer ? "bearer" : "cookie", to: streamsPerCredential)
             }
         }
         let page = request.path == "/" || request.path == "/index.html"
