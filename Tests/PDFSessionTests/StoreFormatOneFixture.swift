@@ -63,6 +63,34 @@ enum FormatOneStore {
 
     static let users = [ada, charles]
 
+    /// The checked-in store (`Tests/Fixtures/store/format1.sqlite`).
+    static let fixture = TestPaths.fixture("store", "format1.sqlite")
+
+    /// A copy of the checked-in store in a fresh directory, to be changed by a test.
+    static func copy() throws -> String {
+        let path = try TestPaths.temporaryDirectory("store-format1") + "/store.sqlite"
+        try FileManager.default.copyItem(atPath: fixture, toPath: path)
+        return path
+    }
+
+    /// Every id, user name and stored value of the fixture, as text (what must not be in clear).
+    static var words: [String] {
+        users.flatMap { user in
+            [user.name] + user.documents.map(\.id)
+                + user.documents.flatMap { [$0.original, $0.state] + $0.revisions }.map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+        }
+    }
+
+    /// Every value the fixture stores.
+    static var plaintexts: [[UInt8]] {
+        users.flatMap { user in
+            user.documents.flatMap { [$0.original, $0.state] + $0.revisions } + user.signatures.values
+                + (user.demoIdentity.map { [$0] } ?? [])
+        }
+    }
+
     /// Writes the users' records through `SecureStore` (whatever format this code writes).
     static func write(to path: String) throws {
         for user in users {
@@ -85,9 +113,14 @@ enum FormatOneStore {
         }
     }
 
-    /// Checks that `path` holds exactly the fixture's contents for `user`, read with this code.
-    static func expectContents(of user: User, at path: String) throws {
-        let store = try SecureStore(username: user.name, storageKey: key, path: path)
+    /// Checks that `path` holds exactly the fixture's contents for `user`, read with this code
+    /// (which opens the store for the user, with `storageKey`).
+    static func expectContents(of user: User, at path: String, storageKey: [UInt8] = key) throws {
+        try expectContents(of: user, in: SecureStore(username: user.name, storageKey: storageKey, path: path))
+    }
+
+    /// Checks that `store` (opened for `user`) holds exactly the fixture's contents for the user.
+    static func expectContents(of user: User, in store: SecureStore) throws {
         #expect(try store.documentIDs() == user.documents.map(\.id).sorted(), "\(user.name)")
         for document in user.documents {
             #expect(try store.contains(documentID: document.id))
