@@ -31,7 +31,7 @@ import Testing
         let backend = try SQLiteDocumentStore(path: path)
         var lines = [try backend.metadata("key check", insertingIfAbsent: []).description]
         for owner in try backend.owners() {
-            for key in try backend.keys(owner: owner, documentID: nil, kind: nil) {
+            for key in try backend.keys(owner: owner, document: nil, kind: nil) {
                 lines.append("\(owner) \(key): \(try backend.read(key) ?? [])")
             }
         }

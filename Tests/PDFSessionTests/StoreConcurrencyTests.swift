@@ -64,8 +64,8 @@ struct StoreConcurrencyTests {
     @Test("an expect that fails inside a commit leaves the changes before it unwritten")
     func failedExpectRollsBack() throws {
         let store = try SQLiteDocumentStore(path: ":memory:")
-        let key = RecordKey(owner: "o", documentID: "d", kind: .state)
-        let other = RecordKey(owner: "o", documentID: "d", kind: .revision)
+        let key = RecordKey(owner: "o", document: "d", kind: "s")
+        let other = RecordKey(owner: "o", document: "d", kind: "r")
         try store.commit([.put(key, [1])])
         #expect(throws: SessionError(.documentChanged, "")) {
             try store.commit([.put(other, [7]), .expect(key, [2]), .put(key, [3])])

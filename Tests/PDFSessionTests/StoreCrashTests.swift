@@ -5,7 +5,9 @@ import Testing
 @testable import PDFSession
 
 /// Kills `StoreCrashProbe` with SIGKILL at random moments while it appends revisions, then checks
-/// the store holds a consistent prefix that includes every commit the probe reported.
+/// the store holds a consistent prefix that includes every commit the probe reported; and while it
+/// opens stores of record format 1 (which moves their records to format 2), then checks the store
+/// it was opening reads back whole, old or moved.
 @Suite(
     "Store crash safety", .serialized,
     .enabled(if: Requirement.builtProduct("StoreCrashProbe"), "StoreCrashProbe is not built next to the test binary")
@@ -90,5 +92,68 @@ import Testing
             "store crash test: \(kills) kills, \(commits) reported commits, \(n) revisions stored, last reported \(lastReported)"
         )
         #expect(commits > 0, "no run lived long enough to commit: the test proved nothing")
+    }
+
+    @Test("SIGKILL while stores of format 1 are opened and moved leaves each one readable, old or moved, and whole")
+    func killedMigration() throws {
+        let probe = try #require(TestPaths.builtProduct("StoreCrashProbe"))
+        let ada = FormatOneStore.ada
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        var migrations = 0
+        // Kills that came while the probe was opening a store (which moves it): the store left old or moved.
+        var duringOpen = (formatOne: 0, moved: 0)
+        while kills < 24 {
+            let directory = try TestPaths.temporaryDirectory("store-migration-crash")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: probe)
+            process.arguments = [
+                "migrate", FormatOneStore.fixture, directory, ada.name, StoreFixtures.hex(FormatOneStore.key),
+            ]
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            usleep(UInt32(Int.random(in: 5...150, using: &generator) * 1000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let lines = String(decoding: Oracle.readAll(output.fileHandleForReading.fileDescriptor), as: UTF8.self)
+                .split(separator: "\n")
+            guard process.terminationReason == .uncaughtSignal else {
+                let message = String(
+                    decoding: Oracle.readAll(errors.fileHandleForReading.fileDescriptor), as: UTF8.self)
+                Issue.record("the probe exited by itself (\(process.terminationStatus)): \(message)")
+                return
+            }
+            kills += 1
+            let copied = lines.compactMap { $0.hasPrefix("copied ") ? Int($0.dropFirst("copied ".count)) : nil }
+            let moved = lines.compactMap { $0.hasPrefix("migrated ") ? Int($0.dropFirst("migrated ".count)) : nil }
+            migrations += moved.count
+            guard let last = copied.last else { continue }  // killed before its first copy was in place
+            // The stores it finished opening are moved; the one it was opening is either.
+            let path = directory + "/store-\(last).sqlite"
+            let owner = try StoreMigrationTests.owner(ada, path)
+            for earlier in moved {
+                let earlierPath = directory + "/store-\(earlier).sqlite"
+                #expect(
+                    try StoreMigrationTests.legacyRows(StoreMigrationTests.owner(ada, earlierPath), earlierPath) == 0,
+                    "kill \(kills): store \(earlier) was reported moved but is not")
+            }
+            if moved.last != last {
+                if try StoreMigrationTests.legacyRows(owner, path) > 0 {
+                    duringOpen.formatOne += 1
+                } else {
+                    duringOpen.moved += 1
+                }
+            }
+            for user in FormatOneStore.users { try FormatOneStore.expectContents(of: user, at: path) }
+            #expect(try StoreMigrationTests.legacyRows(owner, path) == 0)
+        }
+        print(
+            "store migration crash test: \(kills) kills, \(migrations) stores reported moved; "
+                + "\(duringOpen.formatOne + duringOpen.moved) kills came while a store was being opened, which left it "
+                + "in format 1 \(duringOpen.formatOne) times and moved \(duringOpen.moved) times")
+        #expect(migrations > 0, "no run lived long enough to move a store: the test proved nothing")
     }
 }

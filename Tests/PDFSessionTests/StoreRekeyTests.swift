@@ -17,7 +17,7 @@ import Testing
     static func dump(_ backend: SQLiteDocumentStore) throws -> Dump {
         var records: [RecordKey: [UInt8]] = [:]
         for owner in try backend.owners() {
-            for key in try backend.keys(owner: owner, documentID: nil, kind: nil) {
+            for key in try backend.keys(owner: owner, document: nil, kind: nil) {
                 records[key] = try backend.read(key)
             }
         }
@@ -74,11 +74,12 @@ import Testing
         let backend = try SQLiteDocumentStore(path: path)
         #expect(try Set(backend.owners()) == [alice.cipher.owner, bob.cipher.owner])
         for owner in try backend.owners() {
-            let records = try backend.keys(owner: owner, documentID: nil, kind: nil)
+            let records = try backend.keys(owner: owner, document: nil, kind: nil)
             let cipher = owner == alice.cipher.owner ? alice.cipher : bob.cipher
             for key in records {
-                let sealed = try #require(try backend.read(key))
-                #expect((try? cipher.open(sealed, for: key)) != nil, "\(key)")
+                var sealed = try #require(try backend.read(key))
+                #expect(cipher.kind(of: key) != nil, "\(key) is a row of the new key")
+                #expect((try? cipher.open(&sealed, at: key)) != nil, "\(key)")
             }
         }
     }
@@ -118,7 +119,7 @@ import Testing
 
         // bob's revision 0 altered: the rekey would vouch for it under the new key; it refuses.
         let bob = try SecureStore(username: "bob", storageKey: old, path: path)
-        let revision = bob.cipher.key("contract", .revision, 0)
+        let revision = try bob.cipher.key("contract", .revision, 0)
         var altered = try #require(try backend.read(revision))
         altered[20] ^= 1
         try backend.commit([.put(revision, altered)])

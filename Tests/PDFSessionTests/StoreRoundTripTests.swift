@@ -71,7 +71,9 @@ import Testing
         #expect(try store.documentIDs() == ["b"])
         #expect(try !store.contains(documentID: "a"))
         #expect(throws: SessionError(.documentNotFound, "")) { try store.load(documentID: "a") }
-        #expect(try store.backend.keys(owner: store.cipher.owner, documentID: "a", kind: nil).isEmpty)
+        #expect(
+            try store.backend.keys(owner: store.cipher.owner, document: store.cipher.documentTag("a"), kind: nil)
+                .isEmpty)
         try store.delete(documentID: "a")  // disposing twice is harmless
         #expect(try store.load(documentID: "b").original == [2])
     }

@@ -63,9 +63,13 @@ import Testing
         try bob.delete(documentID: "shared-id")
         #expect(try alice.load(documentID: "shared-id").original == [1, 2, 3])
         // even through the backend, alice's records do not open with bob's keys
-        let key = alice.cipher.key("shared-id", .original)
-        let sealed = try #require(try alice.backend.read(key))
-        #expect(throws: RecordCipher.OpenFailure.self) { _ = try bob.cipher.open(sealed, for: key) }
+        let address = try alice.cipher.address("shared-id", .original)
+        let sealed = try #require(try alice.backend.read(address.key))
+        #expect(throws: RecordCipher.OpenFailure.self) { _ = try bob.cipher.open(sealed, for: address) }
+        // nor at bob's own address of the same record: the row keys differ too
+        let bobs = try bob.cipher.address("shared-id", .original)
+        #expect(bobs.key.document != address.key.document && bobs.key.kind != address.key.kind)
+        #expect(throws: RecordCipher.OpenFailure.self) { _ = try bob.cipher.open(sealed, for: bobs) }
     }
 
     @Test("the raw database files show neither the document's text nor the user name")

@@ -27,9 +27,9 @@ enum StoreFixtures {
         try TestPaths.temporaryDirectory("store") + "/nested/dir/store.sqlite"
     }
 
-    /// The bytes of the database and its -wal / -shm files, whichever exist.
+    /// The bytes of the database and its -wal / -shm / -journal files, whichever exist.
     static func rawFiles(_ path: String) -> [Data] {
-        [path, path + "-wal", path + "-shm"].compactMap { FileManager.default.contents(atPath: $0) }
+        [path, path + "-wal", path + "-shm", path + "-journal"].compactMap { FileManager.default.contents(atPath: $0) }
     }
 
     /// Runs SQL through the `sqlite3` command-line program (an independent reader of the file;
@@ -40,10 +40,12 @@ enum StoreFixtures {
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// A `WHERE` clause selecting one record of `user`'s store.
-    static func whereClause(_ store: SecureStore, _ documentID: String, _ kind: RecordKind, _ index: Int = 0) -> String
-    {
-        "owner='\(store.cipher.owner)' AND document='\(documentID)' AND kind='\(kind.rawValue)' AND idx=\(index)"
+    /// A `WHERE` clause selecting one record of `user`'s store (by its row key's tags).
+    static func whereClause(
+        _ store: SecureStore, _ documentID: String, _ kind: RecordKind, _ index: Int = 0
+    ) throws -> String {
+        let key = try store.cipher.key(documentID, kind, index)
+        return "owner='\(key.owner)' AND document='\(key.document)' AND kind='\(key.kind)' AND idx=\(index)"
     }
 
     /// Deterministic pseudo-random bytes (a xorshift stream), with `marker` written at `markerOffset`.

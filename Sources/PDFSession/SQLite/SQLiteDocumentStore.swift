@@ -2,14 +2,22 @@ import CSQLite
 import Synchronization
 
 /// The default `DocumentStore`: one SQLite file in WAL mode with `synchronous=FULL`, so a commit
-/// is durable when it returns and a crash at any moment leaves the last committed state.
+/// is durable when it returns and a crash at any moment leaves the last committed state; with
+/// `secure_delete`, so what a record held before it was deleted or replaced is overwritten with
+/// zeros rather than left in free space.
+///
+/// Table `records` holds a row per record: `owner`, `document`, `kind` (the tags of ``RecordKey``),
+/// `idx` and the sealed `value`; table `meta` the store-wide values; table `schema_version` the
+/// schema (2: the row keys are tags; a store of schema 1, whose `document` and `kind` hold ids and
+/// kinds' names, is marked 2 when first opened, and `SecureStore` moves its rows user by user).
 ///
 /// Values are written and read through SQLite's incremental blob I/O, so a 100 MB record is never
 /// copied by SQLite into a second buffer. Values are limited by SQLite's maximum length (1 GB by
 /// default). Thread-safe: calls are serialized on one connection.
 public final class SQLiteDocumentStore: DocumentStore {
-    /// The schema this code writes (table `schema_version`); a newer file is refused.
-    static let schemaVersion = 1
+    /// The schema this code writes (table `schema_version`); a newer file is refused, an older one
+    /// marked with this version (so that the code of schema 1, which would write ids in clear, refuses it).
+    static let schemaVersion = 2
     /// Blob reads and writes go in slices of this size.
     private static let sliceSize = 16 << 20
 
@@ -24,7 +32,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         // journal_mode cannot change inside a transaction; ":memory:" answers "memory".
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.execute("PRAGMA synchronous=FULL")
-        try connection.transaction(immediate: true) { () throws(SessionError) in
+        try connection.execute("PRAGMA secure_delete=ON")
+        let found = try connection.transaction(immediate: true) { () throws(SessionError) -> Int? in
             try connection.execute(
                 """
                 CREATE TABLE IF NOT EXISTS schema_version(version INTEGER NOT NULL);
@@ -33,18 +42,43 @@ public final class SQLiteDocumentStore: DocumentStore {
                     owner TEXT NOT NULL, document TEXT NOT NULL, kind TEXT NOT NULL, idx INTEGER NOT NULL,
                     value BLOB NOT NULL, UNIQUE(owner, document, kind, idx));
                 """)
-            let select = try connection.prepare("SELECT max(version) FROM schema_version")
-            _ = try select.step()
-            if sqlite3_column_type(select.handle, 0) == SQLITE_NULL {
-                try connection.execute("INSERT INTO schema_version(version) VALUES(\(Self.schemaVersion))")
-            } else if select.integer(0) > Self.schemaVersion {
+            let version = try Self.version(connection)
+            if let version, version > Self.schemaVersion {
                 throw SessionError(
                     .storeUnavailable,
-                    "the store at \(path) has schema version \(select.integer(0)); this library reads up to "
-                        + "\(Self.schemaVersion)")
+                    "the store at \(path) has schema version \(version); this library reads up to \(Self.schemaVersion)"
+                )
             }
+            if version == nil { try Self.markVersion(connection) }
+            return version
         }
+        if let found, found < Self.schemaVersion { try Self.upgrade(connection) }
         self.connection = Mutex(connection)
+    }
+
+    /// The schema version the file records; nil for a new file.
+    private static func version(_ connection: SQLiteConnection) throws(SessionError) -> Int? {
+        let select = try connection.prepare("SELECT max(version) FROM schema_version")
+        _ = try select.step()
+        return sqlite3_column_type(select.handle, 0) == SQLITE_NULL ? nil : select.integer(0)
+    }
+
+    private static func markVersion(_ connection: SQLiteConnection) throws(SessionError) {
+        try connection.execute(
+            "DELETE FROM schema_version; INSERT INTO schema_version(version) VALUES(\(schemaVersion))")
+    }
+
+    /// A file of schema 1 holds ids and kinds' names in clear in its rows, and perhaps in free space
+    /// (the code of schema 1 did not overwrite what it deleted): `VACUUM` rewrites the file without
+    /// free space, then the version is marked 2. In that order, so that a crash between the two
+    /// scrubs again at the next open; a `VACUUM` that cannot run now (another connection kept the
+    /// database busy) leaves the version for the next open. The rows themselves move when their
+    /// user opens the store (`SecureStore`), and `secure_delete` zeroes what they held.
+    private static func upgrade(_ connection: SQLiteConnection) throws(SessionError) {
+        guard sqlite3_exec(connection.handle, "VACUUM", nil, nil, nil) == SQLITE_OK else { return }
+        try connection.transaction(immediate: true) { () throws(SessionError) in
+            if let version = try version(connection), version < schemaVersion { try markVersion(connection) }
+        }
     }
 
     /// The record's value, read through incremental blob I/O in a read transaction; nil when absent.
@@ -66,10 +100,10 @@ public final class SQLiteDocumentStore: DocumentStore {
         return try readBlob(connection, row: sqlite3_int64(select.integer(0)), count: select.integer(1))
     }
 
-    /// The keys of `owner`'s records, only of `documentID` and of `kind` when given, sorted by document, kind and
-    /// index. Kinds unknown to this version (written by a newer one) are left out.
+    /// The keys of `owner`'s records, only of `document` and of `kind` when given, sorted by document, kind and
+    /// index.
     /// - Throws: `SessionError` `.storeUnavailable` when the database cannot be read.
-    public func keys(owner: String, documentID: String?, kind: RecordKind?) throws(SessionError) -> [RecordKey] {
+    public func keys(owner: String, document: String?, kind: String?) throws(SessionError) -> [RecordKey] {
         try connection.withLock { connection throws(SessionError) in
             let select = try connection.prepare(
                 """
@@ -77,14 +111,11 @@ public final class SQLiteDocumentStore: DocumentStore {
                 WHERE owner=?1 AND (?2 IS NULL OR document=?2) AND (?3 IS NULL OR kind=?3)
                 ORDER BY document, kind, idx
                 """)
-            try select.bind([
-                .text(owner), documentID.map { .text($0) } ?? .null, kind.map { .text($0.rawValue) } ?? .null,
-            ])
+            try select.bind([.text(owner), document.map { .text($0) } ?? .null, kind.map { .text($0) } ?? .null])
             var keys: [RecordKey] = []
             while try select.step() {
-                // A kind this version does not know belongs to a newer writer: not listed.
-                guard let kind = RecordKind(rawValue: select.text(1)) else { continue }
-                keys.append(RecordKey(owner: owner, documentID: select.text(0), kind: kind, index: select.integer(2)))
+                keys.append(
+                    RecordKey(owner: owner, document: select.text(0), kind: select.text(1), index: select.integer(2)))
             }
             return keys
         }
@@ -119,9 +150,9 @@ public final class SQLiteDocumentStore: DocumentStore {
                             "DELETE FROM records WHERE owner=?1 AND document=?2 AND kind=?3 AND idx=?4")
                         try delete.bind(Self.values(key))
                         try delete.run()
-                    case .deleteDocument(let owner, let documentID):
+                    case .deleteDocument(let owner, let document):
                         let delete = try connection.prepare("DELETE FROM records WHERE owner=?1 AND document=?2")
-                        try delete.bind([.text(owner), .text(documentID)])
+                        try delete.bind([.text(owner), .text(document)])
                         try delete.run()
                     case .expect(let key, let expected):
                         guard try Self.read(connection, key) == expected else {
@@ -162,7 +193,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     private static func values(_ key: RecordKey) -> [SQLiteStatement.Value] {
-        [.text(key.owner), .text(key.documentID), .text(key.kind.rawValue), .integer(key.index)]
+        [.text(key.owner), .text(key.document), .text(key.kind), .integer(key.index)]
     }
 
     /// Inserts or replaces the row with a zero blob of the right size, then fills it in slices.

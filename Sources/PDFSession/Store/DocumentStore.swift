@@ -1,17 +1,19 @@
 /// Where encrypted records live: SQLite by default; a server deployment can bring another database.
 ///
-/// A backend only moves opaque bytes: `SecureStore` encrypts every value and authenticates it
-/// together with its key, so a backend never sees plaintext or user names and cannot swap records
-/// unnoticed. Implementations must be safe to call from several threads.
+/// A backend only moves opaque bytes under opaque keys: `SecureStore` encrypts every value and
+/// authenticates it together with its key, and a key holds keyed hashes (``RecordKey``), never a
+/// user name, a document id or what a record holds. So a backend sees no plaintext and cannot swap
+/// records unnoticed, and everything a store must keep secret is kept by `SecureStore`, whatever the
+/// backend. Implementations must be safe to call from several threads.
 public protocol DocumentStore: Sendable {
     /// The value of a record, nil when absent.
     /// - Throws: `SessionError` `.storeUnavailable` when the database cannot be read.
     func read(_ key: RecordKey) throws(SessionError) -> [UInt8]?
 
-    /// Keys of an owner's records, optionally only one document's / one kind's, sorted by
-    /// (documentID, kind, index).
+    /// Keys of an owner's records, optionally only one document's / one kind's (the tags of
+    /// ``RecordKey``), sorted by (document, kind, index).
     /// - Throws: `SessionError` `.storeUnavailable` when the database cannot be read.
-    func keys(owner: String, documentID: String?, kind: RecordKind?) throws(SessionError) -> [RecordKey]
+    func keys(owner: String, document: String?, kind: String?) throws(SessionError) -> [RecordKey]
 
     /// Applies writes and deletions in one atomic transaction (all or nothing, durable when it returns).
     /// Changes apply in order: a `put` after a `deleteDocument` of the same document survives.
@@ -54,28 +56,36 @@ extension DocumentStore {
     }
 }
 
-/// The address of one record: whose it is, which document, what it holds, its position.
+/// The address of one record as a backend stores it: four opaque parts that are equal for the
+/// same record and say nothing else.
+///
+/// `SecureStore` makes them from what it knows in clear — the user name, the document id, the kind
+/// and the position — with keys derived from the storage key: the owner tag by HKDF, the document
+/// and kind tags by HMAC-SHA-256 (hex). A store written before record format 2 holds the document id
+/// and the kind's name in clear in `document` and `kind` until its user opens it with this version,
+/// which moves those records (`SecureStore` init).
 public struct RecordKey: Hashable, Sendable, CustomStringConvertible {
     /// An opaque owner tag derived from the storage key and user name (never the user name itself).
     public var owner: String
-    /// The document in progress; "" for the owner's own records (key check, saved signatures).
-    public var documentID: String
-    /// What the record holds.
-    public var kind: RecordKind
+    /// The document's tag, a keyed hash of its id; the owner's own records (key check, saved
+    /// signatures, settings) have the tag of the empty id.
+    public var document: String
+    /// The kind's tag, a keyed hash of what the record holds (``RecordKind``).
+    public var kind: String
     /// The position among records of the same kind (revision number, signature id); 0 otherwise.
     public var index: Int
 
     /// A key from its four parts.
-    public init(owner: String, documentID: String, kind: RecordKind, index: Int = 0) {
+    public init(owner: String, document: String, kind: String, index: Int = 0) {
         self.owner = owner
-        self.documentID = documentID
+        self.document = document
         self.kind = kind
         self.index = index
     }
 
-    /// "document/kind/index", for messages (the owner tag says nothing to a reader).
+    /// "record #index of document 1f2e3d4c…", for messages (the tags say nothing to a reader).
     public var description: String {
-        "\(documentID.isEmpty ? "(user)" : "document \"\(documentID)\"") \(kind.rawValue) #\(index)"
+        "record #\(index) of document \(document.prefix(8))…"
     }
 }
 
@@ -101,8 +111,8 @@ public enum RecordChange: Sendable {
     case put(RecordKey, [UInt8])
     /// Removes a record (no error when absent).
     case delete(RecordKey)
-    /// Removes every record of one document of one owner.
-    case deleteDocument(owner: String, documentID: String)
+    /// Removes every record of one document (its tag) of one owner.
+    case deleteDocument(owner: String, document: String)
     /// Changes nothing; the whole commit fails with `.documentChanged` unless the record holds
     /// exactly these bytes at this point of the transaction (nil: unless it is absent). This is how
     /// `SecureStore` keeps two sessions from writing over each other's revisions.

@@ -2,11 +2,24 @@
 /// record that seals the session's state together with the document's manifest.
 extension SecureStore {
     /// The ids of the user's documents in progress, sorted.
-    /// - Throws: `SessionError` `.storeUnavailable`.
+    ///
+    /// The database holds no id: each document's state record is opened and gives the id sealed in it.
+    /// - Throws: `SessionError` `.tamperedRecord` when a state record does not open or is not in its
+    ///   own document's row, `.storeUnavailable`.
     public func documentIDs() throws(SessionError) -> [String] {
         try locked { () throws(SessionError) -> [String] in
-            try backend.keys(owner: cipher.owner, documentID: nil, kind: .state)
-                .map(\.documentID).filter { !$0.isEmpty }
+            var ids: [String] = []
+            for key in try backend.keys(owner: cipher.owner, document: nil, kind: cipher.kindTag(.state)) {
+                // A document deleted between listing and reading is simply not listed.
+                guard var value = try backend.read(key) else { continue }
+                do throws(RecordCipher.OpenFailure) {
+                    let id = try cipher.open(&value, at: key)
+                    if !id.isEmpty { ids.append(id) }
+                } catch {
+                    throw error.error(for: "the state record of a document (\(key))")
+                }
+            }
+            return ids.sorted()
         }
     }
 
@@ -15,7 +28,9 @@ extension SecureStore {
     public func contains(documentID: String) throws(SessionError) -> Bool {
         try Self.validate(documentID)
         return try locked { () throws(SessionError) -> Bool in
-            try !backend.keys(owner: cipher.owner, documentID: documentID, kind: .state).isEmpty
+            let states = try backend.keys(
+                owner: cipher.owner, document: cipher.documentTag(documentID), kind: cipher.kindTag(.state))
+            return !states.isEmpty
         }
     }
 
@@ -26,15 +41,15 @@ extension SecureStore {
     public func create(documentID: String, original: [UInt8], state: [UInt8]) throws(SessionError) -> StoreVersion {
         try Self.validate(documentID)
         return try locked { () throws(SessionError) -> StoreVersion in
-            let originalKey = cipher.key(documentID, .original)
-            let sealedOriginal = try cipher.seal(original, for: originalKey)
+            let originalAddress = try cipher.address(documentID, .original)
+            let sealedOriginal = try cipher.seal(original, for: originalAddress)
             let manifest = DocumentManifest(originalTag: RecordCipher.tag(of: sealedOriginal), revisionTags: [])
-            let stateKey = cipher.key(documentID, .state)
-            let sealedState = try cipher.seal(manifest.encoded, state, for: stateKey)
+            let stateAddress = try cipher.address(documentID, .state)
+            let sealedState = try cipher.seal(manifest.encoded, state, for: stateAddress)
             try backend.commit([
-                .deleteDocument(owner: cipher.owner, documentID: documentID),
-                .put(originalKey, sealedOriginal),
-                .put(stateKey, sealedState),
+                .deleteDocument(owner: cipher.owner, document: stateAddress.key.document),
+                .put(originalAddress.key, sealedOriginal),
+                .put(stateAddress.key, sealedState),
             ])
             return StoreVersion(sealedState: sealedState)
         }
@@ -55,10 +70,10 @@ extension SecureStore {
         documentID: String, revision: [UInt8], state: [UInt8], expecting version: StoreVersion? = nil
     ) throws(SessionError) -> StoreVersion {
         try update(documentID, state: state, expecting: version) { manifest throws(SessionError) in
-            let revisionKey = cipher.key(documentID, .revision, manifest.revisionTags.count)
-            let sealedRevision = try cipher.seal(revision, for: revisionKey)
+            let revisionAddress = try cipher.address(documentID, .revision, manifest.revisionTags.count)
+            let sealedRevision = try cipher.seal(revision, for: revisionAddress)
             manifest.revisionTags.append(RecordCipher.tag(of: sealedRevision))
-            return [.put(revisionKey, sealedRevision)]
+            return [.put(revisionAddress.key, sealedRevision)]
         }
     }
 
@@ -89,7 +104,11 @@ extension SecureStore {
                     "document \"\(documentID)\" has \(count) revisions; cannot keep \(revisionCount)")
             }
             manifest.revisionTags.removeSubrange(revisionCount...)
-            return (revisionCount..<count).map { .delete(cipher.key(documentID, .revision, $0)) }
+            var deletions: [RecordChange] = []
+            for index in revisionCount..<count {
+                deletions.append(.delete(try cipher.key(documentID, .revision, index)))
+            }
+            return deletions
         }
     }
 
@@ -105,10 +124,10 @@ extension SecureStore {
             guard let last = manifest.revisionTags.indices.last else {
                 throw SessionError(.invalidArgument, "document \"\(documentID)\" has no revision to replace")
             }
-            let revisionKey = cipher.key(documentID, .revision, last)
-            let sealedRevision = try cipher.seal(revision, for: revisionKey)
+            let revisionAddress = try cipher.address(documentID, .revision, last)
+            let sealedRevision = try cipher.seal(revision, for: revisionAddress)
             manifest.revisionTags[last] = RecordCipher.tag(of: sealedRevision)
-            return [.put(revisionKey, sealedRevision)]
+            return [.put(revisionAddress.key, sealedRevision)]
         }
     }
 
@@ -146,8 +165,8 @@ extension SecureStore {
                 return document
             case .failure(let error):
                 attempts += 1
-                let stateKey = cipher.key(documentID, .state)
                 guard error.code == .tamperedRecord, attempts < 8,
+                    let stateKey = try? cipher.key(documentID, .state),
                     let current = try? backend.read(stateKey), current != sealed
                 else { throw error }
             }
@@ -158,23 +177,24 @@ extension SecureStore {
     private func readRecords(
         _ documentID: String, _ manifest: DocumentManifest, _ state: [UInt8], _ sealed: [UInt8]
     ) throws(SessionError) -> StoredDocument {
-        let indices = try backend.keys(owner: cipher.owner, documentID: documentID, kind: .revision).map(\.index)
+        let tag = try cipher.documentTag(documentID)
+        let indices = try backend.keys(owner: cipher.owner, document: tag, kind: cipher.kindTag(.revision)).map(\.index)
         guard indices == Array(0..<manifest.revisionTags.count) else {
             throw SessionError(
                 .tamperedRecord,
                 "document \"\(documentID)\" has \(indices.count) revision records; its state expects "
                     + "\(manifest.revisionTags.count)")
         }
-        let originalKey = cipher.key(documentID, .original)
-        guard let original = try openRecord(originalKey, expectedTag: manifest.originalTag) else {
-            throw SessionError(.tamperedRecord, "\(originalKey) is missing")
+        let originalAddress = cipher.address(documentID, .original, documentTag: tag)
+        guard let original = try openRecord(originalAddress, expectedTag: manifest.originalTag) else {
+            throw SessionError(.tamperedRecord, "\(originalAddress) is missing")
         }
         var revisions: [[UInt8]] = []
         revisions.reserveCapacity(indices.count)
-        for (index, tag) in manifest.revisionTags.enumerated() {
-            let key = cipher.key(documentID, .revision, index)
-            guard let revision = try openRecord(key, expectedTag: tag) else {
-                throw SessionError(.tamperedRecord, "\(key) is missing")
+        for (index, revisionTag) in manifest.revisionTags.enumerated() {
+            let address = cipher.address(documentID, .revision, index, documentTag: tag)
+            guard let revision = try openRecord(address, expectedTag: revisionTag) else {
+                throw SessionError(.tamperedRecord, "\(address) is missing")
             }
             revisions.append(revision)
         }
@@ -189,7 +209,7 @@ extension SecureStore {
     public func delete(documentID: String) throws(SessionError) {
         try Self.validate(documentID)
         try locked { () throws(SessionError) in
-            try backend.commit([.deleteDocument(owner: cipher.owner, documentID: documentID)])
+            try backend.commit([.deleteDocument(owner: cipher.owner, document: cipher.documentTag(documentID))])
         }
     }
 
@@ -210,10 +230,11 @@ extension SecureStore {
                     + "written (reopen the document to go on from its new state)")
             if let version, version.sealedState != sealed { throw changed }
             let changes = try change(&manifest)
-            let stateKey = cipher.key(documentID, .state)
-            let sealedState = try cipher.seal(manifest.encoded, state, for: stateKey)
+            let stateAddress = try cipher.address(documentID, .state)
+            let sealedState = try cipher.seal(manifest.encoded, state, for: stateAddress)
             do throws(SessionError) {
-                try backend.commit([.expect(stateKey, sealed)] + changes + [.put(stateKey, sealedState)])
+                try backend.commit(
+                    [.expect(stateAddress.key, sealed)] + changes + [.put(stateAddress.key, sealedState)])
             } catch {
                 throw error.code == .documentChanged ? changed : error
             }
@@ -225,13 +246,13 @@ extension SecureStore {
     private func manifest(
         _ documentID: String
     ) throws(SessionError) -> (manifest: DocumentManifest, state: [UInt8], sealed: [UInt8]) {
-        let key = cipher.key(documentID, .state)
-        guard let sealed = try backend.read(key) else {
+        let address = try cipher.address(documentID, .state)
+        guard let sealed = try backend.read(address.key) else {
             throw SessionError(.documentNotFound, "no document in progress has the id \"\(documentID)\"")
         }
-        let record = try open(sealed, for: key)
+        let record = try open(sealed, for: address)
         guard let decoded = DocumentManifest.decode(record) else {
-            throw SessionError(.tamperedRecord, "\(key) is malformed")
+            throw SessionError(.tamperedRecord, "\(address) is malformed")
         }
         return (decoded.manifest, decoded.state, sealed)
     }

@@ -2,8 +2,10 @@ import AutographCrypto
 
 /// Moving a store to another storage key: every record of every user is opened with the old key,
 /// checked as `load` checks it, and sealed again with the new key (new owner tags, new record keys,
-/// the same additional-data binding), and the store-wide key check is replaced — in one backend
-/// transaction, so a failure leaves the store as it was. The salt stays.
+/// new row keys: the document and kind tags are keyed by the storage key too), and the store-wide
+/// key check is replaced — in one backend transaction, so a failure leaves the store as it was.
+/// Records of format 1 (a user who has not opened the store since it changed format) are read as
+/// such and written in format 2. The salt stays.
 extension SecureStore {
     /// What `rekey(backend:usernames:from:to:)` moved.
     public struct RekeySummary: Sendable, Hashable {
@@ -56,10 +58,11 @@ extension SecureStore {
         guard salt.count == 32 else {
             throw SessionError(.tamperedRecord, "the store's salt has \(salt.count) bytes instead of 32")
         }
-        let checkKey = RecordKey(owner: "", documentID: "", kind: .check)
+        let checkKey = RecordCipher.storeCheckKey
         let oldCheck = try RecordCipher.storeCheck(storageKey: oldKey, salt: salt)
-        let sealedCheck = try backend.metadata("key check", insertingIfAbsent: oldCheck.seal(checkText, for: checkKey))
-        guard try oldCheck.check(sealedCheck, for: checkKey, is: checkText) else {
+        let sealedCheck = try backend.metadata(
+            "key check", insertingIfAbsent: oldCheck.sealLegacy(checkText, for: checkKey))
+        guard try oldCheck.checkLegacy(sealedCheck, at: checkKey, is: checkText) else {
             throw SessionError(
                 .wrongStorageKey, "the old storage key is not the one this store was written with; nothing was changed")
         }
@@ -79,33 +82,40 @@ extension SecureStore {
         var move = RekeyMove(backend: backend)
         var summary = RekeySummary(users: users.count, documents: 0, records: 0)
         for user in users {
-            let keys = try backend.keys(owner: user.old.owner, documentID: nil, kind: nil)
-            let userCheck = user.old.key("", .check)
-            guard keys.contains(userCheck) else {
+            let groups = try RekeyMove.groups(
+                try backend.keys(owner: user.old.owner, document: nil, kind: nil), user.old)
+            let own = groups.filter(\.isUser).flatMap(\.rows)
+            guard let check = own.first(where: { $0.kind == .check }) else {
                 throw SessionError(.invalidArgument, "the store holds no records of the user \"\(user.name)\"")
             }
             // A check record the backend cannot read counts as one that does not open.
-            guard try user.old.check((try? backend.read(userCheck)) ?? [], for: userCheck, is: checkText) else {
+            let sealedCheck = (try? backend.read(check.key)) ?? []
+            let opens =
+                check.legacy
+                ? try user.old.checkLegacy(sealedCheck, at: check.key, is: checkText)
+                : try user.old.check(sealedCheck, for: user.old.address("", .check), is: checkText)
+            guard opens else {
                 throw SessionError(
                     .wrongStorageKey,
                     "the key check of \"\(user.name)\" does not open with the old storage key; nothing was changed")
             }
-            var documents: [String: [RecordKey]] = [:]
-            for key in keys { documents[key.documentID, default: []].append(key) }
-            for (documentID, keys) in documents.sorted(by: { $0.key < $1.key }) {
-                if documentID.isEmpty {
-                    try move.userRecords(keys, from: user.old, to: user.new)
-                } else {
-                    try move.document(documentID, keys, from: user.old, to: user.new)
-                    summary.documents += 1
+            try move.userRecords(own, from: user.old, to: user.new)
+            var moved: Set<String> = []
+            for group in groups where !group.isUser {
+                let documentID = try move.document(group.rows, from: user.old, to: user.new)
+                guard moved.insert(documentID).inserted else {
+                    throw SessionError(
+                        .tamperedRecord,
+                        "document \"\(documentID)\" of \"\(user.name)\" is stored twice; nothing was changed")
                 }
+                summary.documents += 1
             }
         }
         summary.records = move.puts.count
         let newCheck = try RecordCipher.storeCheck(storageKey: newKey, salt: salt)
         try backend.commit(
             move.expectations + move.deletions + move.puts,
-            replacingMetadata: ["key check": newCheck.seal(checkText, for: checkKey)])
+            replacingMetadata: ["key check": newCheck.sealLegacy(checkText, for: checkKey)])
         return summary
     }
 }
@@ -119,81 +129,132 @@ private struct RekeyMove {
 
     init(backend: any DocumentStore) { self.backend = backend }
 
-    /// The user's own records (key check, saved signatures, settings): each sealed again as it is.
-    mutating func userRecords(_ keys: [RecordKey], from old: RecordCipher, to new: RecordCipher) throws(SessionError) {
+    /// One row of the old owner: its key, what it holds, and whether it is of format 1 (id and
+    /// kind in clear: a user who never opened the store since it changed format).
+    struct Row {
+        var key: RecordKey
+        var kind: RecordKind
+        var legacy: Bool
+    }
+
+    /// The rows of one document (or the user's own), as the backend groups them.
+    struct Group {
+        var rows: [Row]
+        var isUser: Bool
+    }
+
+    /// The old owner's rows grouped by document: rows of format 2 by document tag, rows of format 1
+    /// by id (both may be there for a user who never opened the store since it changed format).
+    /// - Throws: `.tamperedRecord` for a row of no kind this version knows.
+    static func groups(_ keys: [RecordKey], _ old: RecordCipher) throws(SessionError) -> [Group] {
+        var groups: [String: Group] = [:]
         for key in keys {
-            guard [RecordKind.check, .signature, .setting].contains(key.kind) else {
-                throw SessionError(.tamperedRecord, "\(key) belongs to no document")
+            let row: Row
+            if let kind = old.kind(of: key) {
+                row = Row(key: key, kind: kind, legacy: false)
+            } else if let kind = RecordCipher.legacyKind(of: key) {
+                row = Row(key: key, kind: kind, legacy: true)
+            } else {
+                throw SessionError(
+                    .tamperedRecord, "\(key) holds a kind this version does not know; nothing was changed")
             }
-            let (plain, _) = try open(key, with: old)
-            try put(plain, at: new.key("", key.kind, key.index), with: new)
+            let name = (row.legacy ? "1 " : "2 ") + key.document
+            let isUser = row.legacy ? key.document.isEmpty : key.document == old.userDocument
+            groups[name, default: Group(rows: [], isUser: isUser)].rows.append(row)
+        }
+        return groups.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The user's own records (key check, saved signatures, settings): each sealed again as it is.
+    mutating func userRecords(_ rows: [Row], from old: RecordCipher, to new: RecordCipher) throws(SessionError) {
+        for row in rows {
+            guard [RecordKind.check, .signature, .setting].contains(row.kind) else {
+                throw SessionError(
+                    .tamperedRecord, "(user) \(row.kind.rawValue) #\(row.key.index) belongs to no document")
+            }
+            let (plain, _, _) = try open(row, with: old, as: "")
+            try put(plain, at: new.address("", row.kind, row.key.index), with: new)
         }
     }
 
-    /// A document: its original and revisions (checked against the manifest, as `load` does),
-    /// sealed again; then its state, with a manifest of the new tags.
-    mutating func document(
-        _ documentID: String, _ keys: [RecordKey], from old: RecordCipher, to new: RecordCipher
-    ) throws(SessionError) {
-        let stateKey = old.key(documentID, .state)
-        guard keys.contains(stateKey) else {
-            throw SessionError(.tamperedRecord, "document \"\(documentID)\" has records but no state")
+    /// A document: its state first (which gives its id), then its original and revisions (checked
+    /// against the manifest, as `load` does), sealed again; then its state, with a manifest of the
+    /// new tags.
+    /// - Returns: the document's id.
+    mutating func document(_ rows: [Row], from old: RecordCipher, to new: RecordCipher) throws(SessionError) -> String {
+        guard let stateRow = rows.first(where: { $0.kind == .state && $0.key.index == 0 }) else {
+            throw SessionError(.tamperedRecord, "\(rows[0].key) belongs to a document that has no state")
         }
-        let (record, _) = try open(stateKey, with: old)
+        let (record, _, documentID) = try open(stateRow, with: old, as: nil)
+        let stateAddress = try old.address(documentID, .state)
         guard let (manifest, state) = DocumentManifest.decode(record) else {
-            throw SessionError(.tamperedRecord, "\(stateKey) is malformed")
+            throw SessionError(.tamperedRecord, "\(stateAddress) is malformed")
         }
-        let revisions = keys.filter { $0.kind == .revision }.map(\.index)
-        guard revisions == Array(0..<manifest.revisionTags.count),
-            keys.count == revisions.count + 2, keys.contains(old.key(documentID, .original))
+        let revisions = rows.filter { $0.kind == .revision }.map(\.key.index)
+        guard let originalRow = rows.first(where: { $0.kind == .original && $0.key.index == 0 }),
+            revisions == Array(0..<manifest.revisionTags.count), rows.count == revisions.count + 2
         else {
             throw SessionError(
                 .tamperedRecord, "document \"\(documentID)\"'s records are not the ones its state expects")
         }
         var moved = DocumentManifest(originalTag: [], revisionTags: [])
-        let originalKey = old.key(documentID, .original)
-        let (original, originalTag) = try open(originalKey, with: old)
-        guard originalTag == manifest.originalTag else { throw Self.replaced(originalKey) }
-        moved.originalTag = try put(original, at: new.key(documentID, .original), with: new)
+        let (original, originalTag, _) = try open(originalRow, with: old, as: documentID)
+        guard originalTag == manifest.originalTag else { throw Self.replaced(try old.address(documentID, .original)) }
+        moved.originalTag = try put(original, at: new.address(documentID, .original), with: new)
         for (index, tag) in manifest.revisionTags.enumerated() {
-            let key = old.key(documentID, .revision, index)
-            let (revision, sealedTag) = try open(key, with: old)
-            guard sealedTag == tag else { throw Self.replaced(key) }
-            moved.revisionTags.append(try put(revision, at: new.key(documentID, .revision, index), with: new))
+            guard let row = rows.first(where: { $0.kind == .revision && $0.key.index == index }) else {
+                throw SessionError(.tamperedRecord, "\(try old.address(documentID, .revision, index)) is missing")
+            }
+            let (revision, sealedTag, _) = try open(row, with: old, as: documentID)
+            guard sealedTag == tag else { throw Self.replaced(try old.address(documentID, .revision, index)) }
+            moved.revisionTags.append(try put(revision, at: new.address(documentID, .revision, index), with: new))
         }
-        try put(moved.encoded + state, at: new.key(documentID, .state), with: new)
+        try put(moved.encoded + state, at: new.address(documentID, .state), with: new)
+        return documentID
     }
 
-    /// Reads and opens a record with the old cipher, recording that it must still hold these
-    /// bytes at commit and that it goes; returns its plaintext and its tag.
+    /// Reads and opens a row with the old cipher, recording that it must still hold these bytes at
+    /// commit and that it goes; returns its plaintext, its tag and its document id (which must be
+    /// `documentID` when given).
     private mutating func open(
-        _ key: RecordKey, with cipher: RecordCipher
-    ) throws(SessionError) -> (plain: [UInt8], tag: [UInt8]) {
-        guard var value = try backend.read(key) else {
-            throw SessionError(.documentChanged, "\(key) was removed while the store was being moved")
+        _ row: Row, with cipher: RecordCipher, as documentID: String?
+    ) throws(SessionError) -> (plain: [UInt8], tag: [UInt8], documentID: String) {
+        guard var value = try backend.read(row.key) else {
+            throw SessionError(.documentChanged, "\(row.key) was removed while the store was being moved")
         }
-        expectations.append(.expect(key, value))
-        deletions.append(.delete(key))
+        expectations.append(.expect(row.key, value))
+        deletions.append(.delete(row.key))
         let tag = RecordCipher.tag(of: value)
-        do {
-            try cipher.open(&value, for: key)
-        } catch {
-            throw error.error(for: key)
+        let name = documentID.map {
+            "\($0.isEmpty ? "(user)" : "document \"\($0)\"") \(row.kind.rawValue) #\(row.key.index)"
         }
-        return (value, tag)
+        let id: String
+        do throws(RecordCipher.OpenFailure) {
+            if row.legacy {
+                try cipher.openLegacy(&value, at: row.key)
+                id = row.key.document
+            } else {
+                id = try cipher.open(&value, at: row.key)
+            }
+            if let documentID, id != documentID { throw .otherDocument }
+        } catch {
+            throw error.error(for: name ?? row.key.description)
+        }
+        return (value, tag, id)
     }
 
-    /// Seals `plain` for `key` with the new cipher; returns the sealed value's tag.
+    /// Seals `plain` for `address` with the new cipher; returns the sealed value's tag.
     @discardableResult
-    private mutating func put(_ plain: [UInt8], at key: RecordKey, with cipher: RecordCipher) throws(SessionError)
-        -> [UInt8]
-    {
-        let sealed = try cipher.seal(plain, for: key)
-        puts.append(.put(key, sealed))
+    private mutating func put(
+        _ plain: [UInt8], at address: RecordAddress, with cipher: RecordCipher
+    ) throws(SessionError) -> [UInt8] {
+        let sealed = try cipher.seal(plain, for: address)
+        puts.append(.put(address.key, sealed))
         return RecordCipher.tag(of: sealed)
     }
 
-    private static func replaced(_ key: RecordKey) -> SessionError {
-        SessionError(.tamperedRecord, "\(key) is not the one the document's state recorded (replaced or rolled back)")
+    private static func replaced(_ address: RecordAddress) -> SessionError {
+        SessionError(
+            .tamperedRecord, "\(address) is not the one the document's state recorded (replaced or rolled back)")
     }
 }

@@ -10,7 +10,7 @@ extension SecureStore {
     /// - Throws: `SessionError` `.tamperedRecord`, `.storeUnavailable`.
     public func setting(_ setting: UserSetting) throws(SessionError) -> [UInt8]? {
         try locked { () throws(SessionError) -> [UInt8]? in
-            try openRecord(cipher.key("", .setting, setting.rawValue))
+            try openRecord(cipher.address("", .setting, setting.rawValue))
         }
     }
 
@@ -18,8 +18,8 @@ extension SecureStore {
     /// - Throws: `SessionError` `.storeUnavailable`.
     public func setSetting(_ setting: UserSetting, to value: [UInt8]) throws(SessionError) {
         try locked { () throws(SessionError) in
-            let key = cipher.key("", .setting, setting.rawValue)
-            try backend.commit([.put(key, cipher.seal(value, for: key))])
+            let address = try cipher.address("", .setting, setting.rawValue)
+            try backend.commit([.put(address.key, cipher.seal(value, for: address))])
         }
     }
 }

@@ -6,7 +6,11 @@ import Synchronization
 /// Documents in progress (original bytes, incremental updates, state) and saved handwritten
 /// signatures are sealed with AES-256-GCM under keys derived by HKDF-SHA-256 from the 64-byte
 /// storage key, the store's salt and the user name (see `RecordCipher`); the storage key is never
-/// written. Every mutating call is one backend transaction, so a crash leaves the last committed
+/// written. The backend sees keyed hashes in place of the user name, the document ids and the
+/// records' kinds; an id is sealed inside its records and checked when they are read, and the
+/// ids a listing gives come from opening records. A store written before (record format 1, ids
+/// and kinds in clear) is moved to this format for a user when that user opens it. Every mutating
+/// call is one backend transaction, so a crash leaves the last committed
 /// state. Calls on one instance are serialized; several instances and processes may share a store
 /// file: a document write that passes the ``StoreVersion`` it starts from fails with
 /// `.documentChanged` rather than write over another session's.
@@ -21,14 +25,17 @@ public final class SecureStore: Sendable {
     /// Opens the store for `username`, creating its key checks on first use.
     ///
     /// The store is bound to the first storage key it sees (a store-wide check in its metadata);
-    /// each user name gets its own records, invisible to other names.
+    /// each user name gets its own records, invisible to other names. When the user has no key
+    /// check of format 2 yet, their records of format 1, if any, are moved to format 2 first, in one
+    /// transaction (`migrate(_:_:)`).
     /// - Parameters:
     ///   - username: The user who signs; only a keyed hash of it is stored.
     ///   - storageKey: Exactly 64 bytes (the WYSIWYS configuration's `storageKey`).
     ///   - backend: Where the encrypted records live.
     /// - Throws: `SessionError` `.invalidStorageKey` (not 64 bytes), `.wrongStorageKey` (the key,
     ///   or the key and user name pair, is not the one the store was written with),
-    ///   `.storeUnavailable` (the backend failed).
+    ///   `.storeUnavailable` (the backend failed), `.documentChanged` (other processes kept moving
+    ///   the same records).
     public init(username: String, storageKey: [UInt8], backend: any DocumentStore) throws(SessionError) {
         guard storageKey.count == 64 else {
             throw SessionError(
@@ -45,25 +52,28 @@ public final class SecureStore: Sendable {
             throw SessionError(.tamperedRecord, "the store's salt has \(salt.count) bytes instead of 32")
         }
         // The store-wide check: the owner tag depends on the key, so without it a wrong key would
-        // look like a new user with an empty store.
+        // look like a new user with an empty store. It names nothing and keeps format 1.
         let storeCheck = try RecordCipher.storeCheck(storageKey: storageKey, salt: salt)
-        let storeCheckKey = RecordKey(owner: "", documentID: "", kind: .check)
+        let storeCheckKey = RecordCipher.storeCheckKey
         let sealedStoreCheck = try backend.metadata(
-            "key check", insertingIfAbsent: storeCheck.seal(Self.checkText, for: storeCheckKey))
-        guard try storeCheck.check(sealedStoreCheck, for: storeCheckKey, is: Self.checkText) else {
+            "key check", insertingIfAbsent: storeCheck.sealLegacy(Self.checkText, for: storeCheckKey))
+        guard try storeCheck.checkLegacy(sealedStoreCheck, at: storeCheckKey, is: Self.checkText) else {
             throw SessionError(.wrongStorageKey, "this store was created with another storage key")
         }
         let cipher = try RecordCipher(storageKey: storageKey, salt: salt, username: username)
-        let userCheckKey = cipher.key("", .check)
-        if let sealed = try backend.read(userCheckKey) {
-            guard try cipher.check(sealed, for: userCheckKey, is: Self.checkText) else {
+        let userCheck = try cipher.address("", .check)
+        if let sealed = try backend.read(userCheck.key) {
+            guard try cipher.check(sealed, for: userCheck, is: Self.checkText) else {
                 throw SessionError(
                     .wrongStorageKey,
                     "the user's key check does not open: the storage key or the user name differs from the "
                         + "ones the store was written with")
             }
         } else {
-            try backend.commit([.put(userCheckKey, cipher.seal(Self.checkText, for: userCheckKey))])
+            // A user without a key check of format 2 is new, or opens the store with this version
+            // for the first time: their records of format 1, if any, move first.
+            try Self.migrate(backend, cipher)
+            try backend.commit([.put(userCheck.key, cipher.seal(Self.checkText, for: userCheck))])
         }
         self.backend = backend
         self.cipher = cipher
@@ -87,24 +97,25 @@ public final class SecureStore: Sendable {
     }
 
     /// Reads and opens one record; nil when absent.
-    /// - Throws: `.tamperedRecord` naming the record when it does not open.
-    func openRecord(_ key: RecordKey, expectedTag: [UInt8]? = nil) throws(SessionError) -> [UInt8]? {
-        guard let value = try backend.read(key) else { return nil }
+    /// - Throws: `.tamperedRecord` naming the record when it does not open, is not the one
+    ///   `expectedTag` names or holds another document's id.
+    func openRecord(_ address: RecordAddress, expectedTag: [UInt8]? = nil) throws(SessionError) -> [UInt8]? {
+        guard let value = try backend.read(address.key) else { return nil }
         if let expectedTag, RecordCipher.tag(of: value) != expectedTag {
             throw SessionError(
-                .tamperedRecord, "\(key) is not the one the document's state recorded (replaced or rolled back)")
+                .tamperedRecord, "\(address) is not the one the document's state recorded (replaced or rolled back)")
         }
-        return try open(value, for: key)
+        return try open(value, for: address)
     }
 
-    /// Opens a sealed record read from `key`.
-    /// - Throws: `.tamperedRecord` naming the record when it does not open.
-    func open(_ sealed: [UInt8], for key: RecordKey) throws(SessionError) -> [UInt8] {
+    /// Opens a sealed record read from `address`.
+    /// - Throws: `.tamperedRecord` naming the record when it does not open or holds another document's id.
+    func open(_ sealed: [UInt8], for address: RecordAddress) throws(SessionError) -> [UInt8] {
         var value = sealed
         do {
-            try cipher.open(&value, for: key)
+            try cipher.open(&value, for: address)
         } catch {
-            throw error.error(for: key)
+            throw error.error(for: address)
         }
         return value
     }
