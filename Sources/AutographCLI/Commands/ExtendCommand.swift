@@ -41,49 +41,19 @@ enum ExtendCommand: Command {
             extra += found
         }
         let document = try openDocument(arguments)
-        var problems: [String] = []
-        let bytes = try await extend(
-            document, authority: authority, extra: extra, deterministicID: arguments.has("deterministic-id"),
-            problems: &problems)
+        var validation = LongTermValidation(document: document, revocation: OnlineRevocationSource())
+        validation.extraCertificates = extra
+        validation.writeOptions.deterministicID = arguments.has("deterministic-id")
+        // The document streamed to a file beside OUT, each update appended (invariant 4).
+        let writer = try AtomicFileWriter(path: output)
+        let problems = try await validation.write(to: writer, after: 0, archivingWith: authority)
         try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
-            try writeFile(path, bytes)
+            try writer.commit(as: path)
         }
         for problem in problems { console.error("autograph extend: " + problem) }
         console.print(
             (authority == nil ? "validation material added" : "validation material and a document time-stamp added")
                 + "; wrote \(output)")
         return problems.isEmpty ? report(document.warnings, console: console) : .successWithWarnings
-    }
-
-    /// `bytes` (a signed document) with validation material, and a document time-stamp when
-    /// `authority` is given; what could not be fetched is said on stderr.
-    static func extend(
-        _ bytes: [UInt8], authority: (any TimeStampAuthority)?, extra: [Certificate], console: Console
-    ) async throws -> [UInt8] {
-        var problems: [String] = []
-        // A signature just made: a revoked certificate on its paths stops it (−129), nothing written.
-        let result = try await extend(
-            try PDFDocument(bytes: bytes), authority: authority, extra: extra, deterministicID: false,
-            refusingRevoked: true, problems: &problems)
-        for problem in problems { console.error("autograph: " + problem) }
-        return result
-    }
-
-    private static func extend(
-        _ document: PDFDocument, authority: (any TimeStampAuthority)?, extra: [Certificate], deterministicID: Bool,
-        refusingRevoked: Bool = false, problems: inout [String]
-    ) async throws -> [UInt8] {
-        var validation = LongTermValidation(document: document, revocation: OnlineRevocationSource())
-        validation.refusingRevoked = refusingRevoked
-        validation.extraCertificates = extra
-        validation.writeOptions.deterministicID = deterministicID
-        let (bytes, found) =
-            if let authority {
-                try await validation.archive(with: authority)
-            } else {
-                try await validation.addValidationMaterial()
-            }
-        problems += found
-        return bytes
     }
 }

@@ -77,17 +77,22 @@ enum SignCommand: Command {
         let configured = documentSigner
         let signed = try await configured.sign()
         let level = arguments.value("level")?.uppercased() ?? "B-B"
-        var bytes = try signed.bytes()
+        // Streamed to a file beside OUT (invariant 4): the document in chunks, then the update; B-LT
+        // and B-LTA append theirs, made from the signed file read back from there.
+        let writer = try AtomicFileWriter(path: output)
+        try signed.write(to: writer)
         if level == "B-LT" || level == "B-LTA" {
-            let extended = try await ExtendCommand.extend(
-                bytes, authority: level == "B-LTA" ? documentSigner.timeStampAuthority : nil,
-                extra: signer.certificates,
-                console: console)
-            bytes = extended
+            let signedDocument = try PDFDocument(contentsOfFile: writer.temporaryPath, options: document.options)
+            var validation = LongTermValidation(document: signedDocument, revocation: OnlineRevocationSource())
+            validation.extraCertificates = signer.certificates
+            // A signature just made: a revoked certificate on its paths stops it (−129), nothing written.
+            validation.refusingRevoked = true
+            let problems = try await validation.write(
+                to: writer, after: signedDocument.fileSize, archivingWith: level == "B-LTA" ? authority : nil)
+            for problem in problems { console.error("autograph: " + problem) }
         }
-        let result = bytes
         try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
-            try writeFile(path, result)
+            try writer.commit(as: path)
         }
         console.print(
             "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "

@@ -8,7 +8,9 @@
 /// over it (ARCHITECTURE.md invariant 9), so a crash leaves the old file or the new one, never half.
 package final class AtomicFileWriter {
     private let path: String
-    private let temporaryPath: String
+    /// The file being written, beside the target: readable (and mappable) while it is written, so
+    /// a later update can be built from what is already there before it is appended.
+    package let temporaryPath: String
     private var descriptor: Int32
 
     /// - Throws: `.writeFailed` when the temporary file cannot be created.
@@ -43,8 +45,10 @@ package final class AtomicFileWriter {
         }.get()
     }
 
-    /// Flushes to disk, closes and renames over the target.
-    package func commit() throws(PDFError) {
+    /// Flushes to disk, closes and renames over the target, or over `target` when given (a path
+    /// on the same file system, like the temporary file a caller checks before it renames it).
+    package func commit(as target: String? = nil) throws(PDFError) {
+        let path = target ?? self.path
         guard descriptor >= 0 else { throw PDFError(.writeFailed, "\(path) was already committed") }
         let flushed = fsync(descriptor) == 0
         let reason = String(cString: strerror(errno))

@@ -199,21 +199,41 @@ public struct IncrementalUpdate: Sendable {
     /// Writes `base` followed by `update` to `path`, atomically, streaming the base in chunks.
     package static func write(base: PDFDocument, update: [UInt8], to path: String) throws(PDFError) {
         let writer = try AtomicFileWriter(path: path)
+        try append(base: base, update: update, to: writer)
+        try writer.commit()
+    }
+
+    /// Appends `base`'s bytes from `offset` on (the writer holds the first `offset` already), then
+    /// `update`, to `writer`: the base streamed in chunks, never copied whole into memory.
+    package static func append(
+        base: PDFDocument, from offset: Int = 0, update: [UInt8], to writer: AtomicFileWriter
+    ) throws(PDFError) {
+        guard (0...base.fileSize).contains(offset) else {
+            throw PDFError(.writeFailed, "the file written holds \(offset) bytes, its base only \(base.fileSize)")
+        }
         do {
-            try base.forEachChunk(in: 0..<base.fileSize) { chunk in try writer.write(chunk) }
+            try base.forEachChunk(in: offset..<base.fileSize) { chunk in try writer.write(chunk) }
         } catch let error as PDFError {
             throw error
         } catch {
             throw PDFError(.writeFailed, "\(error)")
         }
         try writer.write(update)
-        try writer.commit()
     }
 
     /// The whole updated document in memory.
     public func documentBytes() throws(PDFError) -> [UInt8] {
         let update = try serialized()
-        return base.withBytes { Array($0) } + update
+        return base.withBytes { Self.joined($0, update) }
+    }
+
+    /// `first` followed by `second` in one array, allocated once.
+    package static func joined(_ first: UnsafeRawBufferPointer, _ second: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(first.count + second.count)
+        bytes.append(contentsOf: first)
+        bytes.append(contentsOf: second)
+        return bytes
     }
 
     private func usesStream(recovered: Bool) -> Bool {

@@ -25,6 +25,21 @@ public struct DSSWriter: Sendable {
     public func update(adding entries: [(contents: [UInt8], material: ValidationMaterial)]) throws(SigningError)
         -> [UInt8]
     {
+        let update = try incrementalUpdate(adding: entries)
+        do {
+            return try update.documentBytes()
+        } catch {
+            throw SigningError(.writeFailed, "the DSS update cannot be written: \(error.message)")
+        }
+    }
+
+    /// The update that adds `material` for each signature to the document's `/DSS`, not yet
+    /// serialized: write it after its ``IncrementalUpdate/base`` (streamed), or keep only its bytes.
+    /// - Throws: `.writeFailed` when a VRI key cannot be computed; `.documentUnreadable` when the
+    ///   document has no catalog.
+    public func incrementalUpdate(adding entries: [(contents: [UInt8], material: ValidationMaterial)])
+        throws(SigningError) -> IncrementalUpdate
+    {
         var update = IncrementalUpdate(base: document, options: writeOptions)
         guard let root = update.catalogReference, var catalog = update.object(root).dictionaryValue else {
             throw SigningError(.documentUnreadable, "the document has no catalog to hold a DSS")
@@ -79,11 +94,7 @@ public struct DSSWriter: Sendable {
             catalog[.dss] = .reference(update.add(.dictionary(dss)))
             update.replace(root, with: .dictionary(catalog))
         }
-        do {
-            return try update.documentBytes()
-        } catch {
-            throw SigningError(.writeFailed, "the DSS update cannot be written: \(error.message)")
-        }
+        return update
     }
 }
 

@@ -59,6 +59,20 @@ public struct LongTermValidation: Sendable {
     /// - Throws: `.invalidArgument` when the document has no signature; `.writeFailed` when the
     ///   update cannot be written.
     public func addValidationMaterial() async throws(SigningError) -> (bytes: [UInt8], problems: Problems) {
+        let (update, problems) = try await validationMaterialUpdate()
+        do {
+            return (try update.documentBytes(), problems)
+        } catch {
+            throw SigningError(.writeFailed, "the DSS update cannot be written: \(error.message)")
+        }
+    }
+
+    /// The update that adds a `/DSS` with validation material for every signature and time-stamp
+    /// of the document (B-LT), not yet serialized, and what could not be fetched.
+    /// ``write(to:archivingWith:)`` writes it after the document without copying the document.
+    /// - Throws: as ``addValidationMaterial()``.
+    public func validationMaterialUpdate() async throws(SigningError) -> (update: IncrementalUpdate, problems: Problems)
+    {
         let fields = SignatureValidator(document: document, trustRoots: []).signedFields()
         guard !fields.isEmpty else { throw SigningError(.invalidArgument, "the document has no signature to extend") }
         var entries: [(contents: [UInt8], material: ValidationMaterial)] = []
@@ -97,10 +111,11 @@ public struct LongTermValidation: Sendable {
         }
         var writer = DSSWriter(document: document)
         writer.writeOptions = writeOptions
-        return (try writer.update(adding: entries), problems)
+        return (try writer.incrementalUpdate(adding: entries), problems)
     }
 
-    /// B-LTA: ``addValidationMaterial()``, then a document time-stamp from `authority` over it.
+    /// B-LTA: ``addValidationMaterial()``, then a document time-stamp from `authority` over it;
+    /// the document in memory, copied twice (``write(to:archivingWith:)`` streams it to a file).
     /// - Throws: as ``addValidationMaterial()``; `.timestampFailed` (−146) when the authority fails.
     public func archive(with authority: any TimeStampAuthority) async throws(SigningError) -> (
         bytes: [UInt8], problems: Problems

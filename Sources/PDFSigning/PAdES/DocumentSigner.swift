@@ -35,10 +35,19 @@ public struct DocumentSigner: Sendable {
         /// The DER CMS SignedData, embedded into the reserved `/Contents` when written.
         public let cms: [UInt8]
 
-        /// Writes base and update to `path`, atomically.
+        /// Writes base and update to `path`, atomically, the base streamed: memory does not grow
+        /// with the document.
         public func write(to path: String) throws(SigningError) { try prepared.write(embedding: cms, to: path) }
 
-        /// The signed file in memory.
+        /// Appends base and update to `writer`, which holds the base's first `written` bytes already.
+        package func write(to writer: AtomicFileWriter, after written: Int = 0) throws(SigningError) {
+            try prepared.write(embedding: cms, to: writer, after: written)
+        }
+
+        /// The update alone, the CMS in place: the bytes the signed file has after ``PreparedDocument/base``.
+        public func update() throws(SigningError) -> [UInt8] { try prepared.update(embedding: cms) }
+
+        /// The signed file in memory: a copy of the whole document (``write(to:)`` streams it instead).
         public func bytes() throws(SigningError) -> [UInt8] { try prepared.bytes(embedding: cms) }
     }
 

@@ -130,12 +130,10 @@ public struct PreparedDocument: Sendable {
         }
     }
 
-    /// Puts `cms` into the placeholder and writes the signed file to `path`.
+    /// Puts `cms` into the placeholder and writes the signed file to `path`, the base streamed.
     /// - Throws: `.signatureTooLarge` (-136) when the CMS does not fit; nothing is written then.
     public func write(embedding cms: [UInt8], to path: String) throws(SigningError) {
-        var update = self.update
-        try PreparedDocument.patch(
-            &update, at: signature.contentsOffset - base.fileSize, signature: signature, cms: cms)
+        let update = try update(embedding: cms)
         do {
             try IncrementalUpdate.write(base: base, update: update, to: path)
         } catch {
@@ -143,12 +141,36 @@ public struct PreparedDocument: Sendable {
         }
     }
 
-    /// The signed file in memory.
-    public func bytes(embedding cms: [UInt8]) throws(SigningError) -> [UInt8] {
+    /// Appends the signed file to `writer`, which holds its first `written` bytes already (a file
+    /// this one's base was opened from): the rest of the base streamed in chunks, then the update
+    /// with `cms` in place. Memory does not grow with the document.
+    /// - Throws: `.signatureTooLarge` (-136) when the CMS does not fit, before anything is written;
+    ///   `.writeFailed`.
+    package func write(embedding cms: [UInt8], to writer: AtomicFileWriter, after written: Int = 0)
+        throws(SigningError)
+    {
+        let update = try update(embedding: cms)
+        do {
+            try IncrementalUpdate.append(base: base, from: written, update: update, to: writer)
+        } catch {
+            throw SigningError(error)
+        }
+    }
+
+    /// The update with `cms` in place of the placeholder: the bytes the signed file has after the base.
+    /// - Throws: `.signatureTooLarge` (-136) when the CMS does not fit.
+    public func update(embedding cms: [UInt8]) throws(SigningError) -> [UInt8] {
         var update = self.update
         try PreparedDocument.patch(
             &update, at: signature.contentsOffset - base.fileSize, signature: signature, cms: cms)
-        return base.withBytes { Array($0) } + update
+        return update
+    }
+
+    /// The signed file in memory (a copy of the whole document: to write it, ``write(embedding:to:)``
+    /// streams instead).
+    public func bytes(embedding cms: [UInt8]) throws(SigningError) -> [UInt8] {
+        let update = try update(embedding: cms)
+        return base.withBytes { IncrementalUpdate.joined($0, update) }
     }
 
     /// Writes the CMS in hex into `bytes` at the `<` at `offset`.
