@@ -31,9 +31,11 @@ final class RecordingTransport: HTTPTransport {
 
 /// Lines logged by a channel.
 final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-    var sink: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
+    private let lines = Mutex<[(line: String, time: ContinuousClock.Instant)]>([])
+    var all: [String] { lines.withLock { $0.map(\.line) } }
+    /// When each line was logged.
+    var times: [ContinuousClock.Instant] { lines.withLock { $0.map(\.time) } }
+    var sink: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append((line, .now)) } } }
 }
 
 /// `HTTPDecisions` without a network: what it sends (signed as docs/web-api.md says, checked with

@@ -139,16 +139,17 @@ extension DocumentSession {
         {
             do {
                 let validation = LongTermValidation(document: document, revocation: completionSource())
+                // Each update alone is written (never the whole document again), after the bytes it
+                // was made on.
                 var base = bytes.count
-                let (material, missing) = try await validation.addValidationMaterial()
+                let (material, missing) = try await validation.validationMaterialUpdate()
                 problems = missing
-                try Self.requireUnchanged(bytes.count, since: base, material.count)
-                try appendRevision(bytes: Array(material[base...]))
+                try Self.requireUnchanged(bytes.count, since: base)
+                try appendRevision(material)
                 base = bytes.count
                 let stamped = try await DocumentTimestamper(document: document, authority: authority).timestamp()
-                let stampedBytes = try stamped.bytes()
-                try Self.requireUnchanged(bytes.count, since: base, stampedBytes.count)
-                try appendRevision(bytes: Array(stampedBytes[base...]))
+                try Self.requireUnchanged(bytes.count, since: base)
+                try appendRevision(bytes: try stamped.update())
             } catch let error as SigningError {
                 throw SessionError(error)
             } catch let error as SessionError {
@@ -162,9 +163,9 @@ extension DocumentSession {
         return problems
     }
 
-    /// A revision made on `base` bytes (`made` long) is appended only to those bytes.
-    private static func requireUnchanged(_ now: Int, since base: Int, _ made: Int) throws(SessionError) {
-        guard now == base, made >= base else {
+    /// A revision made on `base` bytes is appended only to those bytes.
+    private static func requireUnchanged(_ now: Int, since base: Int) throws(SessionError) {
+        guard now == base else {
             throw SessionError(.documentChanged, "the document changed while it was being completed; complete it again")
         }
     }
