@@ -50,7 +50,9 @@ extension WebRouter {
         }
         let key = PageKey(revision: revision, page: index)
         // A page of this revision that spent its budget before is answered at once, never drawn again.
-        if earlier == nil, let stop = overBudget.verdict(key) { throw Self.budgetError(stop, page: index) }
+        if earlier == nil, let stop = overBudget.verdict(key, pixels: pixels) {
+            throw Self.budgetError(stop, page: index)
+        }
         let budget = RenderBudget(
             deadline: request.received + configuration.renderTimeLimit, maxItems: configuration.maxDisplayItems)
         request.client?.onGone { budget.cancel() }
@@ -60,9 +62,11 @@ extension WebRouter {
         let verdicts = overBudget
         let limit = configuration.renderTimeLimit
         let wait = min(configuration.maxTileWait, request.received + configuration.renderTimeLimit - .now)
-        let drawn = await TileWorkers.shared.run(maxWait: wait, client: request.client) {
+        let heavy = earlier == nil && overBudget.isHeavy(key)
+        let drawn = await TileWorkers.shared.run(maxWait: wait, client: request.client, heavy: heavy) {
             () -> [UInt8]? in
             let started = ThreadCPUTime.now()
+            defer { if earlier == nil { verdicts.noteCost(key, cpu: ThreadCPUTime.now() - started) } }
             let made =
                 earlier == nil
                 ? Self.displayList(key, renderer: renderer, cache: cache, budget: budget)
@@ -74,8 +78,16 @@ extension WebRouter {
                 }
                 return nil
             }
+            let drawing = ThreadCPUTime.now()
             let image = renderer.render(list, pageAt: index, options: tileOptions)
-            guard budget.stop == nil else { return nil }
+            guard budget.stop == nil else {
+                // Stopped while drawing: tiles at least this large are refused from now on.
+                if earlier == nil {
+                    verdicts.recordDrawing(
+                        key, pixels: pixels, stop: budget.stop, cpu: ThreadCPUTime.now() - drawing, limit: limit)
+                }
+                return nil
+            }
             return image.pngData(compressionLevel: 1, maxThreads: 1)
         }
         if budget.stop == .cancelled { TileWorkers.cancelledRenders.add(1, ordering: .relaxed) }

@@ -161,11 +161,16 @@ extension WebRouter {
                 timeLimit: min(configuration.renderTimeLimit, remaining), maxItems: configuration.maxDisplayItems)
             request.client?.onGone { budget.cancel() }
             let found = await TileWorkers.shared.run(
-                maxWait: min(configuration.maxTileWait, remaining), client: request.client, urgent: true
+                maxWait: min(configuration.maxTileWait, remaining), client: request.client, urgent: true,
+                heavy: overBudget.isHeavy(key)
             ) { [overBudget, limit = configuration.renderTimeLimit] () -> [SearchResult]? in
                 let key = PageKey(revision: revision, page: index)
                 let started = ThreadCPUTime.now()
-                defer { overBudget.record(key, stop: budget.stop, cpu: ThreadCPUTime.now() - started, limit: limit) }
+                defer {
+                    let cpu = ThreadCPUTime.now() - started
+                    overBudget.record(key, stop: budget.stop, cpu: cpu, limit: limit)
+                    overBudget.noteCost(key, cpu: cpu)
+                }
                 // The page's text from the display list its tiles draw (made once for both).
                 let made = texts.value(
                     key, stopped: { budget.stop != nil },

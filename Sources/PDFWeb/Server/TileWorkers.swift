@@ -8,7 +8,9 @@ import Synchronization
 /// The queue serves the newest request first — the pages now on screen are drawn before those a
 /// person scrolled past — but never starves the old ones: a job that has waited ``rescueAfter`` is
 /// taken before any newer one, and a job still queued when its bound passes, or whose client
-/// left, is answered at once without being drawn.
+/// left, is answered at once without being drawn. Tiles of a page known to cost long to draw take
+/// at most all threads but one (``heavyLimit``): a map of millions of operators asked for in a loop
+/// never makes the page beside it wait for a thread.
 final class TileWorkers: Sendable {
     /// The process's rendering threads, shared by every server.
     static let shared = TileWorkers()
@@ -18,26 +20,43 @@ final class TileWorkers: Sendable {
         let enqueued: ContinuousClock.Instant
         /// Taken before every tile (a search waits for its pages one after another).
         let urgent: Bool
+        /// A page known to cost long to draw: such jobs never take every thread.
+        let heavy: Bool
         /// Runs the work and resumes the waiting request with its result.
         let run: @Sendable () -> Void
         /// Resumes the waiting request without running the work.
         let abandon: @Sendable () -> Void
     }
 
-    private let queue = Mutex<(jobs: [Job], nextID: Int)>(([], 0))
+    private let queue = Mutex<(jobs: [Job], nextID: Int, heavyRunning: Int)>(([], 0, 0))
     private let available = DispatchSemaphore(value: 0)
+    /// The most threads drawing heavy pages at once: one fewer than all (at least one), so the pages
+    /// people read are drawn beside them.
+    let heavyLimit: Int
 
     /// - Parameter count: the number of rendering threads (by default, one per processor).
     init(count: Int = TileWorkers.processorCount) {
+        heavyLimit = max(1, count - 1)
         for index in 0..<max(1, count) {
             DispatchQueue(label: "autograph.tiles.\(index)", qos: .userInitiated).async { [self] in
                 Self.lowerPriority()
                 while true {
                     available.wait()
-                    takeNext()?.run()
+                    guard let job = takeNext() else { continue }
+                    job.run()
+                    if job.heavy { finishedHeavy() }
                 }
             }
         }
+    }
+
+    /// A heavy job ended: its place goes to a heavy job left waiting for one.
+    private func finishedHeavy() {
+        let waiting = queue.withLock { state in
+            state.heavyRunning -= 1
+            return state.jobs.contains(where: \.heavy)
+        }
+        if waiting { available.signal() }
     }
 
     /// Why a job was not run.
@@ -46,8 +65,10 @@ final class TileWorkers: Sendable {
     /// Runs `work` on a rendering thread and returns its result, or the refusal when it waited
     /// longer than `maxWait` or its client left first.
     /// - Parameter urgent: taken before every tile (the page's text for a search: an API call waits).
+    /// - Parameter heavy: a page known to cost long to draw: at most ``heavyLimit`` such jobs run at once.
     func run<Value: Sendable>(
-        maxWait: Duration, client: ClientConnection?, urgent: Bool = false, _ work: @escaping @Sendable () -> Value
+        maxWait: Duration, client: ClientConnection?, urgent: Bool = false, heavy: Bool = false,
+        _ work: @escaping @Sendable () -> Value
     ) async -> Result<Value, Refusal> {
         let now = ContinuousClock.now
         return await withCheckedContinuation { continuation in
@@ -56,7 +77,7 @@ final class TileWorkers: Sendable {
                 let id = state.nextID
                 state.jobs.append(
                     Job(
-                        id: id, enqueued: now, urgent: urgent,
+                        id: id, enqueued: now, urgent: urgent, heavy: heavy,
                         run: { continuation.resume(returning: .success(work())) },
                         abandon: { continuation.resume(returning: .failure(.waitedTooLong)) }))
                 return id
@@ -74,15 +95,23 @@ final class TileWorkers: Sendable {
     }
 
     /// The job to run now: an urgent one, else the oldest when it has waited ``rescueAfter``, else
-    /// the newest.
+    /// the newest — among the jobs that may run (a heavy one only below ``heavyLimit``).
     private func takeNext() -> Job? {
         queue.withLock { state in
-            guard !state.jobs.isEmpty else { return nil }
-            if let urgent = state.jobs.firstIndex(where: \.urgent) { return state.jobs.remove(at: urgent) }
-            if let oldest = state.jobs.first, ContinuousClock.now - oldest.enqueued >= Self.rescueAfter {
-                return state.jobs.removeFirst()
+            let heavyAllowed = state.heavyRunning < heavyLimit
+            let runnable = state.jobs.indices.filter { heavyAllowed || !state.jobs[$0].heavy }
+            guard let newest = runnable.last, let oldest = runnable.first else { return nil }
+            let index: Int
+            if let urgent = runnable.first(where: { state.jobs[$0].urgent }) {
+                index = urgent
+            } else if ContinuousClock.now - state.jobs[oldest].enqueued >= Self.rescueAfter {
+                index = oldest
+            } else {
+                index = newest
             }
-            return state.jobs.removeLast()
+            let job = state.jobs.remove(at: index)
+            if job.heavy { state.heavyRunning += 1 }
+            return job
         }
     }
 
