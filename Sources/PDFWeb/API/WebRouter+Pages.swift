@@ -62,11 +62,22 @@ extension WebRouter {
         let verdicts = overBudget
         let limit = configuration.renderTimeLimit
         let wait = min(configuration.maxTileWait, request.received + configuration.renderTimeLimit - .now)
-        let heavy = earlier == nil && overBudget.isHeavy(key)
+        let heavy = earlier == nil && (overBudget.isHeavy(key) || Self.largeContent(renderer.document, page))
+        let notStarted = NotStarted()
         let drawn = await TileWorkers.shared.run(maxWait: wait, client: request.client, heavy: heavy) {
             () -> [UInt8]? in
+            // A tile that cannot end before its deadline (it waited, and its page's last tile took
+            // longer than what is left) is not started: the thread goes to one that can.
+            if earlier == nil, let cost = verdicts.cost(key), let deadline = budget.deadline, deadline - .now < cost {
+                notStarted.set()
+                return nil
+            }
             let started = ThreadCPUTime.now()
-            defer { if earlier == nil { verdicts.noteCost(key, cpu: ThreadCPUTime.now() - started) } }
+            defer {
+                if earlier == nil {
+                    verdicts.noteCost(key, cpu: ThreadCPUTime.now() - started, finished: budget.stop == nil)
+                }
+            }
             let made =
                 earlier == nil
                 ? Self.displayList(key, renderer: renderer, cache: cache, budget: budget)
@@ -78,13 +89,13 @@ extension WebRouter {
                 }
                 return nil
             }
-            let drawing = ThreadCPUTime.now()
             let image = renderer.render(list, pageAt: index, options: tileOptions)
             guard budget.stop == nil else {
-                // Stopped while drawing: tiles at least this large are refused from now on.
+                // Stopped while drawing: tiles at least this large are refused from now on. The
+                // whole tile's cost counts (its content is read again when its list is not kept).
                 if earlier == nil {
                     verdicts.recordDrawing(
-                        key, pixels: pixels, stop: budget.stop, cpu: ThreadCPUTime.now() - drawing, limit: limit)
+                        key, pixels: pixels, stop: budget.stop, cpu: ThreadCPUTime.now() - started, limit: limit)
                 }
                 return nil
             }
@@ -93,10 +104,30 @@ extension WebRouter {
         if budget.stop == .cancelled { TileWorkers.cancelledRenders.add(1, ordering: .relaxed) }
         switch drawn {
         case .success(let png?): return HTTPResponse(contentType: "image/png", bytes: png, headers: caching)
+        case .success(nil) where notStarted.isSet:
+            throw WebError.busy(
+                "page index \(index) takes longer to draw than its tile had left after waiting", retryAfter: 2)
         case .success(nil): throw Self.budgetError(budget.stop, page: index)
         case .failure(.clientGone): throw WebError.clientGone
         case .failure(.waitedTooLong): throw WebError.busy("every rendering thread is taken", retryAfter: 2)
         }
+    }
+
+    /// The most bytes of content streams (as stored) a page may have before its first tile is
+    /// taken for heavy, before any was drawn.
+    static let heavyContentBytes = 1 << 20
+
+    /// Whether `page`'s content streams take at least ``heavyContentBytes`` as stored: a first
+    /// guess, from the stream dictionaries alone, of a page that will cost long to draw.
+    static func largeContent(_ document: PDFDocument, _ page: Page) -> Bool {
+        let contents = document.resolve(page.dictionary[.contents] ?? .null)
+        let streams = contents.arrayValue?.prefix(10_000).map { document.resolve($0) } ?? [contents]
+        var total = 0
+        for case .stream(let stream) in streams {
+            total += stream.rangeInFile?.count ?? 0
+            if total >= heavyContentBytes { return true }
+        }
+        return false
     }
 
     /// The display list of the page `key` names: cached, carried over from an earlier revision that
@@ -152,4 +183,13 @@ extension Substring {
         while text.last == " " { text.removeLast() }
         return String(text)
     }
+}
+
+/// Set when a tile's job gives up before it starts (its page costs more than the time left).
+final class NotStarted: Sendable {
+    private let value = Atomic<Bool>(false)
+    /// Marks the tile as not started.
+    func set() { value.store(true, ordering: .relaxed) }
+    /// Whether it was not started.
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }

@@ -163,13 +163,14 @@ extension WebRouter {
             let found = await TileWorkers.shared.run(
                 maxWait: min(configuration.maxTileWait, remaining), client: request.client, urgent: true,
                 heavy: overBudget.isHeavy(key)
+                    || Self.largeContent(renderer.document, renderer.document.pages[index])
             ) { [overBudget, limit = configuration.renderTimeLimit] () -> [SearchResult]? in
                 let key = PageKey(revision: revision, page: index)
                 let started = ThreadCPUTime.now()
                 defer {
                     let cpu = ThreadCPUTime.now() - started
                     overBudget.record(key, stop: budget.stop, cpu: cpu, limit: limit)
-                    overBudget.noteCost(key, cpu: cpu)
+                    overBudget.noteCost(key, cpu: cpu, finished: budget.stop == nil)
                 }
                 // The page's text from the display list its tiles draw (made once for both).
                 let made = texts.value(

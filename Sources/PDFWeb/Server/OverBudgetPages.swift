@@ -27,20 +27,29 @@ final class OverBudgetPages: Sendable {
         var content: RenderBudget.Stop?
         /// Drawing a tile of this many pixels was stopped: tiles at least as large are refused.
         var drawingPixels: Int?
-        /// A tile of it took ``heavyCost`` of CPU time or more: its tiles are scheduled as heavy.
-        var heavy = false
     }
 
     /// The CPU time of one tile above which its page's tiles are scheduled as heavy.
     static let heavyCost: Duration = .milliseconds(500)
 
-    /// Whether `key`'s tiles cost long to draw (``TileWorkers``' heavy jobs).
-    func isHeavy(_ key: PageKey) -> Bool { pages.withLock { $0[key]?.heavy ?? false } }
+    /// What the last tile of each page (by index, whatever the revision: filling a field on page 1
+    /// does not make page 40 cheaper, and the figure only orders and spares the rendering threads)
+    /// cost in CPU time — at least, when it was stopped before the end.
+    private let costs = Mutex<[Int: Duration]>([:])
 
-    /// Notes that a tile of `key` took `cpu` of the rendering thread's CPU time, drawn or not.
-    func noteCost(_ key: PageKey, cpu: Duration) {
-        guard cpu >= Self.heavyCost, !isHeavy(key) else { return }
-        update(key) { $0.heavy = true }
+    /// Whether `key`'s tiles cost long to draw (``TileWorkers``' heavy jobs).
+    func isHeavy(_ key: PageKey) -> Bool { (cost(key) ?? .zero) >= Self.heavyCost }
+
+    /// What the last tile of `key`'s page cost, when one was drawn (or stopped).
+    func cost(_ key: PageKey) -> Duration? { costs.withLock { $0[key.page] } }
+
+    /// Notes what a tile or a search of `key` took of the rendering thread's CPU time: `finished`, what
+    /// it costs now (less once its content is cached); stopped, at least that.
+    func noteCost(_ key: PageKey, cpu: Duration, finished: Bool) {
+        costs.withLock { costs in
+            if costs[key.page] == nil, costs.count >= Self.capacity { costs.removeAll() }
+            costs[key.page] = finished ? cpu : max(cpu, costs[key.page] ?? .zero)
+        }
     }
 
     private let pages = Mutex<[PageKey: Verdict]>([:])

@@ -95,11 +95,14 @@ final class TileWorkers: Sendable {
     }
 
     /// The job to run now: an urgent one, else the oldest when it has waited ``rescueAfter``, else
-    /// the newest — among the jobs that may run (a heavy one only below ``heavyLimit``).
+    /// the newest — among the jobs that may run (a heavy tile only below ``heavyLimit``).
     private func takeNext() -> Job? {
         queue.withLock { state in
             let heavyAllowed = state.heavyRunning < heavyLimit
-            let runnable = state.jobs.indices.filter { heavyAllowed || !state.jobs[$0].heavy }
+            // A search's page (urgent: an API call waits for it) is never held back, heavy or not.
+            let runnable = state.jobs.indices.filter {
+                heavyAllowed || !state.jobs[$0].heavy || state.jobs[$0].urgent
+            }
             guard let newest = runnable.last, let oldest = runnable.first else { return nil }
             let index: Int
             if let urgent = runnable.first(where: { state.jobs[$0].urgent }) {
