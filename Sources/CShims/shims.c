@@ -167,3 +167,16 @@ int autograph_set_thread_niceness(int niceness) { return setpriority(PRIO_PROCES
 #else
 int autograph_set_thread_niceness(int niceness) { (void)niceness; return 0; }
 #endif
+
+#include <stdarg.h>
+#include <sys/socket.h>
+static _Thread_local int autograph_thread_socket = -1;
+void autograph_http_set_thread_socket(int socket) { autograph_thread_socket = socket; }
+static void autograph_http_log(void *cls, const char *format, va_list arguments) {
+    (void)cls;
+    (void)arguments;
+    /* The socket is still libmicrohttpd's, open, and read on this very thread: no other closes it now. */
+    if (format && strncmp(format, "Error processing request", 24) == 0 && autograph_thread_socket >= 0)
+        shutdown(autograph_thread_socket, SHUT_RDWR);
+}
+void *autograph_http_log_callback(void) { return (void *)&autograph_http_log; }

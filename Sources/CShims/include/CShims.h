@@ -49,6 +49,14 @@ int autograph_set_malloc_mmap_threshold(int bytes);
 /* setpriority(PRIO_PROCESS, gettid(), niceness): the calling thread's niceness (Linux; 0 elsewhere). */
 int autograph_set_thread_niceness(int niceness);
 
+/* libmicrohttpd's log (an MHD_LogCallback, returned untyped: its va_list parameter is C's own). It
+   writes just before it queues an error page of its own (a chunked body it cannot read, a footer
+   line it cannot parse): the connection being read on this thread is then shut down at once, so
+   that page, without the server's security headers, never leaves. */
+void *autograph_http_log_callback(void);
+/* The socket of the request this thread reads (libmicrohttpd runs a thread per connection), or -1. */
+void autograph_http_set_thread_socket(int socket);
+
 /* libFuzzer's driver, present only in binaries built with -sanitize=fuzzer. */
 int LLVMFuzzerRunDriver(int *argc, char ***argv,
                         int (*callback)(const uint8_t *data, size_t size));

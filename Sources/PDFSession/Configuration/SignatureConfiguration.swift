@@ -51,7 +51,7 @@ public struct SignatureConfiguration: Sendable {
     /// What completing a document (``DocumentSession/completeDocument()``) may fetch: with a
     /// policy, the status and issuers only of certificates whose path leads to its trust anchors
     /// or to the seal's own chain (the `.signer`'s certificates), and only from the destinations it
-    /// allows (``RevocationFetchPolicy``) — what a service that takes documents from others needs;
+    /// allows (`RevocationFetchPolicy`) — what a service that takes documents from others needs;
     /// nil (the default) fetches whatever the certificates name, as a person's own command does.
     public var revocationFetchPolicy: RevocationFetchPolicy?
 

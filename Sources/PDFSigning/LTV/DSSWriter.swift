@@ -34,7 +34,7 @@ public struct DSSWriter: Sendable {
     }
 
     /// The update that adds `material` for each signature to the document's `/DSS`, not yet
-    /// serialized: write it after its ``IncrementalUpdate/base`` (streamed), or keep only its bytes.
+    /// serialized: write it after its `IncrementalUpdate.base` (streamed), or keep only its bytes.
     /// - Throws: `.writeFailed` when a VRI key cannot be computed; `.documentUnreadable` when the
     ///   document has no catalog.
     public func incrementalUpdate(adding entries: [(contents: [UInt8], material: ValidationMaterial)])

@@ -57,8 +57,8 @@ public actor WebBackend {
 
     /// A backend over `controller`, with no document open yet; `host` answers its decisions;
     /// `providerSigning` lets the person sign with their own certificate at that provider. Without a
-    /// ``SignatureConfiguration/revocationFetchPolicy``, completing a document fetches nothing but
-    /// for the seal's own chain, and only from public addresses (``RevocationFetchPolicy``).
+    /// `SignatureConfiguration.revocationFetchPolicy`, completing a document fetches nothing but
+    /// for the seal's own chain, and only from public addresses (`RevocationFetchPolicy`).
     public init(
         controller: SessionController, signatureConfiguration: SignatureConfiguration = SignatureConfiguration(),
         viewerConfiguration: ViewerConfiguration = ViewerConfiguration(), host: HostLink = .none,
@@ -99,7 +99,7 @@ public actor WebBackend {
     /// unless `replace` says so: when its original is `pdf` itself (and `password` opens it), it is
     /// resumed as it was left — the current session itself when it is that document; otherwise
     /// `.documentExists` (409) and nothing changes.
-    /// - Throws: `SessionError` `.invalidArgument` for an id ``DocumentID`` refuses,
+    /// - Throws: `SessionError` `.invalidArgument` for an id `DocumentID` refuses,
     ///   `.passwordRequired` (-122), `.documentExists`, and what `SessionController.open` throws.
     @discardableResult
     public func open(pdf: [UInt8], documentID: String? = nil, password: String? = nil, replace: Bool = false)

@@ -15,7 +15,7 @@ public struct HostQuestion: Sendable, Equatable {
     public var arguments: JSONValue
     /// False for a notification (`backButtonPressed`, `viewerRectCancelled`): whatever comes back is ignored.
     public var expectsAnswer: Bool
-    /// The waiting left to the step that asks it (``HostDecisions/stepBudget``): a channel waits
+    /// The waiting left to the step that asks it (`HostDecisions.stepBudget`): a channel waits
     /// no longer than this, nor than its own timeout; nil: its own timeout alone.
     public var budget: StepBudget?
 
@@ -192,7 +192,7 @@ public struct NoDecisions: DecisionChannel {
     public func ask(_ question: HostQuestion) async -> JSONValue? { nil }
 }
 
-/// The waiting a step may spend on questions the host leaves unanswered (``HostDecisions/stepBudget``).
+/// The waiting a step may spend on questions the host leaves unanswered (`HostDecisions.stepBudget`).
 public final class StepBudget: Sendable, Equatable {
     /// The same budget (one step's).
     public static func == (lhs: StepBudget, rhs: StepBudget) -> Bool { lhs === rhs }

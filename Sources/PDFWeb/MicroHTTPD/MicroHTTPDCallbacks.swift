@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CShims
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,7 @@ let accessHandler: MHD_AccessHandlerCallback = {
 }
 
 let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
-    pthread_setspecific(connectionKey, nil)
+    autograph_http_set_thread_socket(-1)
     if let cls, let connection {
         Unmanaged<MicroHTTPDDaemon>.fromOpaque(cls).takeUnretainedValue().requestEnded(connection)
     }
@@ -36,26 +37,6 @@ let connectionNotified:
         guard code == .CONNECTION_NOTIFY_CLOSED, let cls, let connection else { return }
         Unmanaged<MicroHTTPDDaemon>.fromOpaque(cls).takeUnretainedValue().requestEnded(connection)
     }
-
-/// The socket (plus one) of the request this thread is reading, set when its head was admitted:
-/// libmicrohttpd runs each connection on a thread of its own, and tells ``logger`` nothing else.
-let connectionKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-}()
-
-/// libmicrohttpd's log, which it writes just before it queues an error page of its own (a chunked
-/// body it cannot read, a footer line it cannot parse): that connection is shut down at once, so
-/// the page — without this server's security headers — never leaves, and the connection closes.
-/// libmicrohttpd never reads a head the gate did not pass, so its pages for heads cannot happen.
-let logger: MHD_LogCallback = { _, format, _ in
-    guard let format, strncmp(format, "Error processing request", 24) == 0,
-        let value = pthread_getspecific(connectionKey)
-    else { return }
-    // The socket is still libmicrohttpd's, open, and read on this very thread: no other can close it now.
-    shutdown(Int32(truncatingIfNeeded: Int(bitPattern: value) - 1), Int32(SHUT_RDWR))
-}
 
 /// Decodes `%HH` escapes of the path and query in place, as MHD's own would, except that a byte
 /// below 0x20 (NUL above all) or 0x7F becomes 0x7F: MHD hands the path on as a C string, so `%00`

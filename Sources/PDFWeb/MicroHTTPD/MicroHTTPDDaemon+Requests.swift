@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CShims
 import Dispatch
 import Synchronization
 
@@ -17,9 +18,9 @@ extension MicroHTTPDDaemon {
             let context = RequestContext(daemon: self)
             slot.pointee = Unmanaged.passRetained(context).toOpaque()
             // An error libmicrohttpd answers itself from now on (a chunked body it cannot read)
-            // ends this connection without its page (`logger`).
+            // ends this connection without its page (`autograph_http_log_callback`).
             let socket = library.connectionInfo(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd
-            pthread_setspecific(connectionKey, socket.flatMap { UnsafeRawPointer(bitPattern: Int($0) + 1) })
+            autograph_http_set_thread_socket(socket.map { Int32($0) } ?? -1)
             let headers = values(connection, .HEADER_KIND, lowercased: true)
             var request = HTTPRequest(method: method, path: url, repeatedHeaders: headers.repeated)
             request.headers = headers.values

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CShims
 import Dispatch
 import Synchronization
 
@@ -109,7 +110,7 @@ final class MicroHTTPDDaemon: Sendable {
         let idle = max(1, min(3600, connectionLimits.idleTimeout.components.seconds))
         let arguments: [any CVarArg] = [
             // The logger first: libmicrohttpd logs to standard error until it has one.
-            MHD_OPTION.EXTERNAL_LOGGER.rawValue, OpaquePointer(unsafeBitCast(logger, to: UnsafeRawPointer.self)),
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, OpaquePointer(autograph_http_log_callback()),
             OpaquePointer(context),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(completed), OpaquePointer(context),
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(daemonConnectionLimit),
