@@ -42,13 +42,16 @@ static void cshim_jpeg_silence(j_common_ptr info, int level) {
 }
 
 int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height, size_t max_bytes,
-                      int color_transform, int gray, int allow_truncated, cshim_jpeg_image *image) {
+                      size_t max_pixels, int color_transform, int gray, int allow_truncated,
+                      cshim_jpeg_image *image) {
     struct jpeg_decompress_struct info;
     struct cshim_jpeg_error error;
     /* volatile: read after longjmp */
     unsigned char *volatile pixels = NULL;
     image->pixels = NULL;
     image->truncated = 0;
+    image->frame_width = 0;
+    image->frame_height = 0;
     image->message[0] = 0;
     info.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = cshim_jpeg_fail;
@@ -64,6 +67,15 @@ int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_h
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, (unsigned long)size);
     jpeg_read_header(&info, TRUE);
+    /* The size checked is the one libjpeg will decode, before start_decompress allocates for it. */
+    image->frame_width = (int)info.image_width;
+    image->frame_height = (int)info.image_height;
+    if ((unsigned long long)info.image_width * info.image_height > (unsigned long long)max_pixels) {
+        snprintf(image->message, sizeof(image->message), "the image declares %u x %u pixels, more than the %zu allowed",
+                 info.image_width, info.image_height, max_pixels);
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
     if (info.num_components == 3 && color_transform == 0) info.jpeg_color_space = JCS_RGB;
     if (info.num_components == 3 && color_transform == 1) info.jpeg_color_space = JCS_YCbCr;
     if (info.num_components == 4 && color_transform == 0) info.jpeg_color_space = JCS_CMYK;

@@ -26,16 +26,20 @@ typedef struct {
     int components;         /* 1 (grey), 3 (RGB) or 4 (CMYK) */
     int adobe_inverted;     /* CMYK stored inverted (Adobe APP14 marker) */
     int truncated;          /* the data ended early: the missing rows are grey */
+    int frame_width;        /* the size jpeg_read_header read from the frame header, before scaling */
+    int frame_height;
     char message[JMSG_LENGTH_MAX_SHIM];
 } cshim_jpeg_image;
 
 /* Decodes with the largest DCT scaling (1/2, 1/4, 1/8) that keeps at least min_width x min_height
-   pixels; refuses images above max_bytes of pixels, and truncated data unless allow_truncated.
+   pixels; refuses a frame header (as jpeg_read_header reads it) of more than max_pixels pixels before
+   anything is allocated for it, images above max_bytes of pixels, and truncated data unless allow_truncated.
    color_transform is PDF's /ColorTransform (-1: the JPEG's own markers decide; 0: the samples are
    stored untransformed; 1: YCbCr or YCCK); gray asks for one luminance component from colour data.
    Returns 0 on success. */
 int cshim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height, size_t max_bytes,
-                      int color_transform, int gray, int allow_truncated, cshim_jpeg_image *image);
+                      size_t max_pixels, int color_transform, int gray, int allow_truncated,
+                      cshim_jpeg_image *image);
 
 /* Encodes grey (1) or RGB (3) pixels at a quality from 1 to 100. Returns 0 on success. */
 int cshim_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,

@@ -14,21 +14,26 @@ extension ImageXObject {
         guard maxWidth > 0, maxHeight > 0 else {
             throw PDFError(.invalidArgument, "the maximum image size must be at least 1×1 pixel")
         }
-        try ImageXObject.checkDeclaredSize(of: data, maxPixels: maxPixels)
-        let original = try ImageXObject(data: data)
+        let original = try ImageXObject(data: data, maxPixels: maxPixels)
         let scale = min(
             1, Double(maxWidth) / Double(original.displayWidth), Double(maxHeight) / Double(original.displayHeight))
         guard scale < 1 else {
             // Placed as it is, but decoded once (at 1/8 scale: quick) so damaged data is refused
             // here rather than shown broken.
-            if data.starts(with: [0xFF, 0xD8]) { _ = try JPEGCodec.decode(data, minimumWidth: 1, minimumHeight: 1) }
+            if data.starts(with: [0xFF, 0xD8]) {
+                _ = try JPEGCodec.decode(
+                    data, minimumWidth: 1, minimumHeight: 1, maxPixels: maxPixels,
+                    frame: (original.width, original.height))
+            }
             self = original
             return
         }
         let targetWidth = max(1, Int((Double(original.width) * scale).rounded()))
         let targetHeight = max(1, Int((Double(original.height) * scale).rounded()))
         if data.starts(with: [0xFF, 0xD8]) {
-            let decoded = try JPEGCodec.decode(data, minimumWidth: targetWidth, minimumHeight: targetHeight)
+            let decoded = try JPEGCodec.decode(
+                data, minimumWidth: targetWidth, minimumHeight: targetHeight, maxPixels: maxPixels,
+                frame: (original.width, original.height))
             let scaled = decoded.downscaled(toWidth: targetWidth, height: targetHeight)
             var jpeg = try ImageXObject.jpeg(try JPEGCodec.encode(scaled, quality: jpegQuality))
             jpeg = ImageXObject(
@@ -36,7 +41,10 @@ extension ImageXObject {
                 orientation: original.orientation)
             self = jpeg
         } else {
-            self = try PNGImage(data).raster().downscaled(toWidth: targetWidth, height: targetHeight).flateXObject()
+            self = try PNGImage(data, maxPixels: maxPixels).raster().downscaled(
+                toWidth: targetWidth, height: targetHeight
+            )
+            .flateXObject()
         }
     }
 
@@ -73,29 +81,43 @@ extension ImageXObject {
     /// gigabytes (a 1 MB PNG can declare 32767×32767 pixels, 3.2 GB once decoded).
     public static let defaultMaximumPixels = 50_000_000
 
-    /// The width and height a JPEG (start-of-frame marker) or PNG (`IHDR`, the first chunk) declares,
-    /// read without decoding anything; nil when the bytes are neither.
+    /// The width and height a JPEG (its start-of-frame marker) or PNG (its `IHDR` chunk) declares, read
+    /// without decoding anything; nil when the bytes are neither, or when their headers are out of order
+    /// (more than one start-of-frame marker or IHDR chunk, chunks out of PNG's order), which decoding refuses.
     public static func declaredSize(of data: [UInt8]) -> (width: Int, height: Int)? {
         if data.starts(with: [0xFF, 0xD8]) {
             return JPEGFrame(data).map { ($0.width, $0.height) }
         }
-        // The signature, the IHDR chunk's length and type, then its width and height (big-endian).
-        guard data.count >= 24, data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
-            data[12..<16].elementsEqual("IHDR".utf8)
+        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+            let chunks = try? PNGChunks(data), chunks.problem == nil, let header = chunks.headers.first
         else { return nil }
-        let word = { (at: Int) in data[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return (word(16), word(20))
+        return (header.width, header.height)
     }
 
-    /// Refuses an image that declares more than `maxPixels` pixels, before any decoding.
-    /// - Throws: `.invalidArgument` naming the size.
+    /// Refuses an image that declares more than `maxPixels` pixels, before any decoding: every size its
+    /// headers give counts (each start-of-frame marker of a JPEG, each `IHDR` of a PNG), and headers out of
+    /// order are refused too, so the size checked is the size decoded. Bytes that are neither JPEG nor PNG
+    /// pass (decoding refuses them).
+    /// - Throws: `.invalidArgument` naming the size; `.decodeFailed` for more than one start-of-frame marker,
+    ///   a PNG whose chunks are out of order (W3C PNG §5.6) or truncated.
     public static func checkDeclaredSize(of data: [UInt8], maxPixels: Int) throws(PDFError) {
-        guard let size = declaredSize(of: data) else { return }
+        var sizes: [(width: Int, height: Int)] = []
+        var problem: String? = nil
+        if data.starts(with: [0xFF, 0xD8]) {
+            let frames = JPEGFrame.markers(data)?.frames ?? []
+            sizes = frames.map { ($0.width, $0.height) }
+            if frames.count > 1 { problem = "the JPEG has \(frames.count) start-of-frame markers, not one" }
+        } else if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            let chunks = try PNGChunks(data)
+            sizes = chunks.headers.map { ($0.width, $0.height) }
+            problem = chunks.problem
+        }
         // Each side is at most 2³² − 1, so the product cannot overflow an Int.
-        guard size.width * size.height <= maxPixels else {
+        for size in sizes where size.width * size.height > maxPixels {
             throw PDFError(
                 .invalidArgument,
                 "the image declares \(size.width)×\(size.height) pixels, more than the \(maxPixels) allowed")
         }
+        if let problem { throw PDFError(.decodeFailed, problem) }
     }
 }

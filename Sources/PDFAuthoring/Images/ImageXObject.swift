@@ -25,13 +25,16 @@ public struct ImageXObject: Sendable {
         self.orientation = (1...8).contains(orientation) ? orientation : 1
     }
 
-    /// Reads JPEG or PNG bytes.
-    /// - Throws: `.decodeFailed` for other formats or damaged images.
-    public init(data: [UInt8]) throws(PDFError) {
+    /// Reads JPEG or PNG bytes, refused from their headers when they declare more than `maxPixels` pixels
+    /// (``checkDeclaredSize(of:maxPixels:)``).
+    /// - Throws: `.decodeFailed` for other formats, damaged images or headers out of order (more than one
+    ///   start-of-frame marker or IHDR chunk), `.invalidArgument` for more than `maxPixels` pixels.
+    public init(data: [UInt8], maxPixels: Int = ImageXObject.defaultMaximumPixels) throws(PDFError) {
+        try ImageXObject.checkDeclaredSize(of: data, maxPixels: maxPixels)
         if data.starts(with: [0xFF, 0xD8]) {
             self = try ImageXObject.jpeg(data)
         } else if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            self = try PNGImage(data).xObject()
+            self = try PNGImage(data, maxPixels: maxPixels).xObject()
         } else {
             throw PDFError(.decodeFailed, "the image is neither JPEG nor PNG")
         }
@@ -47,7 +50,7 @@ public struct ImageXObject: Sendable {
     /// A JPEG as a `/DCTDecode` image: size and colour space from its start-of-frame marker.
     static func jpeg(_ data: [UInt8]) throws(PDFError) -> ImageXObject {
         guard let frame = JPEGFrame(data) else {
-            throw PDFError(.decodeFailed, "the JPEG has no start-of-frame marker")
+            throw PDFError(.decodeFailed, "the JPEG has no start-of-frame marker, or more than one")
         }
         let colorSpace: PDFName
         switch frame.components {
@@ -84,11 +87,28 @@ public struct JPEGFrame: Sendable {
     /// EXIF orientation 1…8 (1 when absent).
     public var orientation = 1
 
-    /// Reads the JPEG's markers up to the start of scan; nil when it is not a JPEG with a frame header of a non-zero
-    /// size.
+    /// Reads the JPEG's markers up to the start of scan; nil when it is not a JPEG with one frame header of a
+    /// non-zero size (libjpeg refuses a second start-of-frame marker too).
     public init?(_ data: [UInt8]) {
+        guard let markers = JPEGFrame.markers(data), markers.frames.count == 1, let frame = markers.frames.first,
+            frame.width > 0, frame.height > 0
+        else { return nil }
+        self.width = frame.width
+        self.height = frame.height
+        self.components = frame.components
+        self.bitsPerComponent = frame.bits
+        self.isAdobe = markers.adobe
+        self.orientation = markers.orientation
+    }
+
+    /// What the markers before the start of scan say: every start-of-frame header (ITU T.81 §B.2.2) in
+    /// order, an Adobe APP14 marker, the EXIF orientation; nil when the bytes stop being JPEG markers.
+    static func markers(
+        _ data: [UInt8]
+    ) -> (frames: [(width: Int, height: Int, components: Int, bits: Int)], adobe: Bool, orientation: Int)? {
+        guard data.starts(with: [0xFF, 0xD8]) else { return nil }
         var index = 2
-        var found: (Int, Int, Int, Int)? = nil
+        var frames: [(width: Int, height: Int, components: Int, bits: Int)] = []
         var adobe = false
         var orientation = 1
         while index + 4 <= data.count {
@@ -108,10 +128,11 @@ public struct JPEGFrame: Sendable {
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard segment.count >= 6 else { return nil }
-                found = (
-                    Int(segment[3]) << 8 | Int(segment[4]), Int(segment[1]) << 8 | Int(segment[2]), Int(segment[5]),
-                    Int(segment[0])
-                )
+                frames.append(
+                    (
+                        Int(segment[3]) << 8 | Int(segment[4]), Int(segment[1]) << 8 | Int(segment[2]),
+                        Int(segment[5]), Int(segment[0])
+                    ))
             case 0xEE:
                 if segment.starts(with: Array("Adobe".utf8)) { adobe = true }
             case 0xE1:
@@ -123,13 +144,7 @@ public struct JPEGFrame: Sendable {
             }
             index += 2 + length
         }
-        guard let (width, height, components, bits) = found, width > 0, height > 0 else { return nil }
-        self.width = width
-        self.height = height
-        self.components = components
-        self.bitsPerComponent = bits
-        self.isAdobe = adobe
-        self.orientation = orientation
+        return (frames, adobe, orientation)
     }
 
     /// The orientation tag (0x0112) of an EXIF APP1 segment.

@@ -7,6 +7,8 @@ package struct ObjectLoader: Sendable {
     package let options: ParseOptions
     /// The `/Encrypt` dictionary's reference: its strings are never encrypted (§7.6.2).
     package let encryptReference: PDFReference?
+    /// Decodes object streams within the document's budget, and keeps what it decoded.
+    package let structure: StructureDecoder
 
     /// An object read from the file with where it is.
     package struct Loaded {
@@ -79,41 +81,83 @@ package struct ObjectLoader: Sendable {
         return PDFStream(dictionary: dictionary, storage: storage)
     }
 
-    /// Decodes an object stream's data and header (§7.5.7).
-    package func objectStreamContents(_ stream: PDFStream) throws(PDFError) -> ObjectStreamContents {
-        guard stream.dictionary.name(.type) == .objStm || stream.dictionary[.n] != nil else {
-            throw PDFError(.damaged, "object stream is not /Type /ObjStm")
+    /// Parses object `reference` from object stream `streamReference` (`stream`), where `position` is its
+    /// index there. The stream is decoded only as far as the object needs: until a dictionary, array or
+    /// string has closed, or past the next object's offset; a longer start is decoded when the object runs
+    /// on, up to the whole stream.
+    /// - Returns: nil when the stream does not hold the object.
+    /// - Throws: the stream's decoding error (`.limitExceeded` past the document's budget).
+    package func loadCompressed(
+        _ reference: PDFReference, position: Int, from stream: PDFStream, streamReference: PDFReference
+    ) throws(PDFError) -> Loaded? {
+        var length = 0
+        while true {
+            let contents = try structure.objectStream(stream, reference: streamReference, atLeast: length)
+            switch parseCompressed(reference, position: position, in: contents) {
+            case .done(let loaded): return loaded
+            case .needs(let more): length = max(more, contents.data.count + 1)
+            }
         }
-        let data = try stream.decodedData()
-        let count = max(0, min(stream.dictionary.int(.n) ?? 0, data.count / 2 + 1))
-        let first = stream.dictionary.int(.first) ?? 0
-        guard first >= 0, first <= data.count else { throw PDFError(.damaged, "object stream /First is out of range") }
-        let header = data.withUnsafeBytes { ObjectStreamIndex.readHeader($0, count: count) }
-        return ObjectStreamContents(data: data, first: first, objects: header)
     }
 
-    /// Parses object `reference` from an object stream; `position` is its index there.
-    package func loadCompressed(
+    private enum CompressedParse {
+        case done(Loaded?)
+        /// The data decoded so far ends before the object can be told complete: decode this much.
+        case needs(Int)
+    }
+
+    /// Bytes past an object's end that its parse may look at (`n g R` after a number, say).
+    private static let lookahead = 64
+
+    private func parseCompressed(
         _ reference: PDFReference, position: Int, in contents: ObjectStreamContents
-    ) -> Loaded? {
+    ) -> CompressedParse {
+        let more = max(contents.data.count * 2, StructureDecoder.minimumPrefix)
         var itemIndex = position
         if !(contents.objects.indices.contains(position) && contents.objects[position].number == reference.number) {
-            guard let found = contents.objects.firstIndex(where: { $0.number == reference.number }) else { return nil }
+            guard let found = contents.objects.firstIndex(where: { $0.number == reference.number }) else {
+                return contents.complete ? .done(nil) : .needs(more)
+            }
             itemIndex = found
         }
-        let offset = contents.first + contents.objects[itemIndex].offset
-        return contents.data.withUnsafeBytes { bytes -> Loaded? in
-            guard offset < bytes.count else { return nil }
+        let (offset, overflow) = contents.first.addingReportingOverflow(contents.objects[itemIndex].offset)
+        guard !overflow, offset < contents.data.count else {
+            if contents.complete || overflow { return .done(nil) }
+            return .needs(max(more, offset &+ StructureDecoder.minimumPrefix))
+        }
+        let end = contents.offset(after: contents.objects[itemIndex].offset).flatMap { next -> Int? in
+            let (sum, overflow) = contents.first.addingReportingOverflow(next)
+            return overflow ? nil : sum
+        }
+        return contents.data.withUnsafeBytes { bytes -> CompressedParse in
             var parser = ObjectParser(bytes, at: offset, maxDepth: options.maxNestingDepth)
-            guard let object = try? parser.parseObject() else { return nil }
-            return Loaded(
-                object: object, range: nil,
-                warnings: parser.warnings.map { warning in
-                    var warning = warning
-                    warning.offset = nil
-                    warning.object = reference
-                    return warning
-                })
+            let object = try? parser.parseObject()
+            if !contents.complete {
+                let stop = parser.lexer.position
+                // A dictionary, array or string that closed before the end of the data decoded so far reads the
+                // same from the whole stream; any other object is whole once the data goes past the next
+                // object's offset (`end`), where it ends at the latest.
+                let closed: Bool
+                switch object {
+                case .dictionary?, .array?, .string?: closed = stop < bytes.count - Self.lookahead
+                default: closed = false
+                }
+                if !closed {
+                    guard let end, end < Int.max - Self.lookahead else { return .needs(more) }
+                    guard end + Self.lookahead < bytes.count else { return .needs(max(more, end + Self.lookahead + 1)) }
+                    if object == nil || stop > end { return .needs(more) }
+                }
+            }
+            guard let object else { return .done(nil) }
+            return .done(
+                Loaded(
+                    object: object, range: nil,
+                    warnings: parser.warnings.map { warning in
+                        var warning = warning
+                        warning.offset = nil
+                        warning.object = reference
+                        return warning
+                    }))
         }
     }
 

@@ -48,7 +48,7 @@ extension PDFDocument {
     package var loader: ObjectLoader {
         ObjectLoader(
             source: source, index: index, security: security, options: options,
-            encryptReference: trailer.reference(.encrypt))
+            encryptReference: trailer.reference(.encrypt), structure: structure)
     }
 
     private func load(_ reference: PDFReference, depth: Int) -> (object: PDFObject, range: Range<Int>?) {
@@ -78,8 +78,17 @@ extension PDFDocument {
             }
         case .compressed(let streamNumber, let position)?:
             guard reference.generation == 0 else { return store(reference, (.null, nil)) }
-            if let contents = objectStream(streamNumber, depth: depth) {
-                loaded = loader.loadCompressed(reference, position: position, in: contents)
+            if let (stream, streamReference) = objectStream(streamNumber, depth: depth) {
+                do {
+                    loaded = try loader.loadCompressed(
+                        reference, position: position, from: stream, streamReference: streamReference)
+                } catch {
+                    if error.code == .limitExceeded { state.withLock { $0.limitError = $0.limitError ?? error } }
+                    warn(
+                        PDFWarning(
+                            .objectStreamInvalid, "object stream unreadable: \(error.message)", object: streamReference)
+                    )
+                }
             }
             if loaded == nil {
                 warn(
@@ -97,9 +106,8 @@ extension PDFDocument {
         return store(reference, (loaded.object, loaded.range))
     }
 
-    /// The decoded contents of object stream `number`, cached.
-    private func objectStream(_ number: Int, depth: Int) -> ObjectStreamContents? {
-        if let cached = state.withLock({ $0.objectStreams[number] }) { return cached }
+    /// Object stream `number` (its dictionary and undecoded data, cached as any object), or nil with a warning.
+    private func objectStream(_ number: Int, depth: Int) -> (PDFStream, PDFReference)? {
         guard case .inFile(_, let generation)? = index[number] else {
             warn(
                 PDFWarning(
@@ -107,22 +115,12 @@ extension PDFDocument {
             )
             return nil
         }
-        guard let stream = load(PDFReference(number, generation), depth: depth + 1).object.streamValue else {
-            warn(
-                PDFWarning(
-                    .objectStreamInvalid, "object stream \(number) is not a stream", object: PDFReference(number)))
+        let reference = PDFReference(number, generation)
+        guard let stream = load(reference, depth: depth + 1).object.streamValue else {
+            warn(PDFWarning(.objectStreamInvalid, "object stream \(number) is not a stream", object: reference))
             return nil
         }
-        do {
-            let contents = try loader.objectStreamContents(stream)
-            state.withLock { $0.objectStreams[number] = contents }
-            return contents
-        } catch {
-            warn(
-                PDFWarning(
-                    .objectStreamInvalid, "object stream unreadable: \(error.message)", object: PDFReference(number)))
-            return nil
-        }
+        return (stream, reference)
     }
 
     /// Looks `reference` up by scanning the file for `n g obj` headers (done once, on first need).

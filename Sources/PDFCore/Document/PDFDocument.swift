@@ -23,11 +23,15 @@ public final class PDFDocument: Sendable {
     public let wasRecovered: Bool
     package let index: XRefIndex
     package let security: SecurityHandler?
+    /// Decodes the cross-reference and object streams within ``ParseOptions/maxDecodedStructureSize``.
+    package let structure: StructureDecoder
     let state: Mutex<State>
 
     struct State: ~Copyable {
         var cache: [PDFReference: CachedObject] = [:]
-        var objectStreams: [Int: ObjectStreamContents] = [:]
+        /// The first object stream refused for passing a limit: the reason opening fails when the catalog was
+        /// in it.
+        var limitError: PDFError? = nil
         var warnings: [PDFWarning] = []
         var droppedWarnings = 0
         /// Objects whose reading needed a repair (a warning naming them).
@@ -55,6 +59,7 @@ public final class PDFDocument: Sendable {
         self.options = options
         let bytes = source.buffer
         var warnings: [PDFWarning] = []
+        let structure = StructureDecoder(options: options)
 
         // Header (§7.5.2): accept junk before it, as readers do.
         let header = PDFDocument.findHeader(bytes)
@@ -76,7 +81,7 @@ public final class PDFDocument: Sendable {
             sections = knownSections
             complete = true
         } else {
-            var reader = XRefReader(source: source, options: options)
+            var reader = XRefReader(source: source, options: options, structure: structure)
             if let startxref = PDFDocument.findStartxref(bytes) {
                 do {
                     (sections, complete) = try reader.readChain(from: startxref, headerOffset: headerOffset)
@@ -95,16 +100,19 @@ public final class PDFDocument: Sendable {
         if !sections.isEmpty, trailer[.root] != nil {
             security = try PDFDocument.openSecurity(trailer, index: index, source: source, options: options)
         }
-        if sections.isEmpty
-            || !PDFDocument.catalogReadable(trailer, index: index, source: source, options: options, security: security)
-        {
+        var catalogReadable = false
+        if !sections.isEmpty {
+            catalogReadable = try PDFDocument.catalogReadable(
+                trailer, index: index, source: source, options: options, security: security, structure: structure)
+        }
+        if !catalogReadable {
             if options.strict {
                 throw PDFError(.damaged, warnings.last?.message ?? "the document catalog cannot be read")
             }
             if !sections.isEmpty {
                 warnings.append(PDFWarning(.xrefInvalid, "the catalog is not where the cross-reference says"))
             }
-            var recovery = XRefRecovery(source: source, options: options)
+            var recovery = XRefRecovery(source: source, options: options, structure: structure)
             let section = try recovery.recover()
             warnings.append(contentsOf: recovery.warnings)
             // Keep the trailer keys of readable sections when the scan found none.
@@ -133,6 +141,7 @@ public final class PDFDocument: Sendable {
         self.trailer = trailer
         self.wasRecovered = recovered
         self.security = security
+        self.structure = structure
         self.incomplete = !complete
         var state = State()
         state.warnings = Array(warnings.prefix(options.maxWarnings))
@@ -143,6 +152,7 @@ public final class PDFDocument: Sendable {
             throw PDFError(.damaged, first.message, offset: first.offset, object: first.object)
         }
         guard catalog != nil else {
+            if let limit = self.state.withLock({ $0.limitError }) { throw limit }
             throw PDFError(.damaged, "the document catalog (/Root) cannot be read")
         }
     }
@@ -328,26 +338,34 @@ public final class PDFDocument: Sendable {
     }
 
     /// True when `/Root` names a dictionary that can be read where the index says.
+    /// - Throws: `.limitExceeded` when the catalog is in an object stream that passes a limit (the file is
+    ///   not damaged, and rebuilding its index would not help).
     private static func catalogReadable(
         _ trailer: PDFDictionary, index: XRefIndex, source: ByteSource, options: ParseOptions,
-        security: SecurityHandler?
-    ) -> Bool {
+        security: SecurityHandler?, structure: StructureDecoder
+    ) throws(PDFError) -> Bool {
         guard let root = trailer[.root] else { return false }
         guard case .reference(let reference) = root else { return root.dictionaryValue != nil }
         let loader = ObjectLoader(
             source: source, index: index, security: security, options: options,
-            encryptReference: trailer.reference(.encrypt))
+            encryptReference: trailer.reference(.encrypt), structure: structure)
         switch index[reference.number] {
         case .inFile(let offset, let generation)?:
             guard generation == reference.generation else { return false }
             return loader.loadInFile(reference, at: offset, length: { _ in nil })?.object.dictionaryValue != nil
         case .compressed(let streamNumber, let position)?:
-            guard case .inFile(let offset, let generation)? = index[streamNumber],
-                let stream = loader.loadInFile(
-                    PDFReference(streamNumber, generation), at: offset, length: { _ in nil })?.object.streamValue,
-                let contents = try? loader.objectStreamContents(stream)
+            guard case .inFile(let offset, let generation)? = index[streamNumber] else { return false }
+            let streamReference = PDFReference(streamNumber, generation)
+            guard let stream = loader.loadInFile(streamReference, at: offset, length: { _ in nil })?.object.streamValue
             else { return false }
-            return loader.loadCompressed(reference, position: position, in: contents)?.object.dictionaryValue != nil
+            do {
+                return try loader.loadCompressed(
+                    reference, position: position, from: stream, streamReference: streamReference)?.object
+                    .dictionaryValue != nil
+            } catch {
+                if error.code == .limitExceeded { throw error }
+                return false
+            }
         default:
             return false
         }
@@ -362,11 +380,4 @@ public final class PDFDocument: Sendable {
             source.buffer, at: offset, maxDepth: options.maxNestingDepth, length: { _ in nil })
         return parsed?.object.dictionaryValue
     }
-}
-
-/// The parsed header and data of one object stream (§7.5.7).
-package struct ObjectStreamContents: Sendable {
-    package let data: [UInt8]
-    package let first: Int
-    package let objects: [(number: Int, offset: Int)]
 }

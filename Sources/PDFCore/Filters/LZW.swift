@@ -1,8 +1,10 @@
 /// LZWDecode (ISO 32000-2 §7.4.4): 9- to 12-bit codes, 256 clears the table, 257 ends the data;
 /// `EarlyChange` 1 (the default) widens codes one entry early.
 package enum LZW {
+    /// Decodes `input`; with `stopAfter`, stops once that many bytes are out (a prefix of the data).
+    /// - Throws: `.limitExceeded` past `maxSize`.
     package static func decode(
-        _ input: UnsafeRawBufferPointer, earlyChange: Bool, maxSize: Int
+        _ input: UnsafeRawBufferPointer, earlyChange: Bool, maxSize: Int, stopAfter: Int? = nil
     ) throws(PDFError) -> [UInt8] {
         // Every table entry is a run of bytes already in the output: (start, length).
         var starts = [Int](repeating: 0, count: 4096)
@@ -67,6 +69,7 @@ package enum LZW {
             if output.count > maxSize {
                 throw PDFError(.limitExceeded, "LZW data decodes to more than \(maxSize) bytes")
             }
+            if let stopAfter, output.count >= stopAfter { break }
         }
         return output
     }

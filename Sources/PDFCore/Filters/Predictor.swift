@@ -22,6 +22,21 @@ package enum Predictor {
         return png(data, rowBytes: rowBytes, bytesPerPixel: bytesPerPixel)
     }
 
+    /// How many predicted bytes hold the first `decoded` bytes of the output (whole rows, with their PNG
+    /// filter bytes); nil when the parameters name no predictor this reads, or for a length that has no bound.
+    package static func encodedLength(ofDecoded decoded: Int, parameters: PDFDictionary?) -> Int? {
+        guard let parameters, let predictor = parameters.int(.predictor), predictor > 1,
+            predictor == 2 || predictor >= 10, decoded >= 0, decoded < Int.max / 4
+        else { return nil }
+        let colors = max(1, min(parameters.int(.colors) ?? 1, 64))
+        let bitsPerComponent = parameters.int(.bitsPerComponent) ?? 8
+        let columns = max(1, min(parameters.int(.columns) ?? 1, 1 << 24))
+        guard [1, 2, 4, 8, 16].contains(bitsPerComponent) else { return nil }
+        let rowBytes = (colors * bitsPerComponent * columns + 7) / 8
+        let rows = (decoded + rowBytes - 1) / rowBytes
+        return predictor == 2 ? rows * rowBytes : rows * (rowBytes + 1)
+    }
+
     /// Undoes PNG prediction row by row; a final partial row yields only the bytes it has.
     private static func png(_ data: [UInt8], rowBytes: Int, bytesPerPixel: Int) -> [UInt8] {
         let rows = (data.count + rowBytes) / (rowBytes + 1)

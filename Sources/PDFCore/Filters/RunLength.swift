@@ -1,7 +1,11 @@
 /// RunLengthDecode (ISO 32000-2 §7.4.5): a length byte 0…127 copies n+1 bytes, 129…255 repeats
 /// the next byte 257−n times, 128 ends the data.
 package enum RunLength {
-    package static func decode(_ input: UnsafeRawBufferPointer, maxSize: Int) throws(PDFError) -> [UInt8] {
+    /// Decodes `input`; with `stopAfter`, stops once that many bytes are out (a prefix of the data).
+    /// - Throws: `.limitExceeded` past `maxSize`.
+    package static func decode(
+        _ input: UnsafeRawBufferPointer, maxSize: Int, stopAfter: Int? = nil
+    ) throws(PDFError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(input.count * 2)
         var index = 0
@@ -21,6 +25,7 @@ package enum RunLength {
             if output.count > maxSize {
                 throw PDFError(.limitExceeded, "RunLength data decodes to more than \(maxSize) bytes")
             }
+            if let stopAfter, output.count >= stopAfter { break }
         }
         return output
     }

@@ -171,6 +171,35 @@ package final class StreamStorage: Hashable, Sendable {
         }
     }
 
+    /// The start of the decoded data, at least `prefix` bytes of it when it has them, and whether that is all
+    /// (``FilterPipeline/decodePrefix(_:filters:prefix:maxSize:produced:)``).
+    package func decodePrefix(
+        _ prefix: Int, maxSize: Int, produced: inout Int
+    ) throws(PDFError) -> (data: [UInt8], complete: Bool) {
+        func run(_ buffer: UnsafeRawBufferPointer, _ produced: inout Int) throws(PDFError) -> (
+            data: [UInt8], complete: Bool
+        ) {
+            try FilterPipeline.decodePrefix(
+                buffer, filters: filters, prefix: prefix, maxSize: maxSize, produced: &produced)
+        }
+        switch kind {
+        case .bytes(let bytes):
+            return try bytes.withUnsafeBytes { buffer in
+                Result { () throws(PDFError) in try run(buffer, &produced) }
+            }.get()
+        case .file(let source, let range, let cipher):
+            if let cipher {
+                let plain = cipher.decrypt(source.bytes(in: range))
+                return try plain.withUnsafeBytes { buffer in
+                    Result { () throws(PDFError) in try run(buffer, &produced) }
+                }.get()
+            }
+            let lower = min(range.lowerBound, source.count)
+            let upper = min(range.upperBound, source.count)
+            return try run(UnsafeRawBufferPointer(rebasing: source.buffer[lower..<upper]), &produced)
+        }
+    }
+
     package static func == (lhs: StreamStorage, rhs: StreamStorage) -> Bool {
         if lhs === rhs { return true }
         switch (lhs.kind, rhs.kind) {

@@ -3,12 +3,15 @@ package struct XRefReader {
     package let bytes: UnsafeRawBufferPointer
     package let source: ByteSource
     package let options: ParseOptions
+    /// Decodes cross-reference streams within the document's budget (a fresh one when none is given).
+    package let structure: StructureDecoder
     package var warnings: [PDFWarning] = []
 
-    package init(source: ByteSource, options: ParseOptions) {
+    package init(source: ByteSource, options: ParseOptions, structure: StructureDecoder? = nil) {
         self.source = source
         self.bytes = source.buffer
         self.options = options
+        self.structure = structure ?? StructureDecoder(options: options)
     }
 
     /// Reads the sections from `startxref` back through `/Prev`, newest first.
@@ -198,10 +201,6 @@ package struct XRefReader {
         if dictionary.name(.type) != .xRef {
             warnings.append(PDFWarning(.xrefInvalid, "cross-reference stream without /Type /XRef", offset: offset))
         }
-        let storage = StreamStorage(
-            kind: .file(source, dataRange, nil), filters: StreamStorage.filters(in: dictionary),
-            maxDecodedSize: options.maxDecodedStreamSize)
-        let data = try storage.decode(maxSize: options.maxDecodedStreamSize).data
         guard let widths = dictionary.array(.w)?.compactMap(\.intValue), widths.count >= 3,
             widths.allSatisfy({ $0 >= 0 && $0 <= 8 })
         else {
@@ -216,6 +215,18 @@ package struct XRefReader {
         }
         let rowLength = widths[0] + widths[1] + widths[2]
         guard rowLength > 0 else { throw PDFError(.xref, "cross-reference stream has empty rows", offset: offset) }
+        // Only the rows /Index (or /Size) declares are decoded: more data is never read.
+        let rowCap = Int.max / 64
+        let declaredRows = ranges.reduce(0) { total, range in min(rowCap, total + max(0, min(range.1, rowCap))) }
+        let declaredBytes = declaredRows * rowLength
+        let storage = StreamStorage(
+            kind: .file(source, dataRange, nil), filters: StreamStorage.filters(in: dictionary),
+            maxDecodedSize: options.maxDecodedStreamSize)
+        let decoded = try structure.decode(
+            storage, prefix: max(declaredBytes, StructureDecoder.minimumPrefix), object: parsed.reference,
+            offset: offset)
+        var data = decoded.data
+        if !decoded.complete, data.count > declaredBytes { data.removeSubrange(declaredBytes...) }
         var numbers: [Int] = []
         var entries: [XRefEntry] = []
         let rows = data.count / rowLength

@@ -5,12 +5,15 @@ package struct XRefRecovery {
     package let bytes: UnsafeRawBufferPointer
     package let source: ByteSource
     package let options: ParseOptions
+    /// Decodes the cross-reference and object streams found within the document's budget.
+    package let structure: StructureDecoder
     package var warnings: [PDFWarning] = []
 
-    package init(source: ByteSource, options: ParseOptions) {
+    package init(source: ByteSource, options: ParseOptions, structure: StructureDecoder? = nil) {
         self.source = source
         self.bytes = source.buffer
         self.options = options
+        self.structure = structure ?? StructureDecoder(options: options)
     }
 
     /// Every `n g obj` in the file: the last definition of a number wins, as in an incremental file.
@@ -93,7 +96,7 @@ package struct XRefRecovery {
                     case .dictionary(let dictionary) = parsed.object, let data = parsed.streamData
                 else { continue }
                 if dictionary.name(.type) == .xRef {
-                    var reader = XRefReader(source: source, options: options)
+                    var reader = XRefReader(source: source, options: options, structure: structure)
                     if let section = try? reader.readSection(at: container.offset, headerOffset: 0) {
                         for (number, entry) in zip(section.numbers, section.entries) {
                             if case .compressed = entry, entries[number] == nil { entries[number] = entry }
@@ -106,13 +109,16 @@ package struct XRefRecovery {
                 } else if dictionary.name(.type) == .objStm, trailer[.encrypt] == nil {
                     // Unencrypted object streams can be listed directly; encrypted ones need the key
                     // and are reached through a recovered cross-reference stream instead.
+                    // Only the header is needed: the stream is decoded that far (and kept for the objects).
                     let storage = StreamStorage(
                         kind: .file(source, data, nil), filters: StreamStorage.filters(in: dictionary),
                         maxDecodedSize: options.maxDecodedStreamSize)
-                    guard let decoded = try? storage.decode(maxSize: options.maxDecodedStreamSize).data,
-                        let count = dictionary.int(.n), count > 0
+                    guard let count = dictionary.int(.n), count > 0,
+                        let contents = try? structure.objectStream(
+                            PDFStream(dictionary: dictionary, storage: storage), reference: parsed.reference, atLeast: 0
+                        )
                     else { continue }
-                    let list = decoded.withUnsafeBytes { ObjectStreamIndex.readHeader($0, count: count) }
+                    let list = contents.objects
                     for (index, item) in list.enumerated() where entries[item.number] == nil {
                         entries[item.number] = .compressed(objectStream: container.number, index: index)
                     }

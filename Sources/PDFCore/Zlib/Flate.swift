@@ -1,40 +1,64 @@
 import CShims
 import CZlib
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// FlateDecode (ISO 32000-2 §7.4.4) through zlib.
 package enum Flate {
     /// Inflates zlib data. Corrupt or truncated data keeps what was inflated before the damage
     /// (as qpdf and pdf.js do); data without a zlib header is retried as raw deflate.
     /// - Throws: `.limitExceeded` past `maxSize`, `.decodeFailed` when nothing can be inflated.
     package static func decompress(_ input: UnsafeRawBufferPointer, maxSize: Int) throws(PDFError) -> [UInt8] {
-        let result = try inflate(input, windowBits: 15, maxSize: maxSize)
-        if result.ok || !result.output.isEmpty { return result.output }
-        let raw = try inflate(input, windowBits: -15, maxSize: maxSize)
-        if raw.ok || !raw.output.isEmpty { return raw.output }
-        if input.isEmpty { return [] }
+        try decompress(input, maxSize: maxSize, stopAfter: nil).output
+    }
+
+    /// Inflates zlib data as ``decompress(_:maxSize:)`` does, stopping once `stopAfter` bytes are out when it is
+    /// given: a stream read only in part (an object stream's first objects) is inflated no further than that.
+    /// - Returns: the bytes inflated (exactly `stopAfter` when it stopped there) and whether they are all the
+    ///   data holds (false when it stopped, even if the data happened to end there too).
+    package static func decompress(
+        _ input: UnsafeRawBufferPointer, maxSize: Int, stopAfter: Int?
+    ) throws(PDFError) -> (output: [UInt8], complete: Bool) {
+        let result = try inflate(input, windowBits: 15, maxSize: maxSize, stopAfter: stopAfter)
+        if result.ok || !result.output.isEmpty { return (result.output, !result.stopped) }
+        let raw = try inflate(input, windowBits: -15, maxSize: maxSize, stopAfter: stopAfter)
+        if raw.ok || !raw.output.isEmpty { return (raw.output, !raw.stopped) }
+        if input.isEmpty { return ([], true) }
         throw PDFError(.decodeFailed, "Flate data is corrupt: \(result.message)")
     }
 
     private static func inflate(
-        _ input: UnsafeRawBufferPointer, windowBits: Int32, maxSize: Int
-    ) throws(PDFError) -> (output: [UInt8], ok: Bool, message: String) {
+        _ input: UnsafeRawBufferPointer, windowBits: Int32, maxSize: Int, stopAfter: Int?
+    ) throws(PDFError) -> (output: [UInt8], ok: Bool, stopped: Bool, message: String) {
         var stream = z_stream()
-        guard cshim_inflate_init2(&stream, windowBits) == Z_OK else { return ([], false, "zlib init failed") }
+        guard cshim_inflate_init2(&stream, windowBits) == Z_OK else { return ([], false, false, "zlib init failed") }
         defer { inflateEnd(&stream) }
         // One byte past the limit tells "exactly maxSize" from "more"; never overflow for Int.max.
         let ceiling = maxSize < Int.max ? maxSize + 1 : Int.max
-        var output = [UInt8](repeating: 0, count: max(1024, min(input.count * 4, ceiling)))
+        // Stopping early caps the output at what is asked for, below the limit.
+        let stopping = stopAfter.map { $0 < ceiling } ?? false
+        let cap = stopping ? max(0, stopAfter ?? 0) : ceiling
+        var output = [UInt8](repeating: 0, count: min(cap, max(1024, min(input.count * 4, cap))))
         var produced = 0
+        var stopped = false
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.avail_in = UInt32(clamping: input.count)
         var status = Z_OK
         while true {
             if produced == output.count {
-                let grown = min(output.count &* 2, ceiling)
+                let grown = min(output.count &* 2, cap)
                 guard grown > output.count else {
+                    if stopping {
+                        stopped = true
+                        break
+                    }
                     throw PDFError(.limitExceeded, "Flate data inflates to more than \(maxSize) bytes")
                 }
-                output.append(contentsOf: repeatElement(0, count: grown - output.count))
+                grow(&output, to: grown)
             }
             status = output.withUnsafeMutableBytes { buffer -> Int32 in
                 stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
@@ -53,7 +77,24 @@ package enum Flate {
         }
         output.removeSubrange(produced...)
         let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-        return (output, status == Z_STREAM_END || (status == Z_BUF_ERROR && stream.avail_in == 0), message)
+        let ok = stopped || status == Z_STREAM_END || (status == Z_BUF_ERROR && stream.avail_in == 0)
+        return (output, ok, stopped, message)
+    }
+
+    /// Lengthens `output` to `count` bytes, the new ones zero: one copy and one `memset` (appending a repeated
+    /// element goes byte by byte, which in a debug build costs a second a few megabytes).
+    private static func grow(_ output: inout [UInt8], to count: Int) {
+        let old = output.count
+        output = output.withUnsafeBytes { previous in
+            [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                if let from = previous.baseAddress, old > 0 {
+                    raw.baseAddress!.copyMemory(from: from, byteCount: old)
+                }
+                _ = memset(raw.baseAddress! + old, 0, count - old)
+                initialized = count
+            }
+        }
     }
 
     /// Deflates `data` with zlib's default level.

@@ -14,10 +14,15 @@ package enum JPEGCodec {
 
     /// Decodes `data`, letting the decoder shrink by 1/2, 1/4 or 1/8 while the result keeps at least
     /// `minimumWidth`×`minimumHeight` pixels. CMYK comes back as RGB.
-    package static func decode(_ data: [UInt8], minimumWidth: Int = .max, minimumHeight: Int = .max) throws(PDFError)
-        -> RasterImage
-    {
-        let decoded = try decodeComponents(data, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+    /// - Parameters:
+    ///   - maxPixels: the most pixels the frame header may declare, as libjpeg reads it.
+    ///   - frame: the size a caller read from the frame header (``decodeComponents``).
+    package static func decode(
+        _ data: [UInt8], minimumWidth: Int = .max, minimumHeight: Int = .max, maxPixels: Int = .max,
+        frame: (width: Int, height: Int)? = nil
+    ) throws(PDFError) -> RasterImage {
+        let decoded = try decodeComponents(
+            data, minimumWidth: minimumWidth, minimumHeight: minimumHeight, maxPixels: maxPixels, frame: frame)
         switch decoded.components {
         case 1, 3:
             return RasterImage(
@@ -38,9 +43,13 @@ package enum JPEGCodec {
     ///   - gray: one luminance component from colour data (an image whose colour space is grey).
     ///   - lenient: as PDF readers do, bytes before the start-of-image marker are skipped and data
     ///     that ends early is drawn with the missing rows grey; otherwise both are errors.
+    ///   - maxPixels: the most pixels the frame header may declare, checked on the size libjpeg reads
+    ///     (`jpeg_read_header`) before anything is allocated for it.
+    ///   - frame: the size the caller read from the frame header (and checked): libjpeg must read the same.
+    /// - Throws: `.invalidArgument` for a frame of more than `maxPixels` pixels, `.decodeFailed` otherwise.
     package static func decodeComponents(
         _ data: [UInt8], minimumWidth: Int = .max, minimumHeight: Int = .max, colorTransform: Int? = nil,
-        gray: Bool = false, lenient: Bool = false
+        gray: Bool = false, lenient: Bool = false, maxPixels: Int = .max, frame: (width: Int, height: Int)? = nil
     ) throws(PDFError) -> (width: Int, height: Int, components: Int, adobeInverted: Bool, samples: [UInt8]) {
         var image = cshim_jpeg_image()
         var start = 0
@@ -58,14 +67,23 @@ package enum JPEGCodec {
         let status = data.withUnsafeBufferPointer { buffer in
             cshim_jpeg_decode(
                 buffer.baseAddress.map { $0 + start }, buffer.count - start, Int32(clamping: minimumWidth),
-                Int32(clamping: minimumHeight), maximumBytes, Int32(colorTransform.map { $0 == 0 ? 0 : 1 } ?? -1),
-                gray ? 1 : 0, lenient ? 1 : 0, &image)
+                Int32(clamping: minimumHeight), maximumBytes, max(0, maxPixels),
+                Int32(colorTransform.map { $0 == 0 ? 0 : 1 } ?? -1), gray ? 1 : 0, lenient ? 1 : 0, &image)
         }
         guard status == 0, let pixels = image.pixels else {
             let message = withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if Int(image.frame_width) * Int(image.frame_height) > maxPixels {
+                throw PDFError(.invalidArgument, "the JPEG cannot be decoded: \(message)")
+            }
             throw PDFError(.decodeFailed, "the JPEG cannot be decoded: \(message)")
         }
         defer { free(pixels) }
+        if let frame, frame.width != Int(image.frame_width) || frame.height != Int(image.frame_height) {
+            throw PDFError(
+                .decodeFailed,
+                "the JPEG's frame header reads \(frame.width)×\(frame.height), but libjpeg decodes "
+                    + "\(image.frame_width)×\(image.frame_height)")
+        }
         let width = Int(image.width)
         let height = Int(image.height)
         let components = Int(image.components)

@@ -2,6 +2,11 @@ package import PDFCore
 
 /// A PNG decoded to samples (W3C PNG §11–13): every colour type and bit depth, palettes with
 /// transparency, and Adam7 interlacing.
+///
+/// The chunks must come in the order PNG prescribes (§5.6): one IHDR, first; at most one PLTE,
+/// before the image data; the IDAT chunks one after another; nothing is read after IEND. So the
+/// size a caller checks (``PNGChunks/headers``, ``ImageXObject``'s `declaredSize`) is the size decoded,
+/// and the image data is inflated no further than that size needs.
 package struct PNGImage {
     package let width: Int
     package let height: Int
@@ -12,63 +17,59 @@ package struct PNGImage {
     package let transparency: [UInt8]
     package let data: [UInt8]  // concatenated IDAT
 
-    package init(_ bytes: [UInt8]) throws(PDFError) {
-        var index = 8
-        var header: [UInt8]? = nil
-        var palette: [UInt8] = []
-        var transparency: [UInt8] = []
-        var data: [UInt8] = []
-        while index + 12 <= bytes.count {
-            let length =
-                Int(bytes[index]) << 24 | Int(bytes[index + 1]) << 16 | Int(bytes[index + 2]) << 8
-                | Int(bytes[index + 3])
-            let type = String(decoding: bytes[(index + 4)..<(index + 8)], as: UTF8.self)
-            guard length >= 0, index + 12 + length <= bytes.count else {
-                throw PDFError(.decodeFailed, "the PNG is truncated")
-            }
-            let chunk = Array(bytes[(index + 8)..<(index + 8 + length)])
-            switch type {
-            case "IHDR": header = chunk
-            case "PLTE": palette = chunk
-            case "tRNS": transparency = chunk
-            case "IDAT": data += chunk
-            default: break
-            }
-            index += 12 + length
-            if type == "IEND" { break }
-        }
-        guard let header, header.count >= 13 else { throw PDFError(.decodeFailed, "the PNG has no header") }
-        width = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-        height = Int(header[4]) << 24 | Int(header[5]) << 16 | Int(header[6]) << 8 | Int(header[7])
-        bitDepth = Int(header[8])
-        colorType = Int(header[9])
-        interlaced = header[12] == 1
+    /// Reads the chunks of `bytes` (the signature first).
+    /// - Parameter maxPixels: the most pixels the image may have.
+    /// - Throws: `.decodeFailed` for chunks out of order, a header this decoder cannot read or truncated
+    ///   data; `.invalidArgument` for more than `maxPixels` pixels.
+    package init(_ bytes: [UInt8], maxPixels: Int = .max) throws(PDFError) {
+        let chunks = try PNGChunks(bytes)
+        if let problem = chunks.problem { throw PDFError(.decodeFailed, problem) }
+        guard let header = chunks.headers.first else { throw PDFError(.decodeFailed, "the PNG has no header") }
+        width = header.width
+        height = header.height
+        bitDepth = header.bitDepth
+        colorType = header.colorType
+        interlaced = header.interlaced
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, [1, 2, 4, 8, 16].contains(bitDepth),
             [0, 2, 3, 4, 6].contains(colorType)
         else {
             throw PDFError(
                 .decodeFailed, "an unsupported PNG (\(width)×\(height), type \(colorType), depth \(bitDepth))")
         }
-        self.palette = palette
-        self.transparency = transparency
-        self.data = data
+        guard width * height <= maxPixels else {
+            throw PDFError(
+                .invalidArgument, "the image declares \(width)×\(height) pixels, more than the \(maxPixels) allowed")
+        }
+        self.palette = chunks.palette
+        self.transparency = chunks.transparency
+        self.data = chunks.imageData
     }
 
     private var channels: Int { [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType]! }
 
     /// The image as 8-bit (or 16-bit) rows without filters or interlacing, `channels` samples a pixel.
     package func samples() throws(PDFError) -> [UInt8] {
-        let inflated = try data.withUnsafeBytes { buffer in
-            Result { () throws(PDFError) in try Flate.decompress(buffer, maxSize: 1 << 30) }
-        }.get()
         let bitsPerPixel = channels * bitDepth
+        // What the header calls for (each row with its filter byte, pass by pass when interlaced): the data
+        // is inflated that far and no further.
+        var expected = 0
+        for (x0, y0, dx, dy) in interlaced ? Self.adam7 : [(0, 0, 1, 1)] {
+            let passWidth = (width - x0 + dx - 1) / dx
+            let passHeight = (height - y0 + dy - 1) / dy
+            guard passWidth > 0, passHeight > 0 else { continue }
+            expected += ((passWidth * bitsPerPixel + 7) / 8 + 1) * passHeight
+        }
+        let inflated = try data.withUnsafeBytes { buffer in
+            Result { () throws(PDFError) in try Flate.decompress(buffer, maxSize: expected, stopAfter: expected).output
+            }
+        }.get()
         func unfilter(_ input: ArraySlice<UInt8>, width: Int, height: Int) throws(PDFError) -> [UInt8] {
             let rowBytes = (width * bitsPerPixel + 7) / 8
             let parameters: PDFDictionary = [
                 .predictor: 15, .colors: .integer(channels), .bitsPerComponent: .integer(bitDepth),
                 .columns: .integer(width),
             ]
-            let rows = try Predictor.undo(Array(input), parameters: parameters, maxSize: 1 << 30)
+            let rows = try Predictor.undo(Array(input), parameters: parameters, maxSize: input.count)
             guard rows.count >= rowBytes * height else { throw PDFError(.decodeFailed, "the PNG data is short") }
             return Array(rows.prefix(rowBytes * height))
         }
@@ -76,9 +77,8 @@ package struct PNGImage {
         // Adam7: seven passes of sub-images, put back in place.
         let rowBytes = (width * bitsPerPixel + 7) / 8
         var output = [UInt8](repeating: 0, count: rowBytes * height)
-        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
         var offset = 0
-        for (x0, y0, dx, dy) in passes {
+        for (x0, y0, dx, dy) in Self.adam7 {
             let passWidth = (width - x0 + dx - 1) / dx
             let passHeight = (height - y0 + dy - 1) / dy
             guard passWidth > 0, passHeight > 0 else { continue }
@@ -99,6 +99,11 @@ package struct PNGImage {
         }
         return output
     }
+
+    /// The seven Adam7 passes: first column and row, then the steps across and down (W3C PNG §8.2).
+    private static let adam7 = [
+        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
+    ]
 
     private func copyPixel(
         from source: [UInt8], row: Int, column: Int, rowBytes: Int, to target: inout [UInt8], x: Int, y: Int,
@@ -173,5 +178,80 @@ package struct PNGImage {
         }
         return RasterImage(
             width: width, height: height, channels: outputChannels, pixels: pixels, alpha: hasAlpha ? alpha : nil)
+    }
+}
+
+/// The chunks of a PNG datastream read in order (W3C PNG §5.3, §5.6), without decoding anything.
+package struct PNGChunks: Sendable {
+    /// The facts of an IHDR chunk (§11.2.2).
+    package struct Header: Sendable, Equatable {
+        package var width: Int
+        package var height: Int
+        package var bitDepth: Int
+        package var colorType: Int
+        package var interlaced: Bool
+    }
+
+    /// Every IHDR chunk found, in order (one in a well-formed PNG).
+    package private(set) var headers: [Header] = []
+    /// The PLTE chunk's data.
+    package private(set) var palette: [UInt8] = []
+    /// The tRNS chunk's data.
+    package private(set) var transparency: [UInt8] = []
+    /// The IDAT chunks' data, joined.
+    package private(set) var imageData: [UInt8] = []
+    /// The first way the chunks break PNG's order, when they do: such a PNG is not decoded.
+    package private(set) var problem: String? = nil
+
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Reads the chunks up to IEND (or the end of the data). A chunk out of order is noted in ``problem``
+    /// and the reading goes on, so that every IHDR is seen.
+    /// - Throws: `.decodeFailed` when the bytes are not a PNG or a chunk runs past the end.
+    package init(_ bytes: [UInt8]) throws(PDFError) {
+        guard bytes.starts(with: Self.signature) else { throw PDFError(.decodeFailed, "not a PNG (no signature)") }
+        var index = 8
+        var sawImageData = false
+        var imageDataEnded = false
+        func note(_ text: String) { if problem == nil { problem = text } }
+        while index + 12 <= bytes.count {
+            let length =
+                Int(bytes[index]) << 24 | Int(bytes[index + 1]) << 16 | Int(bytes[index + 2]) << 8
+                | Int(bytes[index + 3])
+            let type = String(decoding: bytes[(index + 4)..<(index + 8)], as: UTF8.self)
+            guard index + 12 + length <= bytes.count else { throw PDFError(.decodeFailed, "the PNG is truncated") }
+            let body = (index + 8)..<(index + 8 + length)
+            if index == 8, type != "IHDR" { note("the PNG does not start with its IHDR chunk") }
+            if sawImageData, type != "IDAT" { imageDataEnded = true }
+            switch type {
+            case "IHDR":
+                if !headers.isEmpty { note("the PNG has more than one IHDR chunk") }
+                if length == 13 {
+                    let word = { (at: Int) in bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+                    headers.append(
+                        Header(
+                            width: word(body.lowerBound), height: word(body.lowerBound + 4),
+                            bitDepth: Int(bytes[body.lowerBound + 8]), colorType: Int(bytes[body.lowerBound + 9]),
+                            interlaced: bytes[body.lowerBound + 12] == 1))
+                } else {
+                    note("the PNG's IHDR chunk is \(length) bytes, not 13")
+                }
+            case "PLTE":
+                if !palette.isEmpty { note("the PNG has more than one PLTE chunk") }
+                if sawImageData { note("the PNG's PLTE chunk comes after its image data") }
+                palette = Array(bytes[body])
+            case "tRNS":
+                // After the image data it is ignored, as libpng does.
+                if !sawImageData { transparency = Array(bytes[body]) }
+            case "IDAT":
+                if imageDataEnded { note("the PNG's IDAT chunks are not one after another") }
+                sawImageData = true
+                imageData += bytes[body]
+            default: break
+            }
+            index += 12 + length
+            if type == "IEND" { break }
+        }
+        if headers.isEmpty { note("the PNG has no header") }
     }
 }

@@ -148,10 +148,12 @@ extension WebRouter {
         }
         let session = try await backend.current()
         guard !request.body.isEmpty else { throw WebError.badRequest("the body must be a JPEG or PNG image") }
-        // Checked from the header alone: a small file may declare an image of gigabytes.
+        // Checked from the headers alone (every one: the size checked is the size decoded): a small file
+        // may declare an image of gigabytes. Headers out of order are a bad image (400 `decodeFailed`).
         do {
             try ImageXObject.checkDeclaredSize(of: request.body, maxPixels: configuration.maxImagePixels)
         } catch {
+            guard error.code == .invalidArgument else { throw WebError(error) }
             throw WebError(.tooLarge, code: "imageTooLarge", message: error.message)
         }
         try await Self.call { () async throws(SessionError) in try await session.placePhoto(request.body, inField: name)
