@@ -37,6 +37,8 @@ test:
 	# The module graph as ARCHITECTURE.md draws it; tests that skip say so.
 	python3 scripts/check-architecture
 	python3 scripts/check-tests
+	# The viewer's JavaScript: Biome's errors fail (its style hints do not).
+	biome lint --diagnostic-level=error Web/
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test --skip-build --skip PDFWebTests --skip ServeOutboundFetchTests
 	# The web server's tests on their own (and the CLI's that run a server in process): other suites

@@ -7,6 +7,7 @@
 import { url } from './api.js';
 import { computeLayout } from './layout.js';
 import { viewBox } from './geometry.js';
+import { TextLayer } from './textlayer.js';
 
 const SPACING = 16;
 const MAX_TILE_PIXELS = 16e6;
@@ -69,6 +70,7 @@ export class PageView {
       const overlay = document.createElement('div');
       overlay.className = 'overlay';
       element.append(image, overlay);
+      element.text = new TextLayer(element);
       this.content.append(element);
       return element;
     });
@@ -96,6 +98,7 @@ export class PageView {
       const [x, y, w, h] = info.frame;
       Object.assign(element.style, { left: x + 'px', top: y + 'px', width: w + 'px', height: h + 'px' });
       element.pdfToView = info.pdfToView;
+      element.text.place(info.pdfToView);
       for (const child of element.querySelectorAll('.anchored')) place(child, info.pdfToView);
     }
     if (anchor) this.restoreAnchor(anchor);
@@ -156,6 +159,10 @@ export class PageView {
       image.retries = 0;
       image.src = source;
     }
+    // The text layer is the current revision's: none over an earlier one.
+    const text = this.elements[index].text;
+    if (this.viewRevision === null) text.load(index, query.v);
+    else text.clear();
   }
 
   /**
@@ -179,6 +186,7 @@ export class PageView {
     // Clearing the source cancels a pending request; the placeholder keeps the page's size.
     element.firstChild.removeAttribute('src');
     element.classList.remove('loaded');
+    element.text.clear();
   }
 
   /** Draws the document as it was at `revision` (null: as it is now). */

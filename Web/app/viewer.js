@@ -25,7 +25,8 @@ const EVENTS = [
 ];
 
 /** What the tests and the host page can read: timings and the tiles requested. */
-const metrics = (window.autographMetrics = { firstTile: null, firstPage: null, tiles: [] });
+const metrics = { firstTile: null, firstPage: null, tiles: [] };
+window.autographMetrics = metrics;
 
 class App {
   constructor() {

@@ -8,6 +8,21 @@ import { normalizeField } from './fields.js';
 
 const list = (data, key) => (Array.isArray(data) ? data : (data && (data[key] || data.fields || data.signatures)) || []);
 
+/**
+ * A disclosure with the text of page `index` of the document as it stands (during the confirmation:
+ * the prepared bytes to be signed), a paragraph a line (`GET /api/pages/N/text`).
+ */
+function previewText(index) {
+  const body = h('div', { className: 'preview-text', 'aria-live': 'polite' }, h('p', { textContent: 'Reading the page…' }));
+  get(`/api/pages/${index}/text`).then((answer) => {
+    const lines = (answer?.lines || []).map((line) => h('p', { textContent: line.words.map((word) => word.text).join(' ') }));
+    body.replaceChildren(...(lines.length ? lines : [h('p', { textContent: 'This page has no text, only images.' })]));
+    if (answer?.truncated) body.append(h('p', { textContent: 'The page holds more text than is shown here.' }));
+  }).catch(() => body.replaceChildren(h('p', { textContent: 'The text of this page could not be read in time.' })));
+  return h('details', { className: 'preview-text-block', 'data-page': index },
+    h('summary', { textContent: `Text of page ${index + 1} as it will be signed` }), body);
+}
+
 export class Workflow {
   constructor(app) {
     this.app = app;
@@ -190,6 +205,9 @@ export class Workflow {
           alt: `Preview of page ${index + 1} as it will be signed`,
           src: url(`/api/pages/${index}/tile`, { scale: 1.5, t: Date.now() }),
         }));
+        // What will be signed, as text too (a screen reader cannot read the images): each page's
+        // words, read from the prepared bytes the session holds now.
+        const texts = [page, ...listed.slice(0, 20)].map((index) => previewText(index));
         const total = data?.changedPageCount ?? listed.length + 1;
         const text = !others.length ? 'This is the page exactly as it will be signed.'
           : total > others.length + 1 ? `These are ${others.length + 1} of the ${total} pages the signature changes, exactly as they will be signed.`
@@ -198,7 +216,7 @@ export class Workflow {
         const note = data?.note ? h('p', { id: 'recovery-note', className: 'note', textContent: data.note }) : null;
         const choice = await modal({
           title: 'Check what you sign', id: 'preview-dialog', className: 'preview',
-          body: [note, h('div', { className: 'preview-pages' }, image, others), h('p', { textContent: text })],
+          body: [note, h('div', { className: 'preview-pages' }, image, others), h('p', { textContent: text }), ...texts],
           actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Sign', value: 'confirm', primary: true }],
         });
         // A provider credential whose owner authorizes each signature: the person goes to the provider

@@ -56,6 +56,7 @@ struct WebRouter: Sendable {
         case ("POST", 1, "documents"): return try await openDocument(request)
         case ("GET", 1, "pages"): return .json(try await pages())
         case ("GET", 1, "layout"): return .json(try await layout(request))
+        case ("GET", 3, "pages") where parts[2] == "text": return try await pageText(second, request)
         case ("GET", 3, "pages"): return try await tile(second, request)
         case ("GET", 1, "fields"): return .json(try await fields())
         case ("PUT", 2, "fields"): return try await setField(second, request)
@@ -124,7 +125,7 @@ struct WebRouter: Sendable {
         case (1, "search"): return reading + ["POST"]
         case (2, "search") where ["step", "finish"].contains(parts[1]): return ["POST"]
         case (1, "viewer-rects"): return ["POST"]
-        case (3, "pages") where parts[2] == "tile" && !parts[1].isEmpty: return reading
+        case (3, "pages") where ["tile", "text"].contains(parts[2]) && !parts[1].isEmpty: return reading
         case (2, "validation") where parts[1] == "diff": return reading
         case (2, "fields") where named: return ["PUT"]
         case (1, "documents"), (1, "save"), (1, "page"), (1, "signature-fields"), (1, "photo-fields"), (1, "links"):
