@@ -14,11 +14,12 @@ const MAX_TILE_PIXELS = 16e6;
 const TILE_RETRIES = 4;
 
 export class PageView {
-  constructor(viewport, content, { onPageChange, onFirstTile } = {}) {
+  constructor(viewport, content, { onPageChange, onFirstTile, onZoomChange } = {}) {
     this.viewport = viewport;
     this.content = content;
     this.onPageChange = onPageChange || (() => {});
     this.onFirstTile = onFirstTile || (() => {});
+    this.onZoomChange = onZoomChange || (() => {});
     this.pages = [];
     this.elements = [];
     this.layout = null;
@@ -107,6 +108,7 @@ export class PageView {
     for (const index of this.pagesInView()) this.near.add(index);
     for (const index of this.near) this.loadTile(index);
     this.updateCurrent();
+    this.onZoomChange(this.zoom, this.fit);
     performance.mark('autograph:laid-out');
   }
 

@@ -20,7 +20,12 @@ export function buildToolbar(app, element) {
     }
   });
   page.addEventListener('blur', () => { page.value = String(app.pages.current + 1); });
-  const pager = h('div', { className: 'pager', id: 'pager' }, page, h('span', { 'aria-hidden': 'true', textContent: '/' }), total);
+  const previous = button('prev', 'Previous page', () => app.pages.goTo(app.pages.current - 1), { id: 'tb-prev-page' });
+  const next = button('next', 'Next page', () => app.pages.goTo(app.pages.current + 1), { id: 'tb-next-page' });
+  const pager = h('div', { className: 'pager', id: 'pager' },
+    previous, page, h('span', { 'aria-hidden': 'true', textContent: '/' }), total, next);
+  // The zoom in per cent of the page's size at 72 dpi (100 %: a point a CSS pixel).
+  const zoomLevel = h('output', { id: 'zoom-level', className: 'zoom-level', 'aria-label': 'Zoom level', textContent: '100 %' });
 
   const group = (...children) => h('div', { className: 'group' }, children);
   // The signature panel's button: hidden until the document has a signature; its count and tone
@@ -53,8 +58,10 @@ export function buildToolbar(app, element) {
     group(validation),
     group(
       button('zoomOut', 'Zoom out', () => app.zoomBy(1 / 1.25), { id: 'tb-zoom-out' }),
+      zoomLevel,
       button('zoomIn', 'Zoom in', () => app.zoomBy(1.25), { id: 'tb-zoom-in' }),
-      button('fit', 'Fit', () => app.fitToggle(), { id: 'tb-fit' }),
+      button('fitWidth', 'Fit width', () => app.fit('width'), { id: 'tb-fit-width' }),
+      button('fit', 'Fit page', () => app.fit('page'), { id: 'tb-fit-page' }),
     ),
     pager,
   );
@@ -64,6 +71,14 @@ export function buildToolbar(app, element) {
       if (document.activeElement !== page) page.value = String(index + 1);
       total.textContent = String(count);
       page.setAttribute('aria-label', `Page number, ${index + 1} of ${count}`);
+      previous.disabled = index <= 0;
+      next.disabled = index >= count - 1;
+    },
+    /** The layout's zoom, and which fit (if any) made it: the fit's button is pressed. */
+    setZoom(zoom, fit) {
+      zoomLevel.textContent = `${Math.round(zoom * 100)} %`;
+      document.getElementById('tb-fit-width').setAttribute('aria-pressed', String(fit === 'width'));
+      document.getElementById('tb-fit-page').setAttribute('aria-pressed', String(fit === 'page'));
     },
     showPageNumber(show) { pager.hidden = !show; },
     /** GET /api/provider-signing: the button, and whose certificate was chosen. */

@@ -39,6 +39,7 @@ class App {
         clearTimeout(this.pageReport);
         this.pageReport = setTimeout(() => post('/api/page', { page: index }).catch(() => {}), 250);
       },
+      onZoomChange: (zoom, fit) => this.toolbar?.setZoom(zoom, fit),
       onFirstTile: (index) => {
         if (metrics.firstTile === null) metrics.firstTile = performance.now();
         if (index === 0 && metrics.firstPage === null) metrics.firstPage = performance.now();
@@ -255,8 +256,8 @@ class App {
     if (Math.abs(zoom - this.pages.zoom) > 1e-3) this.pages.relayout({ fit: 'zoom', zoom, focus });
   }
 
-  fitToggle() {
-    const fit = this.pages.fit === 'width' ? 'page' : 'width';
+  /** Fits the pages to the viewport's width (`width`) or whole (`page`). */
+  fit(fit) {
     this.pages.relayout({ fit });
     announce(fit === 'width' ? 'Fit width' : 'Fit page');
   }
@@ -289,6 +290,32 @@ class App {
       if (!this.acceptsInput || (!event.ctrlKey && !event.metaKey)) return;
       event.preventDefault();
       schedule(Math.exp(-event.deltaY * 0.0025), local(event.clientX, event.clientY));
+    }, { passive: false });
+    // One page at a time: the wheel (or a trackpad's swipe) turns the page once the page in view
+    // cannot scroll further that way (a page zoomed larger than the viewport scrolls first).
+    let turn = 0;
+    let turned = 0;
+    this.viewport.addEventListener('wheel', (event) => {
+      if (!this.acceptsInput || event.ctrlKey || event.metaKey || this.pages.continuous || !this.pages.layout) return;
+      const vertical = Math.abs(event.deltaY) >= Math.abs(event.deltaX);
+      const delta = (vertical ? event.deltaY : event.deltaX) * (event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1);
+      if (!delta) return;
+      const v = this.viewport;
+      const frame = this.pages.layout.pages.find((p) => p.index === this.pages.current)?.frame;
+      if (frame) {
+        const [start, length] = vertical ? [frame[1], frame[3]] : [frame[0], frame[2]];
+        const [offset, size] = vertical ? [v.scrollTop, v.clientHeight] : [v.scrollLeft, v.clientWidth];
+        if (delta > 0 ? start + length > offset + size + 1 : start < offset - 1) return;
+      }
+      event.preventDefault();
+      const now = performance.now();
+      if (now - turned < 350) return;
+      turn += delta;
+      if (Math.abs(turn) < 40) return;
+      const next = this.pages.current + Math.sign(turn);
+      turn = 0;
+      turned = now;
+      if (next >= 0 && next < this.pages.pages.length) this.pages.goTo(next);
     }, { passive: false });
     // Two-finger pinch with Pointer Events.
     const touches = new Map();
@@ -341,6 +368,11 @@ class App {
       } else if ((event.ctrlKey || event.metaKey) && event.key === 'f') {
         event.preventDefault();
         this.search.open();
+      } else if (!typing && onDocument && (event.key === 'Home' || event.key === 'End') && !event.ctrlKey
+        && !event.metaKey && this.pages.pages.length) {
+        // The first or last page, in every layout.
+        event.preventDefault();
+        this.pages.goTo(event.key === 'Home' ? 0 : this.pages.pages.length - 1);
       } else if (!typing && (event.key === 'PageDown' || event.key === 'PageUp') && !this.pages.continuous) {
         event.preventDefault();
         this.pages.goTo(this.pages.current + (event.key === 'PageDown' ? 1 : -1));

@@ -50,8 +50,11 @@ enum ServeCommand: Command {
                 name: "allow-fetch-to", valueName: "HOST[:PORT]|CIDR",
                 help: "a private or loopback destination completing a document may fetch OCSP, CRLs from; repeatable",
                 repeatable: true),
-            .init(name: "continuous", help: "scroll continuously (default: one page at a time, as WYSIWYS)"),
-            .init(name: "vertical", help: "scroll vertically (default: horizontally, as WYSIWYS)"),
+            .init(
+                name: "paged",
+                help: "one page at a time, turned horizontally, as WYSIWYS (default: continuous vertical scrolling)"),
+            .init(name: "continuous", help: "with --paged: scroll continuously all the same"),
+            .init(name: "vertical", help: "with --paged: turn pages vertically"),
             .init(name: "two-page", help: "two pages side by side, the first alone as a cover"),
             .init(
                 name: "config", valueName: "FILE",
@@ -233,6 +236,12 @@ enum ServeCommand: Command {
             console.print(
                 "autograph serve: signing with the key '\(arguments.value("key-label") ?? "?")' of \(seal.tokenDescription)"
             )
+        }
+        // A document of several pages scrolls continuously, top to bottom, as pdf.js and Acrobat
+        // show it; `--paged` keeps WYSIWYS's page at a time (a configuration file may say either).
+        if !arguments.has("paged") {
+            viewer.continuousScrolling = true
+            viewer.verticalScrolling = true
         }
         if let path = arguments.value("config") {
             try configure(from: path, viewer: &viewer, signature: &signature)
