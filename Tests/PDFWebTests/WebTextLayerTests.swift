@@ -74,4 +74,59 @@ struct WebTextLayerTests {
         #expect(heavy.errorCode == "pageTooComplex")
         #expect(try await server.request("/api/pages/1/text").status == 200)
     }
+
+    /// One page of Helvetica text in WinAnsiEncoding (bytes above 0x7F as cp1252).
+    static func winAnsiPage(_ text: [UInt8]) -> [UInt8] {
+        let content: [UInt8] = Array("BT /F1 18 Tf 72 760 Td (".utf8) + text + Array(") Tj ET".utf8)
+        var out: [UInt8] = Array("%PDF-1.7\n".utf8)
+        var offsets: [Int] = []
+        func object(_ body: [UInt8]) {
+            offsets.append(out.count)
+            out += Array("\(offsets.count) 0 obj\n".utf8) + body + Array("\nendobj\n".utf8)
+        }
+        object(Array("<< /Type /Catalog /Pages 2 0 R >>".utf8))
+        object(Array("<< /Type /Pages /Count 1 /Kids [3 0 R] >>".utf8))
+        object(
+            Array(
+                ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 "
+                    + "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >> >> >>").utf8))
+        object(Array("<< /Length \(content.count) >>\nstream\n".utf8) + content + Array("\nendstream".utf8))
+        let xref = out.count
+        var table = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { table += String(format: "%010d 00000 n \n", offset) }
+        table += "trailer\n<< /Size \(offsets.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return out + Array(table.utf8)
+    }
+
+    @Test("search: accents ignored unless diacriticSensitive, whole words when asked, as counted on poppler's text")
+    func searchOptions() async throws {
+        // "Résumé, resume; résumés and presume."
+        let pdf = Self.winAnsiPage(
+            [0x52, 0xE9] + Array("sum".utf8) + [0xE9] + Array(", resume; r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9]
+                + Array("s and presume.".utf8))
+        let directory = try TestPaths.temporaryDirectory("search-options")
+        let path = directory + "/resume.pdf"
+        try Data(pdf).write(to: URL(fileURLWithPath: path))
+        let text = try Oracle.run("pdftotext", [path, "-"]).output
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+        func count(_ haystack: String, _ pattern: some RegexComponent) -> Int { haystack.matches(of: pattern).count }
+        let expected = [
+            count(folded, /resume/), count(folded, /\bresume\b/), count(text.lowercased(), /\bresume\b/),
+        ]
+        #expect(expected == [4, 2, 1])
+        let server = try await TestServer(document: pdf)
+        defer { Task { await server.stop() } }
+        var found: [Int] = []
+        for query in ["", "&wholeWord=1", "&wholeWord=1&diacriticSensitive=1"] {
+            let reply = try await server.request("/api/search?q=resume" + query)
+            #expect(reply.status == 200)
+            found.append(reply.json.arrayValue?.count ?? -1)
+        }
+        #expect(found == expected)
+        let shown = try await server.request(
+            "POST", "/api/search", json: #"{"q": "resume", "wholeWord": true, "diacriticSensitive": true}"#)
+        #expect(shown.json["mode"]?["results"]?.arrayValue?.count == 1)
+        let wrong = try await server.request("POST", "/api/search", json: #"{"q": "resume", "diacriticSensitive": 1}"#)
+        #expect(wrong.status == 400)
+    }
 }

@@ -107,9 +107,14 @@ class NavigationTests(H.BrowserTestCase):
         try:
             self.open(d, "nav-zoom")
             width = page_rects(d)[0][2]
-            # Fit width by default (continuous, vertical): the level is the page's width over 595 pt.
-            self.assertEqual(H.by_css(d, "#tb-fit-width").get_attribute("aria-pressed"), "true")
+            # By default (continuous, vertical) the page's width fits, but no larger than 125 %: on
+            # this 1280-pixel window that is 125 %, which neither fit button claims.
+            viewport_width = d.execute_script("return document.getElementById('viewport').clientWidth")
+            self.assertGreater((viewport_width - 32) / 595, 1.25)
+            self.assertEqual(zoom_percent(d), 125)
             self.assertAlmostEqual(zoom_percent(d), width / 595 * 100, delta=1.5)
+            self.assertEqual(H.by_css(d, "#tb-fit-width").get_attribute("aria-pressed"), "false")
+            self.assertEqual(H.by_css(d, "#tb-fit-page").get_attribute("aria-pressed"), "false")
             H.by_css(d, "#tb-fit-page").click()
             H.wait(d, lambda d: H.by_css(d, "#tb-fit-page").get_attribute("aria-pressed") == "true", message="fit page")
             rect = page_rects(d)[0]
@@ -125,6 +130,8 @@ class NavigationTests(H.BrowserTestCase):
             H.by_css(d, "#tb-fit-width").click()
             H.wait(d, lambda d: abs(zoom_percent(d) - page_rects(d)[0][2] / 595 * 100) < 1.5
                    and H.by_css(d, "#tb-fit-width").get_attribute("aria-pressed") == "true", message="fit width")
+            # The width fitted: the page spans the viewport but for the margins.
+            self.assertGreater(page_rects(d)[0][2], viewport_width - 40)
         finally:
             H.close(d)
 
@@ -148,6 +155,60 @@ class NavigationTests(H.BrowserTestCase):
             self.assertGreater(rect[0], viewport - 2, "page 2 is in view")
         finally:
             H.api_ok("POST", "/api/configuration", {"viewer": {"continuousScrolling": True, "verticalScrolling": True}})
+            H.close(d)
+
+    def test_04_search_as_you_type_whole_word_and_accents(self):
+        import re
+        import subprocess
+        import unicodedata
+        import pypdf
+        from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+        writer = pypdf.PdfWriter()
+        page = writer.add_blank_page(width=595, height=842)
+        font = DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+                                 NameObject("/BaseFont"): NameObject("/Helvetica"),
+                                 NameObject("/Encoding"): NameObject("/WinAnsiEncoding")})
+        page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})})
+        content = DecodedStreamObject()
+        content.set_data("BT /F1 18 Tf 72 760 Td (Résumé, resume; résumés and presume.) Tj ET".encode("cp1252"))
+        page[NameObject("/Contents")] = writer._add_object(content)
+        out = io.BytesIO()
+        writer.write(out)
+        pdf = out.getvalue()
+        # What to find, counted on poppler's text: accents folded or not, whole words or not.
+        text = subprocess.run(["pdftotext", str(H.save_artifact("nav-04.pdf", pdf)), "-"], capture_output=True,
+                              text=True, timeout=60).stdout
+        fold = lambda t: "".join(c for c in unicodedata.normalize("NFD", t) if not unicodedata.combining(c)).lower()
+        expected = {
+            (False, False): len(re.findall("resume", fold(text))),
+            (True, False): len(re.findall(r"\bresume\b", fold(text))),
+            (True, True): len(re.findall(r"\bresume\b", text.lower())),
+        }
+        self.assertEqual(list(expected.values()), [4, 2, 1])
+        d = H.new_driver()
+        try:
+            H.open_document(pdf, f"nav-search-{time.monotonic_ns()}")
+            H.open_viewer(d)
+            H.by_css(d, "#tb-search").click()
+            # Typed, never submitted: the results come as the letters do.
+            H.by_css(d, "#search-input").send_keys("resume")
+            count = lambda d: H.by_css(d, "#search-count").text
+            H.wait(d, lambda d: count(d) == f"1 / {expected[(False, False)]}", message="found as typed")
+            self.assertTrue(d.find_elements("css selector", ".hit.current"))
+            H.by_css(d, "#search-whole-word").click()
+            H.wait(d, lambda d: count(d) == f"1 / {expected[(True, False)]}", message="whole words")
+            H.by_css(d, "#search-diacritics").click()
+            H.wait(d, lambda d: count(d) == f"1 / {expected[(True, True)]}", message="accents matched")
+            H.shot(d, "nav-04-search")
+            mode = H.api_ok("GET", "/api/state")["mode"]
+            self.assertEqual(len(mode["results"]), expected[(True, True)])
+            # Emptied, the search is over: no highlight, the session's mode back to browsing.
+            field = H.by_css(d, "#search-input")
+            field.send_keys(Keys.CONTROL, "a")
+            field.send_keys(Keys.BACKSPACE)
+            H.wait(d, lambda d: not d.find_elements("css selector", ".hit")
+                   and H.api_ok("GET", "/api/state")["mode"].get("name") != "search", message="search cleared")
+        finally:
             H.close(d)
 
 

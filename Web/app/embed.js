@@ -150,7 +150,10 @@ export class EmbedBridge {
         app.pages.goTo(index);
         return index;
       }
-      case 'search': return app.search.find(String(args.query ?? ''), { caseSensitive: args.caseSensitive === true });
+      case 'search': return app.search.find(String(args.query ?? ''), {
+        caseSensitive: args.caseSensitive === true, wholeWord: args.wholeWord === true,
+        diacriticSensitive: args.diacriticSensitive === true,
+      });
       case 'scrollToSearchResult': {
         const count = app.search.results.length;
         if (!Number.isInteger(args.index) || args.index < 0 || args.index >= count) {

@@ -12,6 +12,8 @@ import { TextLayer } from './textlayer.js';
 const SPACING = 16;
 const MAX_TILE_PIXELS = 16e6;
 const TILE_RETRIES = 4;
+/** The most the automatic fit enlarges (pdf.js's too): a page's width, but no larger than this. */
+const AUTO_MAX_ZOOM = 1.25;
 
 export class PageView {
   constructor(viewport, content, { onPageChange, onFirstTile, onZoomChange } = {}) {
@@ -48,7 +50,7 @@ export class PageView {
     this.vertical = vertical;
     this.spreads = spreads;
     this.cover = cover;
-    this.fit = continuous && vertical ? 'width' : 'page';
+    this.fit = continuous && vertical ? 'auto' : 'page';
     this.viewport.classList.toggle('horizontal', !vertical);
     this.viewport.classList.toggle('paged', !continuous);
     this.content.replaceChildren();
@@ -79,15 +81,23 @@ export class PageView {
     await this.relayout();
   }
 
-  /** Lays the pages out again (viewport size, zoom or fit changed), keeping the current page in view. */
+  /**
+   * Lays the pages out again (viewport size, zoom or fit changed), keeping the current page in view.
+   * `fit`: `width`, `page`, `zoom` (the zoom given) or `auto` — the width, at most AUTO_MAX_ZOOM, so a
+   * wide screen shows a page at a readable size rather than twice it.
+   */
   async relayout({ fit = this.fit, zoom = this.zoom, keep = true, focus = null } = {}) {
     const anchor = keep && this.layout ? this.anchorPoint(focus) : null;
     const rect = this.viewport.getBoundingClientRect();
-    const layout = await computeLayout(this.pages, {
+    const options = {
       width: this.viewport.clientWidth || rect.width, height: this.viewport.clientHeight || rect.height,
-      continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover, fit, zoom,
-      spacing: SPACING,
-    });
+      continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover,
+      fit: fit === 'auto' ? 'width' : fit, zoom, spacing: SPACING,
+    };
+    let layout = await computeLayout(this.pages, options);
+    if (fit === 'auto' && layout.zoom > AUTO_MAX_ZOOM) {
+      layout = await computeLayout(this.pages, { ...options, fit: 'zoom', zoom: AUTO_MAX_ZOOM });
+    }
     performance.mark('autograph:layout');
     this.layout = layout;
     this.fit = fit;

@@ -18,6 +18,18 @@ export class Search {
     this.input = h('input', { type: 'search', id: 'search-input', placeholder: 'Search', 'aria-label': 'Search text', enterkeyhint: 'search' });
     this.count = h('span', { className: 'search-count', id: 'search-count', 'aria-live': 'polite' });
     this.caseBox = h('input', { type: 'checkbox', id: 'search-case' });
+    this.wordBox = h('input', { type: 'checkbox', id: 'search-whole-word' });
+    this.diacriticsBox = h('input', { type: 'checkbox', id: 'search-diacritics' });
+    // Found as it is typed: a search a quarter of a second after the last key, one request at a time
+    // (the session shows the last one asked).
+    this.typing = null;
+    this.input.addEventListener('input', () => {
+      clearTimeout(this.typing);
+      this.typing = setTimeout(() => this.runLatest(), 250);
+    });
+    for (const box of [this.caseBox, this.wordBox, this.diacriticsBox]) {
+      box.addEventListener('change', () => { if (this.input.value) this.runLatest(); });
+    }
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') {
         event.preventDefault();
@@ -30,7 +42,10 @@ export class Search {
     });
     bar.append(
       this.input,
-      h('label', { className: 'check' }, this.caseBox, h('span', { textContent: 'Aa', title: 'Match case' })),
+      h('label', { className: 'check', title: 'Match case' }, this.caseBox, h('span', { textContent: 'Match case' })),
+      h('label', { className: 'check', title: 'Whole words only' }, this.wordBox, h('span', { textContent: 'Whole word' })),
+      h('label', { className: 'check', title: 'Accents must match (by default “resume” finds “Résumé”)' },
+        this.diacriticsBox, h('span', { textContent: 'Match accents' })),
       button('prev', 'Previous result', () => this.step(-1), { id: 'search-prev' }),
       button('next', 'Next result', () => this.step(1), { id: 'search-next' }),
       this.count,
@@ -65,23 +80,39 @@ export class Search {
   }
 
   /** Searches for `query` as the host asks (embed.js): the bar shows it; resolves with the number of results. */
-  async find(query, { caseSensitive = false } = {}) {
+  async find(query, { caseSensitive = false, wholeWord = false, diacriticSensitive = false } = {}) {
     this.bar.hidden = false;
     this.input.value = query;
     this.caseBox.checked = caseSensitive;
+    this.wordBox.checked = wholeWord;
+    this.diacriticsBox.checked = diacriticSensitive;
     await this.run({ quiet: true });
     return this.results.length;
   }
 
-  async run({ quiet = false } = {}) {
+  /** What a search depends on: the query and the three options. */
+  key() {
+    return [this.input.value, this.caseBox.checked, this.wordBox.checked, this.diacriticsBox.checked].join('\u0000');
+  }
+
+  async run({ quiet = false, fromTyping = false } = {}) {
     const q = this.input.value;
+    clearTimeout(this.typing);
+    this.lastRun = this.key();
     this.clear();
     if (!q) return;
     let answer;
     try {
-      answer = await post('/api/search', { q, caseSensitive: this.caseBox.checked });
+      answer = await post('/api/search', {
+        q, caseSensitive: this.caseBox.checked, wholeWord: this.wordBox.checked, diacriticSensitive: this.diacriticsBox.checked,
+      });
     } catch (error) {
       if (quiet) throw error;
+      // While typing, a refusal (a signature under way) is said in the bar, not in a dialog.
+      if (fromTyping) {
+        this.count.textContent = error.message;
+        return;
+      }
       this.app.workflow.showError(error, 'Search failed');
       return;
     }
@@ -91,6 +122,29 @@ export class Search {
       return;
     }
     await this.step(1);
+  }
+
+  /** Runs the search for what the field holds now, after any search under way (typing, options). */
+  async runLatest() {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      do {
+        this.again = false;
+        if (this.key() === this.lastRun) continue;
+        if (this.input.value) await this.run({ fromTyping: true });
+        else {
+          this.lastRun = this.key();
+          this.clear();
+          await post('/api/search/finish').catch((error) => console.warn(error));
+        }
+      } while (this.again);
+    } finally {
+      this.running = false;
+    }
   }
 
   /** scrollToSearchResult: the next (1) or previous (-1) result. */

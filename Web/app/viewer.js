@@ -363,7 +363,7 @@ class App {
       }
       if ((event.ctrlKey || event.metaKey) && ['+', '=', '-', '0'].includes(event.key)) {
         event.preventDefault();
-        if (event.key === '0') this.pages.relayout({ fit: 'width' });
+        if (event.key === '0') this.pages.relayout({ fit: this.pages.continuous && this.pages.vertical ? 'auto' : 'page' });
         else this.zoomBy(event.key === '-' ? 1 / 1.25 : 1.25);
       } else if ((event.ctrlKey || event.metaKey) && event.key === 'f') {
         event.preventDefault();

@@ -142,8 +142,11 @@ export class AutographViewer {
   }
 
   /** Searches the document's text; resolves with the number of results (highlighted, the first shown). */
-  search(query, { caseSensitive = false } = {}) {
-    return this.request('search', { query: String(query), caseSensitive: Boolean(caseSensitive) });
+  search(query, { caseSensitive = false, wholeWord = false, diacriticSensitive = false } = {}) {
+    return this.request('search', {
+      query: String(query), caseSensitive: Boolean(caseSensitive), wholeWord: Boolean(wholeWord),
+      diacriticSensitive: Boolean(diacriticSensitive),
+    });
   }
 
   /** Shows search result `index` (from 0, in the order `search` found them), highlighted in `color` ("#rrggbb") if given. */

@@ -9,7 +9,7 @@ import PDFViewer
 /// Text search: a query (`GET /api/search`), and the search the viewer shows — the session's search
 /// mode, whose current result and colour the session keeps (`POST /api/search`, `/step`, `/finish`).
 extension WebRouter {
-    /// `GET /api/search?q=…` (`caseSensitive`, `wholeWord`, `max`): hits in page order with their
+    /// `GET /api/search?q=…` (`caseSensitive`, `wholeWord`, `diacriticSensitive`, `max`): hits in page order with their
     /// text, context and quads (counter-clockwise from the lower left, PDF user space). A query:
     /// the viewer's mode does not change. Pages over budget are named in `X-Autograph-Pages-Skipped`.
     func search(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
@@ -19,6 +19,8 @@ extension WebRouter {
         var options = SearchOptions()
         options.caseSensitive = request.query["caseSensitive"] == "1" || request.query["caseSensitive"] == "true"
         options.wholeWord = request.query["wholeWord"] == "1" || request.query["wholeWord"] == "true"
+        options.diacriticSensitive =
+            request.query["diacriticSensitive"] == "1" || request.query["diacriticSensitive"] == "true"
         options.maxResults = try CheckedInput.integer(request.query, "max", in: 1...10_000) ?? 1000
         let (hits, skipped) = try await findText(query, options: options, request: request)
         let list = hits.map { hit -> JSONValue in
@@ -30,7 +32,7 @@ extension WebRouter {
         return Self.skipping(skipped, .json(.array(list)))
     }
 
-    /// `POST /api/search {"q", "caseSensitive", "wholeWord", "max"}`: the same search, shown — the
+    /// `POST /api/search {"q", "caseSensitive", "wholeWord", "diacriticSensitive", "max"}`: the same search, shown — the
     /// session enters search mode with the results, none current yet (a search shown is replaced).
     /// Answers `{"mode"}`; 409 while signing, taking notes or with a viewer rectangle open.
     func showSearch(_ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
@@ -43,6 +45,7 @@ extension WebRouter {
         var options = SearchOptions()
         options.caseSensitive = try Self.flag(body, "caseSensitive")
         options.wholeWord = try Self.flag(body, "wholeWord")
+        options.diacriticSensitive = try Self.flag(body, "diacriticSensitive")
         options.maxResults = 1000
         if let max = body["max"] {
             guard let value = max.intValue, (1...10_000).contains(value) else {
