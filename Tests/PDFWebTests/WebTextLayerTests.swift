@@ -89,7 +89,8 @@ struct WebTextLayerTests {
         object(
             Array(
                 ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 "
-                    + "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >> >> >>").utf8))
+                    + "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >> >> >>").utf8
+            ))
         object(Array("<< /Length \(content.count) >>\nstream\n".utf8) + content + Array("\nendstream".utf8))
         let xref = out.count
         var table = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
