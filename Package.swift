@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "PDFWebTests",
             dependencies: [
-                "PDFForms", "PDFGraphics", "HTTPClient", "AutographCrypto",
+                "PDFForms", "PDFGraphics", "PDFViewer", "HTTPClient", "AutographCrypto",
                 "AutographJSON", "PDFAuthoring", "PDFWeb", "PDFSession", "PDFSigning", "PDFCore", "PDFTestSupport",
             ],
             swiftSettings: upcoming),

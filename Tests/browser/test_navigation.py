@@ -211,6 +211,58 @@ class NavigationTests(H.BrowserTestCase):
         finally:
             H.close(d)
 
+    def test_05_sidebar_thumbnails_and_bookmarks_by_mouse_and_keyboard(self):
+        import pypdf
+        reader = pypdf.PdfReader(io.BytesIO(five_pages()))
+        writer = pypdf.PdfWriter(clone_from=reader)
+        one = writer.add_outline_item(title="Chapter 1", page_number=0, is_open=False)
+        writer.add_outline_item(title="Section 1.1", page_number=1, parent=one)
+        writer.add_outline_item(title="Chapter 2", page_number=3)
+        out = io.BytesIO()
+        writer.write(out)
+        d = H.new_driver()
+        try:
+            H.open_document(out.getvalue(), f"nav-sidebar-{time.monotonic_ns()}")
+            H.open_viewer(d)
+            H.wait(d, lambda d: len(page_rects(d)) == PAGES, message="pages")
+            toggle = H.by_css(d, "#tb-sidebar")
+            self.assertEqual(toggle.get_attribute("aria-expanded"), "false")
+            toggle.click()
+            self.assertEqual(toggle.get_attribute("aria-expanded"), "true")
+            thumbs = lambda d: d.find_elements("css selector", "#sidebar .thumb")
+            H.wait(d, lambda d: len(thumbs(d)) == PAGES, message="a thumbnail a page")
+            H.wait(d, lambda d: d.execute_script(
+                "return [...document.querySelectorAll('#sidebar .thumb img')].slice(0, 3).every((i) => i.naturalWidth > 0)"),
+                message="thumbnails drawn")
+            self.assertEqual(thumbs(d)[0].get_attribute("aria-current"), "page")
+            H.shot(d, "nav-05-thumbnails")
+            thumbs(d)[3].click()
+            H.wait(d, lambda d: page_number(d) == 4, message="thumbnail 4 goes to page 4")
+            H.wait(d, lambda d: thumbs(d)[3].get_attribute("aria-current") == "page", message="page 4 marked")
+            # By keyboard: the thumbnails are one tab stop, moved through with the arrows.
+            thumbs(d)[3].send_keys(Keys.ARROW_UP)
+            self.assertEqual(d.switch_to.active_element.get_attribute("aria-label"), "Page 3")
+            d.switch_to.active_element.send_keys(Keys.ENTER)
+            H.wait(d, lambda d: page_number(d) == 3, message="Enter on thumbnail 3")
+            # The bookmarks tab, by the arrow key on the tabs.
+            H.by_css(d, "#sidebar-tab-pages").send_keys(Keys.ARROW_RIGHT)
+            self.assertEqual(d.switch_to.active_element.get_attribute("id"), "sidebar-tab-outline")
+            H.wait(d, lambda d: H.visible(d, "#sidebar .outline-item"), message="bookmarks")
+            titles = [e.text for e in d.find_elements("css selector", "#sidebar .outline-item") if e.is_displayed()]
+            self.assertEqual(titles, ["Chapter 1", "Chapter 2"])
+            H.by_css(d, "#sidebar .outline-toggle").click()
+            H.wait(d, lambda d: "Section 1.1" in [e.text for e in d.find_elements("css selector", "#sidebar .outline-item")
+                                                  if e.is_displayed()], message="the chapter opened")
+            H.shot(d, "nav-05-bookmarks")
+            [e for e in d.find_elements("css selector", "#sidebar .outline-item") if e.text == "Chapter 2"][0].click()
+            H.wait(d, lambda d: page_number(d) == 4, message="Chapter 2 is on page 4")
+            [e for e in d.find_elements("css selector", "#sidebar .outline-item") if e.text == "Section 1.1"][0].click()
+            H.wait(d, lambda d: page_number(d) == 2, message="Section 1.1 is on page 2")
+            toggle.click()
+            self.assertFalse(H.visible(d, "#sidebar"))
+        finally:
+            H.close(d)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -16,12 +16,13 @@ const TILE_RETRIES = 4;
 const AUTO_MAX_ZOOM = 1.25;
 
 export class PageView {
-  constructor(viewport, content, { onPageChange, onFirstTile, onZoomChange } = {}) {
+  constructor(viewport, content, { onPageChange, onFirstTile, onZoomChange, onDocumentChange } = {}) {
     this.viewport = viewport;
     this.content = content;
     this.onPageChange = onPageChange || (() => {});
     this.onFirstTile = onFirstTile || (() => {});
     this.onZoomChange = onZoomChange || (() => {});
+    this.onDocumentChange = onDocumentChange || (() => {});
     this.pages = [];
     this.elements = [];
     this.layout = null;
@@ -79,6 +80,7 @@ export class PageView {
     });
     performance.mark('autograph:pages-built');
     await this.relayout();
+    this.onDocumentChange();
   }
 
   /**
@@ -212,6 +214,7 @@ export class PageView {
   refreshTiles() {
     this.revision += 1;
     for (const index of this.near) this.loadTile(index);
+    this.onDocumentChange();
   }
 
   overlay(index) { return this.elements[index].lastChild; }
@@ -299,6 +302,16 @@ export class PageView {
     v.scrollTo({ left, top, behavior: smooth ? 'smooth' : 'auto' });
     this.current = index;
     this.onPageChange(index);
+  }
+
+  /** Scrolls page `index` so that the height `top` (PDF user space) is at the top of the view. */
+  goToTop(index, top) {
+    this.goTo(index);
+    const matrix = this.matrix(index);
+    if (!matrix || !this.vertical) return;
+    const frame = this.layout.pages.find((p) => p.index === index).frame;
+    const y = matrix[3] * top + matrix[5];
+    this.viewport.scrollTo({ top: frame[1] + Math.max(0, Math.min(frame[3], y)) - SPACING / 2 });
   }
 
   /** The page and view point (in the page's box) of a client point, or null. */

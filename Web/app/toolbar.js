@@ -36,8 +36,11 @@ export function buildToolbar(app, element) {
   // server has one (serve --csc without --credential); it opens the provider's authorization page.
   const provider = button('signatures', 'Provider certificate', () => app.workflow.useProvider(), { id: 'tb-provider', text: true });
   provider.hidden = true;
+  const sidebar = button('sidebar', 'Pages and bookmarks', () => app.sidebar.toggle(), { id: 'tb-sidebar' });
+  sidebar.setAttribute('aria-expanded', 'false');
+  sidebar.setAttribute('aria-controls', 'sidebar');
   element.replaceChildren(
-    group(button('back', 'Back', () => app.back(), { id: 'tb-back' })),
+    group(button('back', 'Back', () => app.back(), { id: 'tb-back' }), sidebar),
     group(
       button('sign', 'Sign', () => app.workflow.sign(), { id: 'tb-sign' }),
       button('fields', 'Signature fields', () => app.signatureInfo(), { id: 'tb-fields' }),

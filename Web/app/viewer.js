@@ -5,6 +5,7 @@ import { PageView } from './pages.js';
 import { FieldLayer } from './fields.js';
 import { Workflow } from './workflow.js';
 import { Search } from './search.js';
+import { Sidebar } from './sidebar.js';
 import { Notes } from './notes.js';
 import { ValidationPanel } from './validation.js';
 import { buildToolbar } from './toolbar.js';
@@ -35,11 +36,13 @@ class App {
     this.pages = new PageView(this.viewport, document.getElementById('content'), {
       onPageChange: (index) => {
         this.toolbar?.setPage(index, this.pages.pages.length);
+        this.sidebar?.setCurrent(index);
         // The session knows the page in view (a signature to position is proposed there).
         clearTimeout(this.pageReport);
         this.pageReport = setTimeout(() => post('/api/page', { page: index }).catch(() => {}), 250);
       },
       onZoomChange: (zoom, fit) => this.toolbar?.setZoom(zoom, fit),
+      onDocumentChange: () => this.sidebar?.reset(),
       onFirstTile: (index) => {
         if (metrics.firstTile === null) metrics.firstTile = performance.now();
         if (index === 0 && metrics.firstPage === null) metrics.firstPage = performance.now();
@@ -59,6 +62,7 @@ class App {
     this.toolbar = buildToolbar(this, document.getElementById('toolbar'));
     this.validation = new ValidationPanel(this, this.toolbar.validationButton);
     this.search = new Search(this, document.getElementById('searchbar'));
+    this.sidebar = new Sidebar(this, document.getElementById('sidebar'), document.getElementById('tb-sidebar'));
     this.notes = new Notes(this, document.getElementById('notesbar'));
     this.photoInput = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'photo-input', className: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true' });
     this.photoInput.addEventListener('change', () => this.uploadPhoto());

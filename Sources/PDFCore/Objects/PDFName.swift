@@ -297,6 +297,24 @@ extension PDFName {
     public static let q: PDFName = "Q"
     /// `/Rect`: an annotation's rectangle on the page, in default user space (§12.5.2).
     public static let rect: PDFName = "Rect"
+    /// `/Outlines`: the catalog's document outline (§12.3.3).
+    public static let outlines: PDFName = "Outlines"
+    /// `/Next`: the next outline item at the same level (§12.3.3).
+    public static let next: PDFName = "Next"
+    /// `/Dest`: the destination of an outline item or a link annotation (§12.3.2).
+    public static let dest: PDFName = "Dest"
+    /// `/Dests`: named destinations, the catalog's dictionary (PDF 1.1) or a name tree of `/Names` (§12.3.2.3).
+    public static let dests: PDFName = "Dests"
+    /// `/Names`: the catalog's name dictionary, and a name tree node's key and value pairs (§7.7.4, §7.9.6).
+    public static let names: PDFName = "Names"
+    /// `/Limits`: a name tree node's first and last keys (§7.9.6).
+    public static let limits: PDFName = "Limits"
+    /// `/A`: an action (§12.6), of an outline item or an annotation.
+    public static let a: PDFName = "A"
+    /// `/D`: a go-to action's destination (§12.6.4.2); optional content's default configuration (§8.11.4.2).
+    public static let d: PDFName = "D"
+    /// `/GoTo`: the go-to action (§12.6.4.2).
+    public static let goTo: PDFName = "GoTo"
     /// `/S`: a subtype: a soft mask's or group's (§11.6.5.2, §8.10.3), a border style's (§12.5.4).
     public static let s: PDFName = "S"
     /// `/Shading`: the shading resources (§7.8.3), and a shading pattern's shading (§8.7.4.3).

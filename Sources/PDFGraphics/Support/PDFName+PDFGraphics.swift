@@ -16,10 +16,9 @@ extension PDFName {
     static let jbig2Globals: PDFName = "JBIG2Globals"
     // §8.10 form XObjects
     static let group: PDFName = "Group"
-    // §8.11 optional content (/D is also a graphics state's dash pattern, §8.4.5)
+    // §8.11 optional content (/D, PDFCore's, is also a graphics state's dash pattern, §8.4.5)
     static let ocgs: PDFName = "OCGs"
     static let ve: PDFName = "VE"
-    static let d: PDFName = "D"
     static let baseState: PDFName = "BaseState"
     // §11.6.5 soft masks
     static let g: PDFName = "G"
@@ -27,9 +26,7 @@ extension PDFName {
     // §11.6.6 transparency group XObjects
     static let cs: PDFName = "CS"
     static let k: PDFName = "K"
-    // §12.5.6.5 link annotations and §12.6 actions
-    static let dest: PDFName = "Dest"
-    static let a: PDFName = "A"
+    // §12.5.6.5 link annotations and §12.6 actions (/Dest, /A: PDFCore's)
     static let aa: PDFName = "AA"
     static let pa: PDFName = "PA"
     // §12.5.4 border styles and §12.5.6 annotation types without an appearance stream

@@ -58,6 +58,7 @@ struct WebRouter: Sendable {
         case ("GET", 1, "layout"): return .json(try await layout(request))
         case ("GET", 3, "pages") where parts[2] == "text": return try await pageText(second, request)
         case ("GET", 3, "pages"): return try await tile(second, request)
+        case ("GET", 1, "outline"): return .json(try await outline())
         case ("GET", 1, "fields"): return .json(try await fields())
         case ("PUT", 2, "fields"): return try await setField(second, request)
         case ("POST", 1, "save"): return try await save()
@@ -120,7 +121,7 @@ struct WebRouter: Sendable {
         let named = parts.count == 2 && !parts[1].isEmpty
         switch (parts.count, parts[0]) {
         case (1, "state"), (1, "pages"), (1, "layout"), (1, "fields"), (1, "download"), (1, "preview.png"),
-            (1, "appearance.png"), (1, "events"), (1, "validation"):
+            (1, "appearance.png"), (1, "events"), (1, "validation"), (1, "outline"):
             return reading
         case (1, "search"): return reading + ["POST"]
         case (2, "search") where ["step", "finish"].contains(parts[1]): return ["POST"]
