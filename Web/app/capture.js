@@ -1,6 +1,7 @@
 // The handwritten signature capture dialog (signo STSignatureCaptureViewController): a canvas fed
 // by Pointer Events (coalesced samples, pressure, timestamps); clear, cancel, confirm.
 import { h, modal } from './dialogs.js';
+import { signerNote } from './signer.js';
 
 /** A CSS colour from the API's colour forms ("#rrggbb", [r, g, b] 0…1, {"rgb": …}, {"gray": …}). */
 export function cssColor(color, fallback) {
@@ -24,7 +25,7 @@ function cmyk([c, m, y, k]) {
  * screen-reader way to sign; not offered with `typing: false`), or null when cancelled. `error` (the
  * server's refusal of the last drawing, e.g. −132 too short) is shown in the dialog and announced.
  */
-export function captureSignature(configuration = {}, { title = 'Sign here', error = null, typing = true } = {}) {
+export function captureSignature(configuration = {}, { title = 'Sign here', error = null, typing = true, signer = null, fields = null } = {}) {
   const ink = cssColor(configuration.signatureColor, '#0d1a73');
   const textColor = cssColor(configuration.textColor, '#000');
   const canvas = h('canvas', {
@@ -47,6 +48,12 @@ export function captureSignature(configuration = {}, { title = 'Sign here', erro
   }) : null;
   if (typed) body.push(h('label', { className: 'capture-name-label' }, typed));
   const name = () => (typed ? typed.value.trim() : '');
+  // Whose certificate signs, and whether a name typed here or in the form is another.
+  const who = signerNote(signer, { fields, typed: name });
+  if (who) {
+    body.unshift(who);
+    typed?.addEventListener('input', () => who.update());
+  }
   let context;
   const redraw = () => {
     const ratio = window.devicePixelRatio || 1;

@@ -3,6 +3,7 @@
 import { del, get, post, url } from './api.js';
 import { alertDialog, announce, h, modal } from './dialogs.js';
 import { captureSignature, strokesPreview } from './capture.js';
+import { signerNote } from './signer.js';
 import { editRectangle } from './box.js';
 import { normalizeField } from './fields.js';
 
@@ -216,7 +217,8 @@ export class Workflow {
         const note = data?.note ? h('p', { id: 'recovery-note', className: 'note', textContent: data.note }) : null;
         const choice = await modal({
           title: 'Check what you sign', id: 'preview-dialog', className: 'preview',
-          body: [note, h('div', { className: 'preview-pages' }, image, others), h('p', { textContent: text }), ...texts],
+          body: [signerNote(app.state.signer, { fields: app.fields.fields }), note, h('div', { className: 'preview-pages' }, image, others),
+            h('p', { textContent: text }), ...texts],
           actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Sign', value: 'confirm', primary: true }],
         });
         // A provider credential whose owner authorizes each signature: the person goes to the provider
@@ -284,7 +286,7 @@ export class Workflow {
     const title = data?.field ? `Sign “${data.field}”` : 'Sign here';
     let error = null;
     for (;;) {
-      const result = await captureSignature(configuration, { title, error });
+      const result = await captureSignature(configuration, { title, error, signer: app.state.signer, fields: app.fields.fields });
       if (!result) {
         await this.call('/api/cancel');
         return;

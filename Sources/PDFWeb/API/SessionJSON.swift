@@ -4,6 +4,7 @@ import PDFCore
 import PDFForms
 import PDFGraphics
 import PDFSession
+import PDFSigning
 
 /// The JSON forms of the session's values (docs/web-api.md).
 enum SessionJSON {
@@ -151,6 +152,25 @@ enum SessionJSON {
     }
 
     /// The capture pad's settings: `{"displayText", "textColor", "signatureColor", "position"}`.
+    /// Who a signature made now is made by: `{"name", "issuer", "subject", "notAfter"}` from the
+    /// signer's certificate (common names; `notAfter` in seconds since 1970), or null when the CMS
+    /// comes from elsewhere (a host, a delegate) and no certificate is known before it does.
+    static func signer(_ mode: SigningMode) -> JSONValue {
+        guard case .signer(let signer) = mode, let certificate = signer.certificates.first else { return .null }
+        func commonName(_ distinguished: String) -> String {
+            for part in distinguished.split(separator: ",") {
+                let trimmed = part.drop { $0 == " " }
+                if trimmed.hasPrefix("CN=") { return String(trimmed.dropFirst(3)) }
+            }
+            return distinguished
+        }
+        return .object([
+            ("name", .string(signer.signerName ?? commonName(certificate.subject))),
+            ("issuer", .string(commonName(certificate.issuer))), ("subject", .string(certificate.subject)),
+            ("notAfter", .int(certificate.notAfter)),
+        ])
+    }
+
     static func capture(_ configuration: SignatureCaptureConfiguration) -> JSONValue {
         let position = configuration.position.map { box -> JSONValue in
             .array([.double(box.x0), .double(box.y0), .double(box.width), .double(box.height)])

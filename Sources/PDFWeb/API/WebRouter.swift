@@ -167,6 +167,7 @@ struct WebRouter: Sendable {
         var signature = await backend.signatureConfiguration
         if let session { signature = await session.signatureConfiguration }
         members.append(("capture", SessionJSON.capture(signature.capture)))
+        members.append(("signer", SessionJSON.signer(signature.signing)))
         var viewer = await backend.viewerConfiguration
         if let session { viewer = await session.viewerConfiguration }
         members.append(("viewer", SessionJSON.viewer(viewer)))
