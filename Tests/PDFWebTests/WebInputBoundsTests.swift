@@ -134,6 +134,11 @@ import Testing
                 == #"attachment; filename="Vertrag_f_r_Ada__2026___x_1.pdf"; filename*=UTF-8''Vertrag%20f%C3%BCr%20Ada%20%222026%22%3B%20x%3D1.pdf"#,
             "\(disposition)")
         #expect(disposition.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 })
+        // A signed document's copy never takes the unsigned one's name.
+        #expect(
+            WebRouter.attachment(named: "Vertrag für Ada", suffix: "-signed")
+                == #"attachment; filename="Vertrag_f_r_Ada-signed.pdf"; filename*=UTF-8''Vertrag%20f%C3%BCr%20Ada-signed.pdf"#
+        )
     }
 
     @Test("every string is bounded before any work: a 10 MB field value or typed name is 400 at once")

@@ -94,6 +94,84 @@ class SignerTests(H.BrowserTestCase):
         finally:
             H.close(d)
 
+    def download_name(self):
+        status, headers, _ = H.raw_request("GET", "/api/download", headers={"Authorization": "Bearer " + H.TOKEN,
+                                                                             "X-Autograph": "1"})
+        self.assertEqual(status, 200)
+        disposition = dict((k.lower(), v) for k, v in headers)["content-disposition"]
+        return re.search(r'filename="([^"]+)"', disposition).group(1)
+
+    def test_03_finish_after_a_reload_named_download_save_says_saved(self):
+        d = H.new_driver()
+        try:
+            document_id = "finish-" + str(time.monotonic_ns())
+            for saved in H.api_ok("GET", "/api/signatures"):
+                H.api_ok("DELETE", f"/api/signatures/{saved['id']}")
+            H.open_document(self.pdf, document_id)
+            H.open_viewer(d)
+            self.assertEqual(self.download_name(), f"{document_id}.pdf")
+            self.assertFalse(H.visible(d, "#tb-finish"), "nothing signed yet: nothing to finish")
+            # Save when everything is kept already: the button says so, and is done.
+            H.by_css(d, "#tb-save").click()
+            H.wait(d, lambda d: H.by_css(d, "#tb-save").text == "Saved", message="Saved")
+            self.assertEqual(H.by_css(d, "#tb-save").get_attribute("aria-label"), "All changes saved")
+            self.assertFalse(H.by_css(d, "#tb-save").is_enabled())
+            name = H.by_css(d, 'input[data-field="Name"]')
+            name.click()
+            name.send_keys("Ada")
+            H.by_css(d, 'input[data-field="Agree"]').click()
+            H.wait(d, lambda d: fields(d).get("Agree") not in ("", "Off"), message="Agree saved")
+            H.wait(d, lambda d: H.by_css(d, "#tb-save").is_enabled() and H.by_css(d, "#tb-save").text == "",
+                   message="Save offered again after a change")
+            H.by_css(d, "#tb-accept").click()
+            H.wait(d, lambda d: H.visible(d, "#capture-dialog"), message="capture dialog")
+            draw(d, H.by_css(d, "#capture-dialog canvas"), signature_points())
+            H.by_css(d, '#capture-dialog [data-action="confirm"]').click()
+            H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=60, message="preview")
+            H.by_css(d, '#preview-dialog [data-action="confirm"]').click()
+            H.wait(d, lambda d: H.visible(d, "#signed-dialog"), timeout=90, message="signed dialog")
+            self.assertEqual(self.download_name(), f"{document_id}-signed.pdf")
+            self.assertIsNone(H.by_css(d, "#download-link").get_attribute("download") or None)
+            # The dialog is gone after a reload: Finish is still there.
+            H.open_viewer(d)
+            H.wait(d, lambda d: H.visible(d, "#tb-finish"), message="Finish after a reload")
+            H.shot(d, "signer-03-finish-offered")
+            H.by_css(d, "#tb-finish").click()
+            H.wait(d, lambda d: H.visible(d, "#finish-dialog"), message="finish dialog")
+            H.by_css(d, '#finish-dialog [data-action="complete"]').click()
+            H.wait(d, lambda d: H.api_ok("GET", "/api/state")["phase"] == "finished", message="finished")
+            H.wait(d, lambda d: H.visible(d, "#finished-dialog"), message="finished dialog")
+            self.assertFalse(H.visible(d, "#tb-finish"))
+        finally:
+            H.close(d)
+
+    def test_04_a_refusal_is_confirmed_as_one(self):
+        d = H.new_driver()
+        try:
+            H.open_document(self.pdf, "refuse-" + str(time.monotonic_ns()))
+            H.open_viewer(d)
+            H.by_css(d, "#tb-refuse").click()
+            H.wait(d, lambda d: H.visible(d, "#refuse-dialog"), message="refuse dialog")
+            button = H.by_css(d, '#refuse-dialog [data-action="refuse"]')
+            self.assertIn("danger", button.get_attribute("class"))
+            self.assertNotIn("primary", button.get_attribute("class"))
+            button.click()
+            H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=60, message="preview of the refusal")
+            self.assertEqual(H.by_css(d, "#preview-dialog h2").text, "Check what you refuse")
+            confirm = H.by_css(d, '#preview-dialog [data-action="confirm"]')
+            self.assertEqual(confirm.text, "Refuse")
+            self.assertIn("danger", confirm.get_attribute("class"))
+            self.assertNotIn("Sign", [b.text for b in d.find_elements("css selector", "#preview-dialog button")])
+            H.shot(d, "signer-04-refusal-preview")
+            # After a reload the same words.
+            H.open_viewer(d)
+            H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=60, message="preview again")
+            self.assertEqual(H.by_css(d, "#preview-dialog h2").text, "Check what you refuse")
+            H.by_css(d, '#preview-dialog [data-action="cancel"]').click()
+            H.wait(d, lambda d: H.api_ok("GET", "/api/state")["phase"] == "editing", message="cancelled")
+        finally:
+            H.close(d)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -37,7 +37,7 @@ export function modal({ title, body = [], actions = [], cancelValue = 'cancel', 
       h('div', { className: 'modal-body' }, body),
       h('div', { className: 'modal-actions' }, actions.map((action) =>
         h('button', {
-          type: 'button', className: action.primary ? 'primary' : '', textContent: action.label,
+          type: 'button', className: action.danger ? 'danger' : action.primary ? 'primary' : '', textContent: action.label,
           'data-action': action.value, onclick: () => action.onClick ? action.onClick(close) : close(action.value),
         }))),
     );

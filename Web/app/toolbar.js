@@ -36,6 +36,10 @@ export function buildToolbar(app, element) {
   // server has one (serve --csc without --credential); it opens the provider's authorization page.
   const provider = button('signatures', 'Provider certificate', () => app.workflow.useProvider(), { id: 'tb-provider', text: true });
   provider.hidden = true;
+  // Completing a signed document (POST /api/complete), offered whenever it holds a signature.
+  const finish = button('accept', 'Finish', () => app.workflow.finish(), { id: 'tb-finish', text: true });
+  finish.title = 'Finish the document: no more signatures or changes';
+  finish.hidden = true;
   const sidebar = button('sidebar', 'Pages and bookmarks', () => app.sidebar.toggle(), { id: 'tb-sidebar' });
   sidebar.setAttribute('aria-expanded', 'false');
   sidebar.setAttribute('aria-controls', 'sidebar');
@@ -50,6 +54,7 @@ export function buildToolbar(app, element) {
       provider,
       button('accept', 'Accept', () => app.workflow.accept(), { id: 'tb-accept', text: true }),
       button('refuse', 'Refuse', () => app.workflow.refuse(), { id: 'tb-refuse', text: true }),
+      finish,
     ),
     h('div', { className: 'spacer' }),
     group(
@@ -84,6 +89,7 @@ export function buildToolbar(app, element) {
       document.getElementById('tb-fit-page').setAttribute('aria-pressed', String(fit === 'page'));
     },
     showPageNumber(show) { pager.hidden = !show; },
+    showFinish(show) { finish.hidden = !show; },
     /** GET /api/provider-signing: the button, and whose certificate was chosen. */
     showProvider(state) {
       this.provider = state;
@@ -104,7 +110,21 @@ export function buildToolbar(app, element) {
     /** signo documentSaved: true greys Save out until the document changes again. */
     setSaved(saved) {
       this.saved = saved;
-      document.getElementById('tb-save').disabled = saved || this.readOnly === true;
+      const save = document.getElementById('tb-save');
+      save.disabled = saved || this.readOnly === true;
+      // Entries are stored as they are made; Save tells the host the document is saved. Once it is,
+      // the button says so rather than offering what is already done.
+      const label = saved ? 'All changes saved' : 'Save: entries are kept as you type; this marks the document saved';
+      save.setAttribute('aria-label', saved ? label : 'Save');
+      save.title = label;
+      save.classList.toggle('with-text', saved);
+      let text = save.querySelector('span');
+      if (saved && !text) {
+        text = document.createElement('span');
+        save.append(text);
+      }
+      if (text) text.textContent = saved ? 'Saved' : '';
+      if (text && !saved) text.remove();
     },
   };
 }

@@ -108,6 +108,7 @@ class App {
       await this.pages.setPages(await pages, { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover });
       this.toolbar.setPage(0, this.pages.pages.length);
       this.fields.set(await fields);
+      this.updateFinish();
     } catch (error) {
       document.body.dataset.error = error.code || 'error';
       this.embed.start(this.state);
@@ -204,9 +205,16 @@ class App {
       this.toolbar.showProvider(await get('/api/provider-signing'));
       this.applyState(await get('/api/state'));
       this.fields.set((await get('/api/fields')) || []);
+      this.updateFinish();
     } catch (error) {
       console.warn(error);
     }
+  }
+
+  /** Finish is offered while editing a document that holds a signature (after a reload too). */
+  updateFinish() {
+    const signed = [...this.fields.fields.values()].some((field) => field.raw?.signed);
+    this.toolbar.showFinish(signed && (document.body.dataset.phase || 'editing') === 'editing' && !this.state.readOnly);
   }
 
   /** Another document was opened: everything again. */
@@ -216,6 +224,7 @@ class App {
     await this.pages.setPages(await get('/api/pages'), { continuous: this.continuous, vertical: this.vertical, spreads: this.spreads, cover: this.cover });
     this.pages.refreshTiles();
     this.fields.set((await get('/api/fields')) || []);
+    this.updateFinish();
     this.toolbar.setPage(0, this.pages.pages.length);
     this.validation.showCurrent();
     this.validation.refresh();

@@ -13,7 +13,7 @@ const list = (data, key) => (Array.isArray(data) ? data : (data && (data[key] ||
  * A disclosure with the text of page `index` of the document as it stands (during the confirmation:
  * the prepared bytes to be signed), a paragraph a line (`GET /api/pages/N/text`).
  */
-function previewText(index) {
+function previewText(index, done = 'signed') {
   const body = h('div', { className: 'preview-text', 'aria-live': 'polite' }, h('p', { textContent: 'Reading the page…' }));
   get(`/api/pages/${index}/text`).then((answer) => {
     const lines = (answer?.lines || []).map((line) => h('p', { textContent: line.words.map((word) => word.text).join(' ') }));
@@ -21,7 +21,7 @@ function previewText(index) {
     if (answer?.truncated) body.append(h('p', { textContent: 'The page holds more text than is shown here.' }));
   }).catch(() => body.replaceChildren(h('p', { textContent: 'The text of this page could not be read in time.' })));
   return h('details', { className: 'preview-text-block', 'data-page': index },
-    h('summary', { textContent: `Text of page ${index + 1} as it will be signed` }), body);
+    h('summary', { textContent: `Text of page ${index + 1} as it will be ${done}` }), body);
 }
 
 export class Workflow {
@@ -31,6 +31,7 @@ export class Workflow {
 
   setPhase(phase) {
     if (phase) document.body.dataset.phase = phase;
+    if (phase) this.app.updateFinish?.();
     // Signing takes the screen: the session has ended any search it showed (its viewer mode).
     if (phase && !['editing', 'finished', 'notes'].includes(phase) && this.app.search?.mode) this.app.search.clear();
   }
@@ -140,7 +141,7 @@ export class Workflow {
     const choice = await modal({
       title: 'Refuse this document?', id: 'refuse-dialog',
       body: [h('p', { textContent: 'The document will be marked as refused and signed. This cannot be undone.' })],
-      actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Refuse', value: 'refuse', primary: true }],
+      actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Refuse', value: 'refuse', danger: true }],
     });
     if (choice === 'refuse') await this.call('/api/refuse');
   }
@@ -194,7 +195,7 @@ export class Workflow {
         const page = data?.page ?? 0;
         const image = h('img', {
           className: 'preview-image', id: 'preview-image',
-          alt: `Preview of page ${page + 1} as it will be signed`,
+          alt: `Preview of page ${page + 1} as it will be ${data?.refusal === true ? 'refused' : 'signed'}`,
           src: url(data?.url || '/api/preview.png', { t: Date.now() }),
         });
         // A refusal watermarks every page: each is shown, drawn from the prepared bytes (the document
@@ -208,18 +209,22 @@ export class Workflow {
         }));
         // What will be signed, as text too (a screen reader cannot read the images): each page's
         // words, read from the prepared bytes the session holds now.
-        const texts = [page, ...listed.slice(0, 20)].map((index) => previewText(index));
         const total = data?.changedPageCount ?? listed.length + 1;
-        const text = !others.length ? 'This is the page exactly as it will be signed.'
-          : total > others.length + 1 ? `These are ${others.length + 1} of the ${total} pages the signature changes, exactly as they will be signed.`
-            : `These are the ${others.length + 1} pages exactly as they will be signed.`;
+        // A refusal is confirmed as a refusal: its own title and a red Refuse, never "Sign".
+        const refusal = data?.refusal === true;
+        const done = refusal ? 'refused' : 'signed';
+        const texts = [page, ...listed.slice(0, 20)].map((index) => previewText(index, done));
+        const text = !others.length ? `This is the page exactly as it will be ${done}.`
+          : total > others.length + 1 ? `These are ${others.length + 1} of the ${total} pages the ${refusal ? 'refusal' : 'signature'} changes, exactly as they will be ${done}.`
+            : `These are the ${others.length + 1} pages exactly as they will be ${done}.`;
         // After a restart: why the preview is shown again.
         const note = data?.note ? h('p', { id: 'recovery-note', className: 'note', textContent: data.note }) : null;
         const choice = await modal({
-          title: 'Check what you sign', id: 'preview-dialog', className: 'preview',
+          title: refusal ? 'Check what you refuse' : 'Check what you sign', id: 'preview-dialog', className: 'preview',
           body: [signerNote(app.state.signer, { fields: app.fields.fields }), note, h('div', { className: 'preview-pages' }, image, others),
             h('p', { textContent: text }), ...texts],
-          actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Sign', value: 'confirm', primary: true }],
+          actions: [{ label: 'Cancel', value: 'cancel' },
+            refusal ? { label: 'Refuse', value: 'confirm', danger: true } : { label: 'Sign', value: 'confirm', primary: true }],
         });
         // A provider credential whose owner authorizes each signature: the person goes to the provider
         // with this signature's hash, and coming back confirms it.
@@ -349,7 +354,9 @@ export class Workflow {
         return handlers.savedSignatureSelectionRequired({ signatures: (signatures || []).filter((s) => ids.has(s.id)) });
       }
       case 'positioning': return handlers.signatureRequiresPositioning({ page: state.page ?? 0, rect: state.rect });
-      case 'confirming': return handlers.onConfirmationRequired({ page: state.page, url: state.url });
+      case 'confirming': return handlers.onConfirmationRequired({
+        page: state.page, url: state.url, pages: state.pages, changedPageCount: state.changedPageCount, refusal: state.refusal,
+      });
       case 'preparing': case 'awaitingSignature':
         this.setPhase(state.phase);
         return announce('Signing…', { sticky: true, busy: true });
@@ -359,7 +366,7 @@ export class Workflow {
 
   static downloadLink(data) {
     return h('a', {
-      id: 'download-link', className: 'button primary', href: url(data?.url || '/api/download'), download: 'signed.pdf',
+      id: 'download-link', className: 'button primary', href: url(data?.url || '/api/download'), download: true,
     }, h('span', { textContent: 'Download the signed document' }));
   }
 
@@ -378,6 +385,16 @@ export class Workflow {
       ],
       actions: [{ label: 'Finish', value: 'complete' }, { label: 'Continue', value: 'continue', primary: true }],
       cancelValue: 'continue',
+    });
+    if (choice === 'complete') await this.call('/api/complete');
+  }
+
+  /** Finish, from the toolbar: asks first, then completes the document (POST /api/complete). */
+  async finish() {
+    const choice = await modal({
+      title: 'Finish the document?', id: 'finish-dialog',
+      body: [h('p', { textContent: 'Once finished, nobody can sign or change it any more. Its signatures are kept as they are.' })],
+      actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Finish', value: 'complete', primary: true }],
     });
     if (choice === 'complete') await this.call('/api/complete');
   }

@@ -151,4 +151,6 @@ public struct ConfirmationPreview: Sendable {
     /// Every page the prepared revision changes, from 0: all of them for a refusal (each carries the
     /// watermark), else the signature's page. Show each from ``preparedDocument``.
     public var changedPages: [Int]
+    /// True when the signature refuses the document (WYSIWYS refuse): what is confirmed is a refusal.
+    public var isRefusal: Bool = false
 }

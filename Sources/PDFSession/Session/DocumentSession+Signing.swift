@@ -115,6 +115,7 @@ extension DocumentSession {
         let pageIndex = signaturePageIndex
         // What is drawn and returned is taken now: the session may take other calls meanwhile.
         let (document, bytes, changed) = (self.document, self.bytes, changedPageIndices)
+        let refusal = snapshot.workflow.plan?.purpose == .refuse
         let png = await BlockingWork.run { () -> [UInt8]? in
             var options = RenderOptions()
             options.dpi = Self.previewDPI
@@ -129,7 +130,8 @@ extension DocumentSession {
                 signoCode: -129)
         }
         return ConfirmationPreview(
-            pageIndex: pageIndex, png: png, digest: prepared.digest, preparedDocument: bytes, changedPages: changed)
+            pageIndex: pageIndex, png: png, digest: prepared.digest, preparedDocument: bytes, changedPages: changed,
+            isRefusal: refusal)
     }
 
     /// Emits the digest and obtains the CMS the way the configuration says. While it waits for the

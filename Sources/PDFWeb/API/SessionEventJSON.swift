@@ -30,7 +30,8 @@ extension SessionJSON {
                 "onConfirmationRequired",
                 .object(
                     [("page", .int(preview.pageIndex)), ("url", .string("/api/preview.png"))]
-                        + changedPages(preview.changedPages) + [("digest", .string(hex(preview.digest)))])
+                        + changedPages(preview.changedPages)
+                        + [("digest", .string(hex(preview.digest))), ("refusal", .bool(preview.isRefusal))])
             )
         case .willPrepareDocument: ("willPrepareDocument", .object([]))
         case .documentPreparedForSignature(let digest, let reason):

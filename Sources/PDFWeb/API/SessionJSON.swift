@@ -137,6 +137,7 @@ enum SessionJSON {
         case .confirming, .preparing, .awaitingSignature:
             members += [("page", .int(await session.signaturePageIndex)), ("url", .string("/api/preview.png"))]
             members += changedPages(await session.changedPageIndices)
+            members.append(("refusal", .bool(workflow.plan?.purpose == .refuse)))
         default: break
         }
         return .object(members)

@@ -294,12 +294,20 @@ struct WebRouter: Sendable {
         return .json(.object([("page", .int(page))]))
     }
 
+    /// `GET /api/download`: the document as it is now, named after its id, `-signed` added once it
+    /// holds a signature (so a person's signed copy never takes the unsigned original's name).
     func download() async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
+        let bytes = await session.documentBytes
+        let signed =
+            AcroForm(document: await session.document)?.signatureFields.contains {
+                $0.value == .signature(signed: true)
+            } ?? false
         return HTTPResponse(
-            contentType: "application/pdf", bytes: await session.documentBytes,
+            contentType: "application/pdf", bytes: bytes,
             headers: [
-                ("Content-Disposition", Self.attachment(named: session.documentID)), ("Cache-Control", "no-store"),
+                ("Content-Disposition", Self.attachment(named: session.documentID, suffix: signed ? "-signed" : "")),
+                ("Cache-Control", "no-store"),
             ])
     }
 
@@ -307,7 +315,7 @@ struct WebRouter: Sendable {
     /// `-` and `_`; anything else `_`; at most 100 characters) for every browser, and the whole
     /// id in `filename*` (RFC 6266, RFC 8187: UTF-8, percent-encoded, at most 200 bytes), so no id
     /// can add a header, a parameter or a path to it.
-    static func attachment(named id: String) -> String {
+    static func attachment(named id: String, suffix: String = "") -> String {
         var ascii = String(
             id.unicodeScalars.prefix(100).map { scalar -> Character in
                 scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
@@ -328,7 +336,7 @@ struct WebRouter: Sendable {
                 || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
             encoded += unreserved ? String(UnicodeScalar(byte)) : "%" + SessionJSON.hex([byte]).uppercased()
         }
-        return "attachment; filename=\"\(ascii).pdf\"; filename*=UTF-8''\(encoded).pdf"
+        return "attachment; filename=\"\(ascii)\(suffix).pdf\"; filename*=UTF-8''\(encoded)\(suffix).pdf"
     }
 
     func events() async -> HTTPResponse {
