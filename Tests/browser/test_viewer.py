@@ -747,11 +747,16 @@ class ViewerTests(H.BrowserTestCase):
         d.find_elements(By.CSS_SELECTOR, 'dialog[open] [data-action="ok"]')[0].click()
 
     def axe(self, label):
-        """axe-core's violations (every impact) on the page as it is now; fails listing them."""
-        from axe_selenium_python import Axe
+        """axe-core 4.x's violations (every impact, the WCAG 2.2 target size rule on) on the page as it
+        is now; fails listing them."""
+        from selenium_axe_python import Axe
         axe = Axe(self.driver)
         axe.inject()
-        results = axe.run()
+        results = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {rules: {'target-size': {enabled: true}}}).then(done, (e) => done({error: String(e)}));")
+        self.assertNotIn("error", results)
+        self.assertTrue(results["testEngine"]["version"].startswith("4."), results["testEngine"])
         violations = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:4]}"
                       for v in results["violations"]]
         (H.ARTIFACTS / f"axe-{label}.txt").write_text("\n".join(violations))

@@ -66,6 +66,9 @@ export class Notes {
       this.pending = [];
       this.bar.hidden = false;
       document.body.classList.add('notes-mode');
+      // The document's toolbar waits while notes are taken: out of reach of pointer, keyboard and
+      // screen reader alike (the notes bar is the toolbar now).
+      document.getElementById('toolbar').inert = true;
       this.app.workflow.setPhase('notes');
       announce('Notes: draw on the page, then save');
     }
@@ -108,6 +111,7 @@ export class Notes {
     this.pending = [];
     this.bar.hidden = true;
     document.body.classList.remove('notes-mode');
+    document.getElementById('toolbar').inert = false;
     for (const canvas of this.canvases.values()) canvas.remove();
     this.canvases.clear();
     this.drawing = null;
