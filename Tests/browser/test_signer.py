@@ -142,6 +142,25 @@ class SignerTests(H.BrowserTestCase):
             H.wait(d, lambda d: H.api_ok("GET", "/api/state")["phase"] == "finished", message="finished")
             H.wait(d, lambda d: H.visible(d, "#finished-dialog"), message="finished dialog")
             self.assertFalse(H.visible(d, "#tb-finish"))
+            # Finished, the fields are locked: each shows the page's own drawing of its value, not a
+            # second copy over it (the same pixels with the controls as without them).
+            H.by_css(d, '#finished-dialog [data-action="close"]').click()
+            H.wait(d, lambda d: not H.visible(d, "#finished-dialog"), message="dialog closed")
+            H.wait(d, lambda d: d.execute_script(
+                "return document.querySelector('.field[data-field=\"Name\"]')?.classList.contains('read-only')"),
+                message="locked fields")
+            time.sleep(0.5)
+            from PIL import Image, ImageChops, ImageStat
+            import io as _io
+            region = H.by_css(d, '.field[data-field="Name"]')
+            shown = Image.open(_io.BytesIO(region.screenshot_as_png)).convert("RGB")
+            d.execute_script("for (const o of document.querySelectorAll('.overlay')) o.style.visibility = 'hidden';")
+            bare = Image.open(_io.BytesIO(region.screenshot_as_png)).convert("RGB")
+            d.execute_script("for (const o of document.querySelectorAll('.overlay')) o.style.visibility = '';")
+            shown.save(H.ARTIFACTS / "signer-03-locked-field.png")
+            bare.save(H.ARTIFACTS / "signer-03-page-field.png")
+            difference = ImageStat.Stat(ImageChops.difference(shown, bare)).mean
+            self.assertLess(max(difference), 6, f"the locked field differs from the page's drawing: {difference}")
         finally:
             H.close(d)
 

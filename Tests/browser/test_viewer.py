@@ -385,7 +385,9 @@ class ViewerTests(H.BrowserTestCase):
             H.wait(d, lambda d: values().get("Name") == "Grace Hopper", message="Name by keyboard")
             H.wait(d, lambda d: values().get("Email") == "grace@example.org", message="Email by keyboard")
             H.wait(d, lambda d: values().get("Agree") not in ("", "Off"), message="Agree by keyboard")
-            # Escape closes a dialog opened by keyboard.
+            # Escape closes a dialog opened by keyboard (on a phone, from the More menu).
+            H.by_css(d, "#tb-more").send_keys(Keys.ENTER)
+            H.wait(d, lambda d: H.visible(d, "#tb-menu #tb-signatures"), message="the More menu by keyboard")
             H.by_css(d, "#tb-signatures").send_keys(Keys.ENTER)
             H.wait(d, lambda d: H.visible(d, "#signatures-dialog"), message="dialog by keyboard")
             ActionChains(d).send_keys(Keys.ESCAPE).perform()

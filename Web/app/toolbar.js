@@ -43,11 +43,34 @@ export function buildToolbar(app, element) {
   const sidebar = button('sidebar', 'Pages and bookmarks', () => app.sidebar.toggle(), { id: 'tb-sidebar' });
   sidebar.setAttribute('aria-expanded', 'false');
   sidebar.setAttribute('aria-controls', 'sidebar');
+  // On a phone the toolbar is one row: what signing needs stays, the rest (the groups marked
+  // `secondary`) moves into the More menu, the same buttons, moved back when the window widens.
+  const secondary = (...children) => h('div', { className: 'group secondary' }, children);
+  const more = button('more', 'More tools', () => toggleMenu(), { id: 'tb-more' });
+  more.setAttribute('aria-haspopup', 'true');
+  more.setAttribute('aria-expanded', 'false');
+  more.setAttribute('aria-controls', 'tb-menu');
+  const menu = h('div', { id: 'tb-menu', className: 'toolbar-menu', role: 'group', 'aria-label': 'More tools', hidden: true });
+  const toggleMenu = (open = menu.hidden) => {
+    menu.hidden = !open;
+    more.setAttribute('aria-expanded', String(open));
+    if (open) menu.querySelector('button:not(:disabled)')?.focus();
+  };
+  menu.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      toggleMenu(false);
+      more.focus();
+    }
+  });
+  // A choice in the menu closes it.
+  menu.addEventListener('click', (event) => { if (event.target.closest('button')) toggleMenu(false); });
   element.replaceChildren(
-    group(button('back', 'Back', () => app.back(), { id: 'tb-back' }), sidebar),
+    secondary(button('back', 'Back', () => app.back(), { id: 'tb-back' }), sidebar),
     group(
       button('sign', 'Sign', () => app.workflow.sign(), { id: 'tb-sign' }),
-      button('fields', 'Signature fields', () => app.signatureInfo(), { id: 'tb-fields' }),
+    ),
+    secondary(
+      button('fields', 'List the signature fields', () => app.signatureInfo(), { id: 'tb-fields' }),
       button('save', 'Save', () => app.save(), { id: 'tb-save' }),
     ),
     group(
@@ -57,14 +80,14 @@ export function buildToolbar(app, element) {
       finish,
     ),
     h('div', { className: 'spacer' }),
-    group(
+    secondary(
       button('search', 'Search', () => app.search.open(), { id: 'tb-search' }),
       button('notes', 'Notes', () => app.notes.start(), { id: 'tb-notes' }),
-      button('rect', 'New signature field', () => app.newSignatureField(), { id: 'tb-rect' }),
-      button('signatures', 'Your signatures', () => app.workflow.manageSignatures(), { id: 'tb-signatures' }),
+      button('rect', 'Add a signature field', () => app.newSignatureField(), { id: 'tb-rect' }),
+      button('signatures', 'Saved handwritten signatures', () => app.workflow.manageSignatures(), { id: 'tb-signatures' }),
     ),
     group(validation),
-    group(
+    secondary(
       button('zoomOut', 'Zoom out', () => app.zoomBy(1 / 1.25), { id: 'tb-zoom-out' }),
       zoomLevel,
       button('zoomIn', 'Zoom in', () => app.zoomBy(1.25), { id: 'tb-zoom-in' }),
@@ -72,7 +95,26 @@ export function buildToolbar(app, element) {
       button('fit', 'Fit page', () => app.fit('page'), { id: 'tb-fit-page' }),
     ),
     pager,
+    more,
   );
+  element.after(menu);
+  const narrow = window.matchMedia('(max-width: 600px)');
+  const arrange = () => {
+    const groups = [...element.querySelectorAll('.group.secondary'), ...menu.querySelectorAll('.group.secondary')];
+    for (const part of groups) {
+      if (narrow.matches && part.parentNode !== menu) menu.append(part);
+      else if (!narrow.matches && part.parentNode === menu) element.insertBefore(part, part.dataset.before ? document.getElementById(part.dataset.before) : pager);
+    }
+    if (!narrow.matches) toggleMenu(false);
+  };
+  // Where each secondary group goes back to in the wide toolbar: before the element that followed it.
+  for (const part of element.querySelectorAll('.group.secondary')) {
+    const next = part.nextElementSibling;
+    if (next && !next.id) next.id = `tb-slot-${[...element.children].indexOf(next)}`;
+    if (next) part.dataset.before = next.id;
+  }
+  narrow.addEventListener('change', arrange);
+  arrange();
   return {
     validationButton: validation,
     setPage(index, count) {
