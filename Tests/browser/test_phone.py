@@ -104,6 +104,45 @@ class PhoneTests(H.BrowserTestCase):
         finally:
             H.close(d)
 
+    def test_04_skip_link_and_a_toolbar_of_one_stop(self):
+        d = H.new_driver()
+        try:
+            H.open_document(self.pdf, "keys-" + str(time.monotonic_ns()))
+            H.open_viewer(d)
+            H.wait(d, lambda d: d.find_elements("css selector", 'input[data-field="Name"]'), message="fields")
+            active = lambda: d.switch_to.active_element  # noqa: E731
+            from selenium.webdriver.common.action_chains import ActionChains
+            ActionChains(d).send_keys(Keys.TAB).perform()
+            self.assertEqual(active().get_attribute("id"), "skip-link")
+            self.assertTrue(active().is_displayed())
+            H.shot(d, "phone-04-skip-link")
+            ActionChains(d).send_keys(Keys.ENTER).perform()
+            # The first required field still empty.
+            self.assertEqual(active().get_attribute("data-field"), "Name")
+            # The toolbar: one Tab stop for its buttons, the arrows inside it.
+            H.by_css(d, "#skip-link").send_keys("")
+            ActionChains(d).send_keys(Keys.TAB).perform()
+            first = active().get_attribute("id")
+            self.assertTrue(first.startswith("tb-"), first)
+            ActionChains(d).send_keys(Keys.ARROW_RIGHT).perform()
+            second = active().get_attribute("id")
+            self.assertNotEqual(second, first)
+            self.assertTrue(second.startswith("tb-"), second)
+            ActionChains(d).send_keys(Keys.END).perform()
+            last = active().get_attribute("id")
+            ActionChains(d).send_keys(Keys.HOME).perform()
+            self.assertEqual(active().get_attribute("id"), first)
+            ActionChains(d).send_keys(Keys.ARROW_LEFT).perform()
+            self.assertEqual(active().get_attribute("id"), last, "the arrows wrap")
+            ActionChains(d).send_keys(Keys.TAB).perform()
+            self.assertFalse(active().get_attribute("id").startswith("tb-") and active().tag_name == "button",
+                             "Tab leaves the row of buttons")
+            stops = d.execute_script(
+                "return [...document.querySelectorAll('#toolbar button')].filter((b) => b.tabIndex === 0 && b.getClientRects().length).length")
+            self.assertEqual(stops, 1)
+        finally:
+            H.close(d)
+
 
 if __name__ == "__main__":
     unittest.main()

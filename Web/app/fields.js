@@ -187,6 +187,21 @@ export class FieldLayer {
     (this.elements.get(names[0])?.[0]?.querySelector('button'))?.focus({ preventScroll: true });
   }
 
+  /**
+   * Brings the first field to fill into view and focuses it (the skip link's target): the first
+   * required one still empty, else the first that takes input; false when there is none.
+   */
+  focusFirst() {
+    const open = [...this.fields.values()].filter((f) => f.widgets?.length && !f.readOnly && !f.signed);
+    const empty = (f) => !f.value || f.value === 'Off';
+    const field = open.find((f) => f.required && empty(f)) || open[0];
+    if (!field) return false;
+    this.scrollTo(field.name);
+    const control = this.elements.get(field.name)?.[0]?.querySelector('input, select, textarea, button');
+    control?.focus({ preventScroll: true });
+    return Boolean(control);
+  }
+
   /** Scrolls field `name`'s first widget into the middle of the view; false when it has none. */
   scrollTo(name) {
     const widget = this.fields.get(name)?.widgets?.[0];

@@ -106,6 +106,8 @@ export function buildToolbar(app, element) {
       else if (!narrow.matches && part.parentNode === menu) element.insertBefore(part, part.dataset.before ? document.getElementById(part.dataset.before) : pager);
     }
     if (!narrow.matches) toggleMenu(false);
+    // In the menu every button is a stop of its own (the toolbar's single stop is for the row).
+    for (const item of menu.querySelectorAll('button')) item.tabIndex = 0;
   };
   // Where each secondary group goes back to in the wide toolbar: before the element that followed it.
   for (const part of element.querySelectorAll('.group.secondary')) {
@@ -115,6 +117,7 @@ export function buildToolbar(app, element) {
   }
   narrow.addEventListener('change', arrange);
   arrange();
+  rove(element);
   return {
     validationButton: validation,
     setPage(index, count) {
@@ -169,4 +172,41 @@ export function buildToolbar(app, element) {
       if (text && !saved) text.remove();
     },
   };
+}
+
+/**
+ * The toolbar as one tab stop (WAI-ARIA toolbar pattern): Tab enters it on the last button used,
+ * the arrow keys, Home and End move between its visible, enabled buttons. The page number field
+ * keeps its own stop (its arrow keys move the caret).
+ */
+function rove(toolbar) {
+  const items = () => [...toolbar.querySelectorAll('button')].filter((b) => !b.disabled && b.getClientRects().length);
+  let current = null;
+  const settle = () => {
+    const list = items();
+    if (!list.includes(current)) current = list[0] || null;
+    for (const item of toolbar.querySelectorAll('button')) item.tabIndex = item === current ? 0 : -1;
+  };
+  toolbar.addEventListener('focusin', (event) => {
+    if (event.target.tagName === 'BUTTON') {
+      current = event.target;
+      settle();
+    }
+  });
+  toolbar.addEventListener('keydown', (event) => {
+    if (event.target.tagName !== 'BUTTON' || !['ArrowRight', 'ArrowLeft', 'Home', 'End'].includes(event.key)) return;
+    const list = items();
+    const at = list.indexOf(event.target);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: list.length - 1 }[event.key];
+    const next = list[(to + list.length) % list.length];
+    if (!next) return;
+    event.preventDefault();
+    current = next;
+    settle();
+    next.focus();
+  });
+  // Buttons appear, disappear and are disabled as the session moves: the stop stays on one that can take it.
+  new MutationObserver(settle).observe(toolbar, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden', 'disabled'] });
+  window.matchMedia('(max-width: 600px)').addEventListener('change', settle);
+  settle();
 }

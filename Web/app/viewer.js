@@ -67,6 +67,13 @@ class App {
     this.photoInput = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'photo-input', className: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true' });
     this.photoInput.addEventListener('change', () => this.uploadPhoto());
     document.body.append(this.photoInput);
+    // The first stop of the keyboard: straight to the first field to fill, past the toolbar.
+    const skip = h('a', { href: '#viewport', className: 'skip-link', id: 'skip-link', textContent: 'Skip to the first field' });
+    skip.addEventListener('click', (event) => {
+      event.preventDefault();
+      if (!this.fields.focusFirst()) this.viewport.focus();
+    });
+    document.body.prepend(skip);
     this.wireZoom();
     this.wireKeys();
   }
