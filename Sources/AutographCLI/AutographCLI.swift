@@ -84,7 +84,8 @@ public enum AutographCLI {
         text += """
 
             Run 'autograph <command> --help' for a command's options.
-            Exit codes: 0 ok, 1 failure, 2 usage error, 3 succeeded with warnings.
+            Exit codes: 0 ok, 1 failure, 2 usage error, 3 succeeded with warnings,
+            4 (verify) every signature intact but a signer not trusted.
             """
         return text
     }

@@ -99,7 +99,7 @@ import Testing
         }
     }
 
-    @Test("a document without signatures has an empty panel; without trust roots a signature is not valid")
+    @Test("a document without signatures has an empty panel; without trust roots a signature is signed, not trusted")
     func untrusted() async throws {
         let plain = try await TestServer()
         defer { Task { await plain.stop() } }
@@ -107,9 +107,26 @@ import Testing
         let server = try await TestServer(document: try await Self.signedForm(fill: false))
         defer { Task { await server.stop() } }
         let signature = try #require(try await server.request("/api/validation").json["signatures"]?.arrayValue?.first)
-        #expect(signature["verdict"]?.stringValue == "invalid")
+        #expect(signature["verdict"]?.stringValue == "untrusted")
         #expect(signature["intact"] == .bool(true))
         #expect(signature["trusted"] == .bool(false))
+        #expect(signature["trustedBy"] == .null)
+    }
+
+    @Test("the server's own demo root is trusted by its panel, said as such; a --trust root as configured")
+    func demoRoot() async throws {
+        let root = Certificate.certificates(pem: Array(try Data(contentsOf: URL(fileURLWithPath: WebFixtures.root))))
+        let document = try await Self.signedForm(fill: false)
+        for (demo, expected) in [(true, "demo"), (false, "configured")] {
+            let server = try await TestServer(document: document) {
+                if demo { $0.demoTrustRoots = root } else { $0.trustRoots = root }
+            }
+            defer { Task { await server.stop() } }
+            let reply = try await server.request("/api/validation")
+            let signature = try #require(reply.json["signatures"]?.arrayValue?.first)
+            #expect(signature["verdict"]?.stringValue == "valid", "\(reply.text)")
+            #expect(signature["trustedBy"]?.stringValue == expected)
+        }
     }
 
     @Test("a P=1 certified document: fields are read-only and a fill is 409 with signo -129")

@@ -4,12 +4,57 @@
 import { get } from './api.js';
 import { h, modal } from './dialogs.js';
 
+// Each verdict's word and tone: good (green), warn (amber: signed, but the signer is not trusted)
+// or bad (red: broken, or changed after signing as nothing permits).
 const VERDICTS = {
   valid: { label: 'Valid', tone: 'good' },
   validWithAllowedChanges: { label: 'Valid, changed as permitted', tone: 'good' },
+  untrusted: { label: 'Signed — signer not trusted', tone: 'warn' },
   modified: { label: 'Changed after signing', tone: 'bad' },
   invalid: { label: 'Not valid', tone: 'bad' },
 };
+
+/** What the verdict means, in one sentence for people (the technical reasons are under Details). */
+function explanation(signature) {
+  switch (signature.verdict) {
+    case 'valid':
+    case 'validWithAllowedChanges': {
+      if (signature.trustedBy === 'demo') {
+        return 'It was signed with this server’s demo certificate, which nothing else trusts: other PDF readers will say the signer is not trusted.';
+      }
+      const since = signature.verdict === 'valid' ? 'nothing signed has changed' : 'it was changed since only in ways the signature permits';
+      return `The signer’s certificate comes from an authority this server trusts, and ${since}.`;
+    }
+    case 'untrusted':
+      return 'The signed content is unchanged, but who signed it cannot be confirmed: the signer’s certificate does not come from an authority this server trusts.';
+    case 'modified':
+      return 'The document was changed after it was signed, in a way the signature does not permit.';
+    default:
+      return 'The signature is broken: what was signed has changed, or the signature does not match it.';
+  }
+}
+
+/** The technical detail behind the verdict (certificate, OpenSSL's reason, problems), folded. */
+function details(signature) {
+  const signer = signature.signer || {};
+  const trust = signature.trusted
+    ? `yes${signature.trustedBy === 'demo' ? ' (this demo server’s own root only)' : ''}`
+    : `no: ${signature.trustReason || ''}`;
+  const problems = signature.problems || [];
+  return h('details', { className: 'signature-details' },
+    h('summary', { textContent: 'Details' }),
+    h('p', { className: 'summary', textContent: signature.summary || '' }),
+    h('dl', {},
+      h('dt', { textContent: 'Trusted' }), h('dd', { className: 'trust', textContent: trust }),
+      h('dt', { textContent: 'Issuer' }), h('dd', { textContent: signer.issuer || 'unknown' }),
+      h('dt', { textContent: 'Serial' }), h('dd', { textContent: signer.serial || 'unknown' }),
+      h('dt', { textContent: 'Signed bytes' }), h('dd', { textContent: signature.intact ? 'unchanged' : 'changed' }),
+      h('dt', { textContent: 'CMS signature' }), h('dd', { textContent: signature.valid ? 'verifies' : 'does not verify' }),
+      h('dt', { textContent: 'Coverage' }), h('dd', { textContent: signature.coverage || '' }),
+    ),
+    problems.length ? h('ul', { className: 'problems' }, problems.map((problem) => h('li', { textContent: problem }))) : null,
+  );
+}
 
 export class ValidationPanel {
   constructor(app, button) {
@@ -24,15 +69,17 @@ export class ValidationPanel {
   async refresh() {
     try {
       this.result = (await get('/api/validation')) || { revisions: 1, signatures: [] };
-    } catch (error) {
+    } catch {
       this.result = { revisions: 1, signatures: [] };
     }
     const signatures = this.result.signatures || [];
     this.button.hidden = signatures.length === 0;
-    const bad = signatures.some((s) => VERDICTS[s.verdict]?.tone !== 'good');
-    this.button.dataset.tone = bad ? 'bad' : 'good';
+    const tones = signatures.map((s) => VERDICTS[s.verdict]?.tone || 'bad');
+    const tone = tones.includes('bad') ? 'bad' : tones.includes('warn') ? 'warn' : 'good';
+    const said = { bad: 'not all valid', warn: 'signed, a signer not trusted', good: 'all valid' }[tone];
+    this.button.dataset.tone = tone;
     this.button.querySelector('span').textContent = `Signatures (${signatures.length})`;
-    this.button.setAttribute('aria-label', `Signatures: ${signatures.length}, ${bad ? 'not all valid' : 'all valid'}`);
+    this.button.setAttribute('aria-label', `Signatures: ${signatures.length}, ${said}`);
     document.body.dataset.signatures = String(signatures.length);
     if (this.shown !== null && this.shown >= (this.result.revisions || 1) - 1) this.showCurrent();
   }
@@ -52,13 +99,17 @@ export class ValidationPanel {
           'data-action': `show-${index}`, onclick: () => this.close?.(`show-${index}`),
         }));
       }
-      return h('li', { className: 'signature-item', 'data-verdict': signature.verdict, 'data-field': signature.field },
-        h('div', { className: 'verdict', 'data-tone': verdict.tone, textContent: verdict.label }),
-        h('p', { className: 'summary', textContent: signature.summary || '' }),
+      const demo = signature.trustedBy === 'demo' && verdict.tone === 'good';
+      return h('li', {
+        className: 'signature-item', 'data-verdict': signature.verdict, 'data-tone': verdict.tone,
+        'data-field': signature.field, 'data-trusted-by': signature.trustedBy || undefined,
+      },
+        h('div', { className: 'verdict', 'data-tone': verdict.tone, textContent: verdict.label },
+          demo ? h('span', { className: 'trust-scope', textContent: ' — trusted by this demo server only' }) : null),
+        h('p', { className: 'explanation', textContent: explanation(signature) }),
         h('dl', {},
           h('dt', { textContent: 'Signer' }), h('dd', { textContent: signature.signer?.subject || 'unknown' }),
           h('dt', { textContent: 'Time (claimed)' }), h('dd', { textContent: pdfDate(signature.signingTime) || 'none given' }),
-          h('dt', { textContent: 'Trusted' }), h('dd', { textContent: signature.trusted ? 'yes' : `no: ${signature.trustReason || ''}` }),
           h('dt', { textContent: 'Revision' }), h('dd', { textContent: revision === null ? 'unknown' : `${revision} of ${last}` }),
         ),
         changes.length
@@ -67,6 +118,7 @@ export class ValidationPanel {
             textContent: `${change.page != null ? `Page ${change.page + 1}: ` : ''}${change.reason}${change.allowed ? '' : ' (not allowed)'}`,
           })))
           : h('p', { className: 'no-changes', textContent: 'No changes since signing.' }),
+        details(signature),
         h('div', { className: 'signature-actions' }, actions),
       );
     });
@@ -76,7 +128,7 @@ export class ValidationPanel {
       body: [h('ol', { className: 'validation-list' }, items)],
       actions: [{ label: 'Close', value: 'close' }],
       cancelValue: 'close',
-      setup: (dialog, close) => { this.close = close; },
+      setup: (_dialog, close) => { this.close = close; },
     });
     this.close = null;
     const match = /^show-(\d+)$/.exec(choice || '');
@@ -110,7 +162,7 @@ export class ValidationPanel {
       let diff;
       try {
         diff = await get('/api/validation/diff', { revision: signature.revision, page });
-      } catch (error) {
+      } catch {
         continue;
       }
       if (this.shown !== signature.revision) return;

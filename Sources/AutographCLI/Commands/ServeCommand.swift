@@ -44,7 +44,7 @@ enum ServeCommand: Command {
             .init(name: "name", valueName: "NAME", help: "the demo signer's name (default Ada Lovelace)"),
             .init(
                 name: "trust", valueName: "ROOT.pem",
-                help: "trust anchors of the signature panel (PEM or DER); repeatable (DIR/demo-root.pem: the demo's)",
+                help: "trust anchors of the signature panel (PEM or DER); repeatable (the demo's own root is trusted)",
                 repeatable: true),
             .init(
                 name: "allow-fetch-to", valueName: "HOST[:PORT]|CIDR",
@@ -83,7 +83,7 @@ enum ServeCommand: Command {
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
             the demo identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted
-            by nothing), and prints a sign-in link (it opens the viewer in one browser, once, and leaves a cookie)
+            by this server's signature panel only, which says so, and by nothing else), and prints a sign-in link (it opens the viewer in one browser, once, and leaves a cookie)
             and the run's random API token for scripts. Only the Host named in the URL is answered. With --tsa
             every signature is time-stamped (PAdES B-T); an authority that fails is -146, and the prepared
             document waits to be signed again. Completing a signed document with --tsa makes it last (B-LTA): the
@@ -155,6 +155,8 @@ enum ServeCommand: Command {
         for path in arguments.values("trust") {
             configuration.trustRoots += try VerifyCommand.certificates(in: path)
         }
+        // The panel trusts the demo identity this server signs with; it says nothing else does.
+        if demo.identitySigns { configuration.demoTrustRoots = try [demo.identity.rootCertificate] }
         // Large buffers (documents of each revision, pages drawn, PNGs) are mapped on their own and
         // given back when freed: glibc's own threshold rises after each large free, and the server's
         // memory then only grew under load.
@@ -204,7 +206,7 @@ enum ServeCommand: Command {
             pdf = DemoForm.make()
             id = demoDocumentID
         }
-        let demo = try DemoStore(
+        var demo = try DemoStore(
             directory: directory, name: name, arguments: arguments, console: console, command: "serve")
         var viewer = ViewerConfiguration()
         var signature = demo.configuration
@@ -224,6 +226,7 @@ enum ServeCommand: Command {
             console.print("autograph serve: people may sign with their own certificate at \(base)")
         } else if let seal = try await CSCOptions.signer(arguments) {
             signature.signing = .signer(seal)
+            demo.identitySigns = false
             signature.attributes.signatureName = seal.signerName ?? name
             console.print(
                 "autograph serve: signing with the credential '\(seal.credential.id)' of \(arguments.value("csc") ?? "")"
@@ -232,6 +235,7 @@ enum ServeCommand: Command {
             arguments, chain: try SignCommand.chainCertificates(arguments))
         {
             signature.signing = .signer(seal)
+            demo.identitySigns = false
             signature.attributes.signatureName = seal.signerName ?? name
             console.print(
                 "autograph serve: signing with the key '\(arguments.value("key-label") ?? "?")' of \(seal.tokenDescription)"

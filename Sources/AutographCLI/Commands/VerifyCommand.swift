@@ -51,9 +51,15 @@ enum VerifyCommand: Command {
                            time-stamps are allowed; page content, pages, fonts, images, the catalog,
                            a locked field, hidden objects made visible, bytes after the last %%EOF
                            that are not a complete update, and broken /Prev chains are not
-              verdict      valid; validWithAllowedChanges; modified (changed since in a way nothing
-                           permits); invalid (not intact, not valid, not trusted, or not covering
-                           its revision)
+              verdict      valid (trusted, not changed since); validWithAllowedChanges (trusted,
+                           changed since only as permitted); untrusted (signed — signer not trusted:
+                           intact, valid, covering its revision, nothing changed that is not
+                           permitted, but the signer does not chain to a --trust root: unknown,
+                           expired, or its status could not be had online); modified (intact, but
+                           changed since in a way nothing permits, trusted or not); invalid (broken:
+                           the signed bytes changed, the CMS signature does not verify, the byte
+                           ranges do not cover its revision, or a certificate of the signer's path
+                           was revoked by the time of signing)
               problems     everything wrong or unsupported (e.g. SHA-1 signatures, adbe.x509.rsa_sha1)
               revocation   the status of each certificate of the signer's path and of its time-stamp
                            authority's (roots excepted) at the best signature time — the time-stamp's
@@ -65,10 +71,12 @@ enum VerifyCommand: Command {
 
             The text ends with one line saying who signed and what changed since.
 
-            Exit code 0 only when there is at least one signature and every signature is intact,
-            valid, trusted, covers its revision (entireRevision or entireFile) and every change
-            after it is allowed; 1 otherwise (including "no signatures" and unreadable documents);
-            2 for a usage error.
+            Exit codes:
+              0  there is at least one signature and every verdict is valid or validWithAllowedChanges
+              4  every verdict is valid, validWithAllowedChanges or untrusted, at least one untrusted:
+                 every signature is intact but a signer is not trusted (give --trust its root)
+              1  otherwise: a signature invalid or modified, no signatures, an unreadable document
+              2  a usage error
 
             --json prints an array of objects with the keys field, signer {subject, issuer, serial}
             (null when the CMS lacks the certificate), intact, valid, trusted, trustReason (null when
@@ -79,7 +87,7 @@ enum VerifyCommand: Command {
             disallowed; null when the signed revision is unknown), changes [{object, kind, page (from
             0, as every page in JSON, or null), allowed, reason, revision}], certification (null or
             {permissions: 1|2|3}), fieldLocks [{signatureField, action: All|Include|Exclude, fields}],
-            verdict, level (the PAdES level reached: B-B; B-T with a valid signature time-stamp; B-LT when
+            verdict (valid, validWithAllowedChanges, untrusted, modified, invalid), level (the PAdES level reached: B-B; B-T with a valid signature time-stamp; B-LT when
             the /DSS also tells every certificate's status at its time; B-LTA when a valid document
             time-stamp covers that; null for other signatures), timeStamp (null, or {time, authority,
             intact, trusted, problems}), revocationChecking (online, embedded or off), bestSignatureTime
@@ -121,7 +129,16 @@ enum VerifyCommand: Command {
             console.print(text(statuses))
         }
         try await diff?.write(statuses, of: document, console: console)
-        return !statuses.isEmpty && statuses.allSatisfy(\.isValidAsShown) ? .success : .failure
+        return exitCode(statuses)
+    }
+
+    /// 0 when every verdict is valid (with allowed changes or not); 4 when some are `untrusted`
+    /// and the rest valid; 1 for anything else, no signatures included.
+    static func exitCode(_ statuses: [SignatureStatus]) -> ExitCode {
+        guard !statuses.isEmpty else { return .failure }
+        if statuses.allSatisfy(\.isValidAsShown) { return .success }
+        if statuses.allSatisfy({ $0.isValidAsShown || $0.verdict == .untrusted }) { return .signerNotTrusted }
+        return .failure
     }
 
     /// `2030-06-01` or `2030-06-01T12:00:00Z` (UTC) as seconds since 1970; nil for anything else.
@@ -173,6 +190,13 @@ enum VerifyCommand: Command {
             return "\(entry.subject)\(role): REVOKED on \(PDFDate(seconds: time).displayString)"
                 + (reason.map { ", \($0)" } ?? "") + " (\(entry.source?.rawValue ?? "?"))"
         }
+    }
+
+    /// The signature's own state, later changes aside: `VALID`, `SIGNED, SIGNER NOT TRUSTED` (intact,
+    /// untrusted but not revoked) or `NOT VALID`.
+    static func heading(_ status: SignatureStatus) -> String {
+        if status.isValid { return "VALID" }
+        return status.isIntact && !status.signerRevoked ? "SIGNED, SIGNER NOT TRUSTED" : "NOT VALID"
     }
 
     static func text(_ statuses: [SignatureStatus]) -> String {
@@ -233,7 +257,7 @@ enum VerifyCommand: Command {
             let width = (lines.map(\.0.count).max() ?? 0) + 2
             var block =
                 "Signature \(index + 1) of \(statuses.count): field '\(Console.inline(status.fieldName))': "
-                + (status.isValid ? "VALID" : "NOT VALID")
+                + heading(status)
             for (label, value) in lines {
                 block += "\n  " + label + ":" + String(repeating: " ", count: width - label.count) + value
             }
@@ -256,7 +280,9 @@ enum VerifyCommand: Command {
                 block += "\n  Problems:"
                 for problem in status.problems { block += "\n    - " + Console.inline(problem) }
             }
-            block += "\n  Verdict: " + status.verdict.rawValue
+            block +=
+                "\n  Verdict: " + status.verdict.rawValue
+                + (status.verdict == .untrusted ? " (signed, signer not trusted)" : "")
             blocks.append(block)
         }
         blocks.append(statuses.map { Console.inline($0.summary) }.joined(separator: "\n"))

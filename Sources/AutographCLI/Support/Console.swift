@@ -114,4 +114,7 @@ public enum ExitCode: Int32, Sendable {
     case usage = 2
     /// The command succeeded but the input had damage that was repaired.
     case successWithWarnings = 3
+    /// `verify`: every signature is intact and nothing changed since that is not allowed, but at
+    /// least one signer is not trusted (the verdict `untrusted`).
+    case signerNotTrusted = 4
 }

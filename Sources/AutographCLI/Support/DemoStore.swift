@@ -18,6 +18,9 @@ struct DemoStore {
     let controller: SessionController
     let identity: DemoIdentity
     let configuration: SignatureConfiguration
+    /// Whether the demo identity signs (false once a seal replaces it): `serve` then trusts its
+    /// root in its own signature panel, and only there.
+    var identitySigns = true
 
     init(directory: String, name: String, arguments: Arguments, console: Console, command: String) throws {
         try makeDirectory(directory)

@@ -2,7 +2,8 @@ public import PDFSigning
 
 extension SessionController {
     /// The demo signing identity of this user: generated on first use (a demo root and a signer
-    /// certificate named as such, never trusted anywhere) and kept encrypted in the store.
+    /// certificate named as such, trusted only by `autograph serve`'s own signature panel) and kept
+    /// encrypted in the store.
     public func demoIdentity(name: String) throws(SessionError) -> DemoIdentity {
         if let stored = try store.setting(.demoIdentity) { return try StoredJSON.decode(stored, "the demo identity") }
         let identity: DemoIdentity

@@ -4,8 +4,9 @@ public import PDFCore
 /// sign without a real certificate: a self-signed root CA and a signer certificate issued by it,
 /// both P-256, every name saying it is a demo.
 ///
-/// Nothing trusts the root unless it is added as a trust anchor, so validators report a demo
-/// signature as intact but not trusted. The value is `Codable` so a session can keep it; its
+/// Nothing trusts the root unless it is added as a trust anchor (`autograph serve` adds it to its
+/// own signature panel's, which says so), so validators report a demo signature as intact but not
+/// trusted (``SignatureStatus/Verdict/untrusted``). The value is `Codable` so a session can keep it; its
 /// `signerKeyPEM` is an unencrypted PKCS#8 key, so it belongs only in an encrypted store.
 public struct DemoIdentity: Sendable, Codable, Hashable {
     /// The common name of every demo root.

@@ -80,12 +80,17 @@ extension SignatureStatus {
             if status.coverage < .entireRevision { why.append("the signature does not cover its revision") }
             if let reason = status.trustReason, status.digestIntact, status.signatureValid { why.append(reason) }
             return "Signature in '\(status.fieldName)' by \(signer) is NOT valid: " + why.joined(separator: "; ")
+        case .untrusted:
+            let unchanged = status.modifications.map { $0.level == ModificationLevel.none } ?? true
+            let changed = unchanged ? "not changed since" : "changed since only as allowed"
+            return "Signed by \(signer) ('\(status.fieldName)'), \(changed), but the signer is not trusted: "
+                + (status.trustReason ?? "no trust root")
         case .modified:
             let changes = status.modifications?.disallowedChanges ?? []
             var reasons = changes.prefix(3).map { String($0.reason.split(separator: ":").first ?? "") }
             if changes.count > 3 { reasons.append("\(changes.count - 3) more") }
             return "Document changed after \(signer) signed ('\(status.fieldName)'): " + reasons.joined(separator: "; ")
-                + " (not allowed)"
+                + " (not allowed)" + (status.trust.isTrusted ? "" : "; the signer is not trusted either")
         case .valid:
             return "Signed by \(signer) ('\(status.fieldName)'); not changed since"
         case .validWithAllowedChanges:

@@ -6,7 +6,9 @@ public import PDFCore
 ///
 /// The checks are independent: the digest of the signed byte ranges (``digestIntact``), the CMS
 /// signature (``signatureValid``), the signer's certificate path (``trust``) and how much of the
-/// file the byte ranges cover (``coverage``). ``isValid`` needs all four.
+/// file the byte ranges cover (``coverage``). ``isValid`` needs all four; ``isIntact`` all but
+/// trust. ``verdict`` is the bottom line, telling a broken signature (``Verdict/invalid``) from an
+/// intact one whose signer is not trusted (``Verdict/untrusted``).
 public struct SignatureStatus: Sendable {
     /// How much of the file a signature's `/ByteRange` covers, from worst to best (pyHanko's
     /// `SignatureCoverageLevel`).
@@ -93,27 +95,52 @@ public struct SignatureStatus: Sendable {
         digestIntact && signatureValid && trust.isTrusted && coverage >= .entireRevision
     }
 
-    /// The bottom line: the signature and what happened to the document since.
-    public enum Verdict: String, Sendable {
-        /// Valid, and nothing shown changed since.
+    /// True when the signature itself holds, whoever signed: the signed bytes are unchanged
+    /// (``digestIntact``), the CMS signature verifies (``signatureValid``) and the byte ranges
+    /// cover at least the whole signed revision. pyHanko's `INTACT`; trust is another question.
+    public var isIntact: Bool {
+        digestIntact && signatureValid && coverage >= .entireRevision
+    }
+
+    /// True when a certificate of the signer's path was revoked by the best signature time
+    /// (``revocation``, as of ``bestSignatureTime``): pyHanko's `REVOKED`, never merely untrusted.
+    public var signerRevoked: Bool {
+        revocation.contains { entry in
+            guard entry.path == .signer, case .revoked(let time, _)? = entry.status else { return false }
+            return time <= entry.time
+        }
+    }
+
+    /// The bottom line: the signature and what happened to the document since. From best to worst:
+    /// ``valid``, ``validWithAllowedChanges``, ``untrusted``, ``modified``, ``invalid``.
+    public enum Verdict: String, Sendable, CaseIterable {
+        /// Valid and trusted, and nothing shown changed since.
         case valid
-        /// Valid, and changed since only in ways the certification and locks permit.
+        /// Valid and trusted, and changed since only in ways the certification and locks permit.
         case validWithAllowedChanges
-        /// Valid as signed, but the document was changed since in a way nothing permits.
+        /// Signed, but the signer is not trusted: the signature is intact (``isIntact``) and nothing
+        /// changed since that is not permitted, but the signer's certificate does not chain to a
+        /// trust root at the validation time (unknown root, expired, a status that could not be had
+        /// online; the reason is ``trustReason``). pyHanko's `INTACT:UNTRUSTED`; pdfsig's
+        /// "Signature is Valid" with "Certificate issuer isn't Trusted".
+        case untrusted
+        /// Intact as signed, but the document was changed since in a way nothing permits (whether
+        /// the signer is trusted or not: see ``trust``).
         case modified
-        /// Not intact, not valid, not trusted, or not covering its revision.
+        /// Broken: the signed bytes changed, the CMS signature does not verify, the byte ranges
+        /// do not cover the signed revision, or a certificate of the signer's path was revoked by
+        /// the time of signing (``signerRevoked``).
         case invalid
     }
 
-    /// ``Verdict/invalid`` unless ``isValid``; then whether later changes are allowed.
+    /// ``Verdict/invalid`` unless ``isIntact`` (and not ``signerRevoked``); then ``Verdict/modified``
+    /// when a later change is not permitted, ``Verdict/untrusted`` when the signer is not trusted,
+    /// else whether later changes are allowed.
     public var verdict: Verdict {
-        guard isValid else { return .invalid }
-        guard let modifications else { return .invalid }
-        switch modifications.level {
-        case .disallowed: return .modified
-        case .none: return .valid
-        default: return .validWithAllowedChanges
-        }
+        guard isIntact, !signerRevoked, let modifications else { return .invalid }
+        if modifications.level == .disallowed { return .modified }
+        guard trust.isTrusted else { return .untrusted }
+        return modifications.level == ModificationLevel.none ? .valid : .validWithAllowedChanges
     }
 
     /// True when the verdict is ``Verdict/valid`` or ``Verdict/validWithAllowedChanges``.

@@ -6,16 +6,25 @@ import PDFSigning
 
 /// The signature panel: each signature's verdict and what changed after it.
 extension WebRouter {
-    /// `GET /api/validation`: `{"revisions": n, "signatures": [verify --json's object + "summary"]}`,
-    /// against the server's trust roots.
+    /// `GET /api/validation`: `{"revisions": n, "signatures": [verify --json's object + "summary" +
+    /// "trustedBy"]}`, against the server's trust roots and its own demo roots.
     func validation() async throws(WebError) -> JSONValue {
-        let (document, statuses) = try await backend.validate(trustRoots: configuration.trustRoots)
+        let demoRoots = configuration.demoTrustRoots
+        let (document, statuses) = try await backend.validate(trustRoots: configuration.trustRoots + demoRoots)
         let signatures = statuses.map { status -> JSONValue in
             guard case .object(var members) = status.json else { return status.json }
             members.append(("summary", .string(status.summary)))
+            members.append(("trustedBy", Self.trustedBy(status, demoRoots: demoRoots)))
             return .object(members)
         }
         return .object([("revisions", .int(document.revisions.count)), ("signatures", .array(signatures))])
+    }
+
+    /// Who trusts the signer: `"demo"` when its path ends at one of this server's own demo roots
+    /// (trusted by nothing else), `"configured"` at a `--trust` root, null when not trusted.
+    static func trustedBy(_ status: SignatureStatus, demoRoots: [Certificate]) -> JSONValue {
+        guard case .trusted(let chain) = status.trust, let anchor = chain.last else { return .null }
+        return demoRoots.contains { $0.derBytes == anchor.derBytes } ? .string("demo") : .string("configured")
     }
 }
 

@@ -45,6 +45,10 @@ public final class WebServer: Sendable {
         public var token: String?
         /// The roots the signature panel (`GET /api/validation`) trusts signers' certificates to.
         public var trustRoots: [Certificate] = []
+        /// Roots the panel trusts only because this server made them (`autograph serve`'s demo
+        /// identity): a signature under one is valid in the panel, marked `"trustedBy": "demo"`,
+        /// since nothing else trusts it.
+        public var demoTrustRoots: [Certificate] = []
         /// Requests under way at once, each on a thread of its own; beyond, `503` with `Retry-After` (256).
         public var maxConnections = 256
         /// Connections whose request head has not arrived whole yet (they hold no thread); beyond,
