@@ -36,4 +36,21 @@ struct WebSignerStateTests {
         // A host's backend makes the CMS: nobody is known before it does.
         #expect(SessionJSON.signer(.deferred) == .null)
     }
+
+    @Test("attributes.fieldLock: none, filled or all, with the API token; anything else is 400 naming it")
+    func fieldLockConfiguration() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let wrong = try await server.request(
+            "POST", "/api/configuration", json: #"{"attributes": {"fieldLock": "some"}}"#)
+        #expect(wrong.status == 400)
+        #expect(wrong.text.contains("attributes.fieldLock"))
+        let set = try await server.request("POST", "/api/configuration", json: #"{"attributes": {"fieldLock": "all"}}"#)
+        #expect(set.status == 200)
+        #expect(try await server.request("/api/configuration").json["attributes"]?["fieldLock"] == .string("all"))
+        // The person's browser cannot change what is signed in the host's name.
+        let browser = try await server.request(
+            "POST", "/api/configuration", auth: .cookie, json: #"{"attributes": {"fieldLock": "none"}}"#)
+        #expect(browser.status == 403)
+    }
 }

@@ -9,6 +9,8 @@ import sys
 import time
 import unittest
 
+from selenium.webdriver.common.keys import Keys
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import harness as H  # noqa: E402
 from test_viewer import draw, signature_points  # noqa: E402
@@ -188,6 +190,59 @@ class SignerTests(H.BrowserTestCase):
             self.assertEqual(H.by_css(d, "#preview-dialog h2").text, "Check what you refuse")
             H.by_css(d, '#preview-dialog [data-action="cancel"]').click()
             H.wait(d, lambda d: H.api_ok("GET", "/api/state")["phase"] == "editing", message="cancelled")
+        finally:
+            H.close(d)
+
+    def test_05_filled_fields_locked_by_the_signature_and_the_panel_follows(self):
+        d = H.new_driver()
+        try:
+            for saved in H.api_ok("GET", "/api/signatures"):
+                H.api_ok("DELETE", f"/api/signatures/{saved['id']}")
+            H.open_document(self.pdf, "lock-" + str(time.monotonic_ns()))
+            H.open_viewer(d)
+            name = H.by_css(d, 'input[data-field="Name"]')
+            name.click()
+            name.send_keys("Ada")
+            H.by_css(d, 'input[data-field="Agree"]').click()
+            H.wait(d, lambda d: fields(d).get("Agree") not in ("", "Off"), message="Agree saved")
+            H.wait(d, lambda d: fields(d).get("Name") == "Ada", message="Name saved")
+            H.by_css(d, "#tb-accept").click()
+            H.wait(d, lambda d: H.visible(d, "#capture-dialog"), message="capture dialog")
+            draw(d, H.by_css(d, "#capture-dialog canvas"), signature_points())
+            H.by_css(d, '#capture-dialog [data-action="confirm"]').click()
+            H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=60, message="preview")
+            H.by_css(d, '#preview-dialog [data-action="confirm"]').click()
+            H.wait(d, lambda d: H.visible(d, "#signed-dialog"), timeout=90, message="signed dialog")
+            H.by_css(d, '#signed-dialog [data-action="continue"]').click()
+            # pypdf reads the lock: the fields filled, not the one left empty.
+            reader = H.pdf_reader(H.api("GET", "/api/download", raw=True)[1])
+            signature = reader.get_fields()["Signature"]["/V"].get_object()
+            lock = reader.get_fields()["Signature"].get("/Lock")
+            lock = lock.get_object() if lock is not None else None
+            references = signature.get("/Reference") or []
+            transform = [r.get_object().get("/TransformParams") for r in references]
+            params = next((t.get_object() for t in transform if t is not None and t.get("/Action")), lock)
+            self.assertIsNotNone(params, "a FieldMDP lock")
+            self.assertEqual(params["/Action"], "/Include")
+            self.assertEqual(sorted(str(f) for f in params["/Fields"]), ["Agree", "Name"])
+            # The viewer locks them; the server refuses a change (-129); the empty field stays open.
+            H.wait(d, lambda d: "read-only" in H.by_css(d, '.field[data-field="Name"]').get_attribute("class"),
+                   message="Name locked in the viewer")
+            status, answer = H.api("PUT", "/api/fields/Name", {"value": "Eve"})
+            self.assertEqual(status, 409, answer)
+            email = H.by_css(d, 'input[data-field="Email"]')
+            email.click()
+            email.send_keys("ada@example.org", Keys.TAB)
+            H.wait(d, lambda d: fields(d).get("Email") == "ada@example.org", message="Email after signing")
+            # The panel follows at once, without a reload: the change after signing is there.
+            H.wait(d, lambda d: H.visible(d, "#tb-validation"), message="panel button")
+            time.sleep(1)
+            H.by_css(d, "#tb-validation").click()
+            H.wait(d, lambda d: H.visible(d, "#validation-panel"), message="panel")
+            text = H.by_css(d, "#validation-panel").text
+            H.shot(d, "signer-05-panel-after-edit")
+            self.assertNotIn("No changes since signing", text)
+            self.assertIn("Email", text)
         finally:
             H.close(d)
 

@@ -95,6 +95,14 @@ class App {
     for (const name of ['fieldChanged', 'photoPlaced', 'signatureFieldCreated', 'signingProcessConfirmed', 'processDidFinish', 'notesModeDidFinish', 'documentDidLoad']) {
       this.events.addEventListener(name, () => this.toolbar.setSaved(false));
     }
+    // The signature panel follows every change after a signature at once (a new revision to judge),
+    // whoever made it: this browser, another, the host.
+    for (const name of ['fieldChanged', 'photoPlaced', 'signatureFieldCreated', 'notesModeDidFinish']) {
+      this.events.addEventListener(name, () => {
+        clearTimeout(this.validationRefresh);
+        this.validationRefresh = setTimeout(() => this.validation.refresh(), 300);
+      });
+    }
     const handlers = {
       ...this.workflow.handlers(), ...this.notes.handlers(),
       configurationChanged: (data) => this.configurationChanged(data),

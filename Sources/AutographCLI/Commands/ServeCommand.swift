@@ -51,6 +51,9 @@ enum ServeCommand: Command {
                 help: "a private or loopback destination completing a document may fetch OCSP, CRLs from; repeatable",
                 repeatable: true),
             .init(
+                name: "lock-fields", valueName: "filled|all|none",
+                help: "the fields each signature locks (FieldMDP; default: filled, the fields holding a value)"),
+            .init(
                 name: "paged",
                 help: "one page at a time, turned horizontally, as WYSIWYS (default: continuous vertical scrolling)"),
             .init(name: "continuous", help: "with --paged: scroll continuously all the same"),
@@ -247,6 +250,13 @@ enum ServeCommand: Command {
             viewer.continuousScrolling = true
             viewer.verticalScrolling = true
         }
+        // What the person filled stays as they signed it: a later edit is refused (-129), and a
+        // validator names it, unless the operator chooses otherwise.
+        let lock = arguments.value("lock-fields") ?? "filled"
+        guard let fieldLock = SignatureFieldLock(rawValue: lock) else {
+            throw UsageError("--lock-fields takes filled, all or none, not \(Console.inline(lock))")
+        }
+        signature.attributes.fieldLock = fieldLock
         if let path = arguments.value("config") {
             try configure(from: path, viewer: &viewer, signature: &signature)
         }

@@ -110,6 +110,17 @@ public struct VisualSignatureConfiguration: Sendable, Codable, Equatable {
     public init() {}
 }
 
+/// Which fields a signature locks (``SignatureAttributes/fieldLock``).
+public enum SignatureFieldLock: String, Sendable, Codable, Equatable, CaseIterable {
+    /// None.
+    case none
+    /// The form fields holding a value when it is signed (`/Action /Include`): what the person
+    /// filled stays as signed, while the fields left empty stay open for the next signer.
+    case filled
+    /// Every field of the document (`/Action /All`), later signature fields included.
+    case all
+}
+
 /// The signature dictionary's attributes (WYSIWYS `WYSSignatureAttributes`).
 public struct SignatureAttributes: Sendable, Codable, Equatable {
     /// `/Name` (default: the username).
@@ -128,6 +139,10 @@ public struct SignatureAttributes: Sendable, Codable, Equatable {
     public var digestAlgorithm: DigestAlgorithm = .sha256
     /// `/SubFilter`; PAdES (`ETSI.CAdES.detached`) by default.
     public var subFilter: SignatureRequest.SubFilter = .cadesDetached
+    /// The fields each signature locks (FieldMDP, ISO 32000-1 §12.8.2.4), so that what it signed
+    /// cannot change afterwards without a validator saying so (and this session refusing it, -129);
+    /// nil locks none, as the seeds do.
+    public var fieldLock: SignatureFieldLock?
 
     /// The seeds' defaults: accepted/refused reasons, 32,768 bytes for the CMS, SHA-256, PAdES.
     public init() {}

@@ -7,6 +7,26 @@ import PDFSigning
 /// Preparing, previewing and signing: the prepared revision is what the preview shows and what
 /// the digest covers — the same bytes, kept in the store until the CMS arrives.
 extension DocumentSession {
+    /// The FieldMDP lock of a signature made now: for ``SignatureFieldLock/filled``, every form field
+    /// holding a value (signature fields aside); nil when there is nothing to lock.
+    func fieldLock(_ choice: SignatureFieldLock?) -> SignatureRequest.FieldLock? {
+        switch choice {
+        case .all?: return .all
+        case .filled?:
+            let filled = (form?.fields ?? []).filter { field in
+                switch field.value {
+                case .text(let text): !text.isEmpty
+                case .state(let state): state != "Off"
+                case .choices(let choices): !choices.isEmpty
+                case .none, .signature: false
+                }
+            }
+            let names = filled.map(\.name)
+            return names.isEmpty ? nil : .include(names)
+        case .none?, nil: return nil
+        }
+    }
+
     /// The resolution of the confirmation preview.
     static let previewDPI = 110.0
 
@@ -36,6 +56,7 @@ extension DocumentSession {
         request.subFilter = attributes.subFilter
         request.contentsSize = attributes.estimatedSignatureSize
         request.readOnlyFields = configuration.readOnlyFields + plan.readOnlyFields
+        request.lockFields = fieldLock(attributes.fieldLock)
         request.appearance = appearance
         if let strokes = plan.handwriting, let certificate = configuration.biometricsCertificate {
             request.biometrics = BiometricCapture(strokes: strokes)

@@ -101,6 +101,7 @@ public enum ConfigurationJSON {
             ("refusedReason", .string(attributes.refusedReason)),
             ("estimatedSignatureSize", .int(attributes.estimatedSignatureSize)),
             ("digestAlgorithm", .string(attributes.digestAlgorithm.rawValue)),
+            ("fieldLock", .string((attributes.fieldLock ?? .none).rawValue)),
         ])
     }
 
@@ -181,7 +182,7 @@ public enum ConfigurationJSON {
 
     static let attributeKeys = [
         "signatureName", "signatureLocation", "signatureReason", "acceptedReason", "refusedReason",
-        "estimatedSignatureSize", "digestAlgorithm",
+        "estimatedSignatureSize", "digestAlgorithm", "fieldLock",
     ]
 
     static func apply(_ json: JSONValue, to attributes: inout SignatureAttributes) throws(WebError) {
@@ -200,6 +201,11 @@ public enum ConfigurationJSON {
                     throw WebError.badRequest("\(path) must be \"sha256\", \"sha384\" or \"sha512\"")
                 }
                 attributes.digestAlgorithm = algorithm
+            case "fieldLock":
+                guard let name = value.stringValue, let lock = SignatureFieldLock(rawValue: name) else {
+                    throw WebError.badRequest("\(path) must be \"none\", \"filled\" or \"all\"", member: path)
+                }
+                attributes.fieldLock = lock
             default: throw unknown(key, "attributes", attributeKeys)
             }
         }
