@@ -246,6 +246,35 @@ class SignerTests(H.BrowserTestCase):
         finally:
             H.close(d)
 
+    def test_06_the_preview_zooms_with_sharper_pages(self):
+        d = H.new_driver()
+        try:
+            self.fill_and_start(d, "Ada")
+            draw(d, H.by_css(d, "#capture-dialog canvas"), signature_points())
+            H.by_css(d, '#capture-dialog [data-action="confirm"]').click()
+            H.wait(d, lambda d: H.visible(d, "#preview-dialog"), timeout=60, message="preview")
+            H.wait(d, "document.querySelector('#preview-image').naturalWidth > 0", message="preview image")
+            size = lambda: d.execute_script(  # noqa: E731
+                "const i = document.getElementById('preview-image'); const b = i.parentNode.getBoundingClientRect();"
+                "return [i.getBoundingClientRect().width, i.naturalWidth, b.width];")
+            shown, natural, box = size()
+            self.assertEqual(H.by_css(d, "#preview-zoom-level").text, "Fit")
+            H.by_css(d, "#preview-zoom-in").click()
+            H.by_css(d, "#preview-zoom-in").click()
+            self.assertEqual(H.by_css(d, "#preview-zoom-level").text, "225 %")
+            H.wait(d, lambda d: size()[1] > natural * 1.5, message="a sharper page")
+            zoomed = size()
+            self.assertGreater(zoomed[0], box * 2, "the page drawn larger than the box: it scrolls")
+            self.assertIn("/tile?scale=", H.by_css(d, "#preview-image").get_attribute("src"))
+            H.shot(d, "signer-06-preview-zoomed")
+            H.by_css(d, "#preview-zoom-fit").click()
+            self.assertEqual(H.by_css(d, "#preview-zoom-level").text, "Fit")
+            self.assertLessEqual(size()[0], box + 1)
+            H.by_css(d, '#preview-dialog [data-action="cancel"]').click()
+            H.wait(d, lambda d: H.api_ok("GET", "/api/state")["phase"] == "editing", message="cancelled")
+        finally:
+            H.close(d)
+
 
 if __name__ == "__main__":
     unittest.main()

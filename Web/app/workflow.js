@@ -24,6 +24,41 @@ function previewText(index, done = 'signed') {
     h('summary', { textContent: `Text of page ${index + 1} as it will be ${done}` }), body);
 }
 
+/**
+ * Zoom for the preview's pages: Fit shows each page whole, the + and − buttons enlarge it (the pages
+ * then drawn again at that size by the tile route, which serves the prepared bytes while they wait
+ * for the confirmation), so that small filled values can be read before they are signed.
+ */
+function previewZoom(box, pages) {
+  let zoom = 1;
+  const level = h('output', { className: 'zoom-level', id: 'preview-zoom-level', textContent: 'Fit' });
+  const apply = () => {
+    box.classList.toggle('zoomed', zoom > 1);
+    level.textContent = zoom > 1 ? `${Math.round(zoom * 100)} %` : 'Fit';
+    box.querySelectorAll('.preview-image').forEach((image, i) => {
+      image.style.setProperty('width', zoom > 1 ? `${Math.round(zoom * 100)}%` : '');
+      const index = pages[i];
+      if (zoom > 1 && index !== undefined) {
+        const scale = Math.min(8, Math.round(zoom * 2 * 100) / 100);
+        const source = url(`/api/pages/${index}/tile`, { scale, t: Date.now() });
+        if (!image.dataset.scale || Number(image.dataset.scale) < scale) {
+          image.dataset.scale = String(scale);
+          image.src = source;
+        }
+      }
+    });
+  };
+  const step = (factor) => () => {
+    zoom = Math.max(1, Math.min(4, factor ? zoom * factor : 1));
+    apply();
+  };
+  return h('div', { className: 'preview-zoom', role: 'group', 'aria-label': 'Zoom of the preview' },
+    h('button', { type: 'button', id: 'preview-zoom-out', textContent: '−', 'aria-label': 'Zoom out', onclick: step(1 / 1.5) }),
+    level,
+    h('button', { type: 'button', id: 'preview-zoom-in', textContent: '+', 'aria-label': 'Zoom in', onclick: step(1.5) }),
+    h('button', { type: 'button', id: 'preview-zoom-fit', textContent: 'Fit', 'aria-label': 'Fit the page', onclick: step(0) }));
+}
+
 export class Workflow {
   constructor(app) {
     this.app = app;
@@ -219,9 +254,10 @@ export class Workflow {
             : `These are the ${others.length + 1} pages exactly as they will be ${done}.`;
         // After a restart: why the preview is shown again.
         const note = data?.note ? h('p', { id: 'recovery-note', className: 'note', textContent: data.note }) : null;
+        const pagesBox = h('div', { className: 'preview-pages', tabindex: '0', 'aria-label': 'The pages to confirm' }, image, others);
         const choice = await modal({
           title: refusal ? 'Check what you refuse' : 'Check what you sign', id: 'preview-dialog', className: 'preview',
-          body: [signerNote(app.state.signer, { fields: app.fields.fields }), note, h('div', { className: 'preview-pages' }, image, others),
+          body: [signerNote(app.state.signer, { fields: app.fields.fields }), note, previewZoom(pagesBox, [page, ...listed.slice(0, 20)]), pagesBox,
             h('p', { textContent: text }), ...texts],
           actions: [{ label: 'Cancel', value: 'cancel' },
             refusal ? { label: 'Refuse', value: 'confirm', danger: true } : { label: 'Sign', value: 'confirm', primary: true }],
