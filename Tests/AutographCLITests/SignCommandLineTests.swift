@@ -1,0 +1,56 @@
+import Foundation
+import PDFTestSupport
+import Testing
+
+/// `autograph sign` as a new user meets it beside pyHanko and pdftotext, run as a child process:
+/// the lines of a visible signature's text, which field is signed without `--field`, and where the
+/// PKCS#12 password comes from.
+@Suite(
+    "autograph sign from a shell", .serialized,
+    .enabled(if: BuiltTool.available, "autograph is not built next to the test binary"))
+struct SignCommandLineTests {
+    static let root = BuiltTool.pki("root.cert.pem")
+    static let p12 = BuiltTool.pki("signer-p256.p12")
+
+    /// The text pdftotext finds inside `rect` (x1, y1, x2, y2 in points) of page 1, one trimmed
+    /// line each.
+    static func pdftotextLines(_ path: String, inside rect: [Int]) throws -> [String] {
+        let info = try Oracle.run("pdfinfo", ["-f", "1", "-l", "1", path]).output
+        let sizeLine = try #require(info.split(separator: "\n").first { $0.hasPrefix("Page    1 size:") })
+        let numbers = sizeLine.split(separator: " ").compactMap { Double($0) }
+        let height = Int(try #require(numbers.dropFirst().dropFirst().first))  // "Page 1 size: W x H pts"
+        let crop = [
+            "-x", String(rect[0]), "-y", String(height - rect[3]), "-W", String(rect[2] - rect[0]), "-H",
+            String(rect[3] - rect[1]),
+        ]
+        let text = try Oracle.run("pdftotext", ["-f", "1", "-l", "1", "-enc", "UTF-8"] + crop + [path, "-"]).output
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\u{0C}" }).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+    }
+
+    @Test("--reason and --location on a visible signature draw two lines that pdftotext, mutool and verify read")
+    func reasonAndLocationAreLines() throws {
+        let directory = try BuiltTool.sampleDirectory("cli-sign-lines")
+        let signed = directory + "/signed.pdf"
+        let rect = [300, 40, 580, 180]
+        let result = try BuiltTool.run([
+            "sign", directory + "/sample.pdf", "-o", signed, "--field", "Approval", "--page", "1", "--rect",
+            rect.map(String.init).joined(separator: ","), "--reason", "Approved for payment", "--location", "Basel",
+            "--p12", Self.p12, "--p12-password", "secret",
+        ])
+        #expect(result.status == 0, "exit \(result.status): \(result.errors)")
+        #expect(!result.errors.contains("U+000A"), "\(result.errors)")
+        let lines = try Self.pdftotextLines(signed, inside: rect)
+        #expect(lines.contains("Reason: Approved for payment"), "pdftotext: \(lines)")
+        #expect(lines.contains("Location: Basel"), "pdftotext: \(lines)")
+        let mutool = try Oracle.mutoolText(signed, page: 1).split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(mutool.contains("Reason: Approved for payment"), "mutool: \(mutool)")
+        #expect(mutool.contains("Location: Basel"), "mutool: \(mutool)")
+        let verified = try BuiltTool.run(["verify", signed, "--trust", Self.root])
+        #expect(verified.status == 0, "verify: \(verified.output) \(verified.errors)")
+        #expect(try Oracle.qpdfCheck(signed).status == 0)
+    }
+}
