@@ -53,4 +53,57 @@ struct SignCommandLineTests {
         #expect(verified.status == 0, "verify: \(verified.output) \(verified.errors)")
         #expect(try Oracle.qpdfCheck(signed).status == 0)
     }
+
+    @Test("without --field the one empty signature field is signed, as pyHanko signs it")
+    func theOneEmptyFieldIsSigned() throws {
+        let directory = try BuiltTool.sampleDirectory("cli-sign-one-field")
+        let signed = directory + "/signed.pdf"
+        let result = try BuiltTool.run([
+            "sign", directory + "/sample.pdf", "-o", signed, "--p12", Self.p12, "--p12-password", "secret",
+        ])
+        #expect(result.status == 0, "exit \(result.status): \(result.errors)")
+        #expect(result.output.contains("signed field 'Signature1'"), "\(result.output)")
+        #expect(!result.errors.contains("invisible"), "\(result.errors)")
+        let verdicts = try SignatureOracle.pyhanko(signed, trust: Self.root)
+        #expect(verdicts.keys.sorted() == ["Signature1"], "\(verdicts)")
+        #expect(verdicts["Signature1"]?.hasPrefix("INTACT:TRUSTED") == true, "\(verdicts)")
+    }
+
+    @Test("a document with no empty signature field gets an invisible signature, and standard error says so")
+    func anInvisibleSignatureIsSaid() throws {
+        let directory = try TestPaths.temporaryDirectory("cli-sign-invisible")
+        try Data(TestDocuments.simple()).write(to: URL(fileURLWithPath: directory + "/plain.pdf"))
+        let result = try BuiltTool.run([
+            "sign", directory + "/plain.pdf", "-o", directory + "/signed.pdf", "--p12", Self.p12, "--p12-password",
+            "secret",
+        ])
+        #expect(result.status == 0, "exit \(result.status): \(result.errors)")
+        #expect(result.errors.contains("invisible"), "standard error: \(result.errors)")
+        #expect(try SignatureOracle.pyhanko(directory + "/signed.pdf", trust: Self.root).count == 1)
+        // Asked for with --invisible, it is what was asked: nothing to say.
+        let asked = try BuiltTool.run([
+            "sign", directory + "/plain.pdf", "-o", directory + "/asked.pdf", "--invisible", "--p12", Self.p12,
+            "--p12-password", "secret",
+        ])
+        #expect(asked.status == 0 && asked.errors.isEmpty, "\(asked.errors)")
+    }
+
+    @Test("several empty signature fields and no --field: a usage error naming them, nothing written")
+    func severalEmptyFieldsAreNamed() throws {
+        let directory = try BuiltTool.sampleDirectory("cli-sign-two-fields")
+        let two = directory + "/two.pdf"
+        let added = try Oracle.run(
+            "pyhanko", ["sign", "addfields", "--field", "1/300,40,500,90/Second", directory + "/sample.pdf", two])
+        try #require(added.status == 0, "pyhanko addfields: \(added.errors)")
+        let output = directory + "/signed.pdf"
+        let result = try BuiltTool.run(["sign", two, "-o", output, "--p12", Self.p12, "--p12-password", "secret"])
+        #expect(result.status == 2, "exit \(result.status): \(result.output) \(result.errors)")
+        #expect(result.errors.contains("'Signature1'") && result.errors.contains("'Second'"), "\(result.errors)")
+        #expect(result.errors.contains("--field"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let chosen = try BuiltTool.run([
+            "sign", two, "-o", output, "--field", "Second", "--p12", Self.p12, "--p12-password", "secret",
+        ])
+        #expect(chosen.status == 0 && chosen.output.contains("signed field 'Second'"), "\(chosen.errors)")
+    }
 }

@@ -40,8 +40,10 @@ enum SignCommand: Command {
             + CSCOptions.signingSpecs,
         details: """
             An existing empty signature field NAME is signed; otherwise a new field (NAME, or Signature1, 2 …) is
-            made on page N at the rectangle, or invisible. The input stays an exact prefix of OUT; earlier
-            signatures stay intact. With --pkcs11 the key stays in the token: only the signed attributes (RSA
+            made on page N at the rectangle, or invisible. Without --field, --page, --rect and --invisible the
+            document's one empty signature field is signed (as pyHanko does); several are a usage error naming
+            them, and a document with none gets a new invisible signature, which standard error says.
+            The input stays an exact prefix of OUT; earlier signatures stay intact. With --pkcs11 the key stays in the token: only the signed attributes (RSA
             PKCS#1 v1.5) or their hash (PSS, ECDSA) reach it; the certificate is the token's object with the
             key's id (else its label). With --csc the key stays at the service (CSC API v1 or v2, discovered): the
             hash of the signed attributes goes to credentials/authorize (with the PIN of --pin-file or
@@ -93,6 +95,14 @@ enum SignCommand: Command {
         }
         try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
             try writer.commit(as: path)
+        }
+        if !arguments.has("invisible"), SignatureOptions.isInvisible(request, document: document) {
+            // Nothing on any page shows it: said, since no option asked for that.
+            console.error(
+                "autograph sign: the signature is invisible: "
+                    + (request.placement == .invisible
+                        ? "the document has no empty signature field (--page N --rect x1,y1,x2,y2 shows one)"
+                        : "the field '\(Console.inline(request.fieldName ?? ""))' has no visible widget"))
         }
         console.print(
             "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "
