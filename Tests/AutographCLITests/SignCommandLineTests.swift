@@ -106,4 +106,63 @@ struct SignCommandLineTests {
         ])
         #expect(chosen.status == 0 && chosen.output.contains("signed field 'Second'"), "\(chosen.errors)")
     }
+
+    @Test("the PKCS#12 password from --p12-password-file or $AUTOGRAPH_P12_PASSWORD; none given is 'needs a password'")
+    func pkcs12PasswordSources() throws {
+        let directory = try BuiltTool.sampleDirectory("cli-sign-p12-password")
+        let sample = directory + "/sample.pdf"
+        func sign(_ extra: [String], environment: [String: String] = [:]) throws -> Oracle.Result {
+            try? FileManager.default.removeItem(atPath: directory + "/signed.pdf")
+            return try BuiltTool.run(
+                ["sign", sample, "-o", directory + "/signed.pdf", "--invisible", "--p12", Self.p12] + extra,
+                environment: environment)
+        }
+        let none = try sign([])
+        #expect(none.status == 1, "exit \(none.status): \(none.errors)")
+        #expect(none.errors.contains("needs a password"), "\(none.errors)")
+        #expect(!none.errors.contains("wrong password"), "\(none.errors)")
+        #expect(none.errors.contains("-125"), "\(none.errors)")
+
+        try BuiltTool.write("secret\n", to: directory + "/password")
+        let fromFile = try sign(["--p12-password-file", directory + "/password"])
+        #expect(fromFile.status == 0, "exit \(fromFile.status): \(fromFile.errors)")
+        let fromEnvironment = try sign([], environment: ["AUTOGRAPH_P12_PASSWORD": "secret"])
+        #expect(fromEnvironment.status == 0, "exit \(fromEnvironment.status): \(fromEnvironment.errors)")
+        #expect(try SignatureOracle.pyhanko(directory + "/signed.pdf", trust: Self.root).count == 1)
+
+        try BuiltTool.write("nope\n", to: directory + "/wrong")
+        let wrong = try sign(["--p12-password-file", directory + "/wrong"])
+        #expect(wrong.status == 1 && wrong.errors.contains("wrong password"), "\(wrong.errors)")
+        let both = try sign(["--p12-password-file", directory + "/password", "--p12-password", "secret"])
+        #expect(both.status == 2, "\(both.errors)")
+
+        // refuse takes a PKCS#12 too: the same sources, the same message.
+        let refusedWithout = try BuiltTool.run([
+            "refuse", sample, "-o", directory + "/refused.pdf", "--title", "REFUSED", "--p12", Self.p12,
+        ])
+        #expect(refusedWithout.status == 1 && refusedWithout.errors.contains("needs a password"))
+        let refused = try BuiltTool.run(
+            ["refuse", sample, "-o", directory + "/refused.pdf", "--title", "REFUSED", "--p12", Self.p12],
+            environment: ["AUTOGRAPH_P12_PASSWORD": "secret"])
+        #expect(refused.status == 0, "exit \(refused.status): \(refused.errors)")
+    }
+
+    @Test("a PKCS#12 file made with an empty password signs with no password given")
+    func pkcs12WithEmptyPassword() throws {
+        let directory = try BuiltTool.sampleDirectory("cli-sign-p12-empty")
+        let made = try Oracle.run(
+            "openssl",
+            [
+                "pkcs12", "-export", "-keypbe", "AES-256-CBC", "-certpbe", "AES-256-CBC", "-macalg", "sha256",
+                "-passout", "pass:", "-inkey", BuiltTool.pki("signer-p256.key.pem"), "-in",
+                BuiltTool.pki("signer-p256.cert.pem"), "-certfile", BuiltTool.pki("signer-p256.chain.pem"), "-out",
+                directory + "/open.p12",
+            ])
+        try #require(made.status == 0, "openssl: \(made.errors)")
+        let result = try BuiltTool.run([
+            "sign", directory + "/sample.pdf", "-o", directory + "/signed.pdf", "--p12", directory + "/open.p12",
+        ])
+        #expect(result.status == 0, "exit \(result.status): \(result.errors)")
+        #expect(try SignatureOracle.pyhanko(directory + "/signed.pdf", trust: Self.root).count == 1)
+    }
 }
