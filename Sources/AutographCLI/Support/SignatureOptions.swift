@@ -42,9 +42,7 @@ enum SignatureOptions {
         request.fieldName = try arguments.value("field") ?? emptyFieldToSign(arguments, document: document)
         let existing = request.fieldName.flatMap { name in AcroFormLookup.fieldExists(name, in: document) } ?? false
         if let page = arguments.value("page") ?? (arguments.value("rect") != nil ? "1" : nil) {
-            guard let pageNumber = Int(page), pageNumber >= 1 else {
-                throw UsageError("--page wants a page number from 1")
-            }
+            let pageNumber = try PageNumbers.page(page, option: "--page", count: document.pageCount)
             guard let rectText = arguments.value("rect") else { throw UsageError("--page needs --rect x1,y1,x2,y2") }
             let numbers = rectText.split(separator: ",").compactMap { Double(String($0).trimmingCharacters(in: " ")) }
             guard numbers.count == 4, numbers.allSatisfy({ $0.isFinite }) else {
