@@ -95,7 +95,7 @@ enum CommandExamples {
             "autograph session embed 3F2A… --cms signature.p7s -o signed.pdf --store store.sqlite --user ada",
         ],
         "serve": [
-            "autograph serve", "autograph serve contract.pdf --store store --port 8411",
+            "autograph serve", "autograph serve contract.pdf --store store --print-token-file token.txt",
             "autograph serve contract.pdf --embed-origin https://app.example.com --store store",
         ],
     ]
