@@ -61,9 +61,8 @@ enum InkCommand: Command {
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
-        guard let pageText = arguments.value("page"), let page = Int(pageText), page >= 1 else {
-            throw UsageError("--page N (from 1) is required")
-        }
+        guard let pageText = arguments.value("page") else { throw UsageError("--page N (from 1) is required") }
+        guard let page = Int(pageText), page >= 1 else { throw UsageError("--page wants a page number from 1") }
         guard let strokesPath = arguments.value("strokes") else {
             throw UsageError("--strokes STROKES.json is required")
         }
@@ -78,6 +77,7 @@ enum InkCommand: Command {
         }
         if let color = arguments.value("color") { style.color = try AppearanceFile.color(color) }
         let document = try openDocument(arguments)
+        try PageNumbers.check(page, count: document.pageCount)
         var session = try NotesSession(document: document, style: style)
         try session.add(strokes, onPage: page - 1)
         guard case .saved(var update, let count) = try session.save() else {

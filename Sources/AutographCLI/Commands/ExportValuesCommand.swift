@@ -6,17 +6,18 @@ enum ExportValuesCommand: Command {
     static let spec = CommandSpec(
         name: "export-values",
         summary: "Write the form's field values as JSON (default) or XFDF",
-        usage: "autograph export-values FILE [--xfdf] -o OUT [--password P]",
+        usage: "autograph export-values FILE [--xfdf] [-o OUT] [--password P]",
         positionals: 1...1,
         options: [
             .init(
-                name: "output", short: "o", valueName: "OUT", help: "where to write the values (- for standard output)"),
+                name: "output", short: "o", valueName: "OUT",
+                help: "where to write the values (standard output without it, or with -)"),
             .init(name: "xfdf", help: "write XFDF instead of JSON"),
             .init(name: "password", valueName: "P", help: "user or owner password of an encrypted document"),
         ])
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
-        guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }
+        let output = arguments.value("output") ?? "-"
         let document = try openDocument(arguments)
         guard let form = AcroForm(document: document) else {
             throw FormError(.noForm, "the document has no interactive form")

@@ -5,18 +5,26 @@ import PDFCore
 enum InfoCommand: Command {
     static let spec = CommandSpec(
         name: "info",
-        summary: "Describe a PDF: version, pages, encryption, revisions, form, signatures, damage",
+        summary: "Describe a PDF: title and author, version, pages, encryption, revisions, form, signatures, damage",
         usage: "autograph info FILE [--password P] [--json]",
         positionals: 1...1,
         options: [
             .init(name: "password", valueName: "P", help: "user or owner password of an encrypted document"),
             .init(name: "json", help: "print a JSON object instead of text"),
         ],
-        details: "Exit code 3 means the document was read, with damage repaired (see the warnings).")
+        details: """
+            The document information dictionary (Title, Author, Subject, Keywords, Creator, Producer,
+            CreationDate, ModDate; ISO 32000-2 §14.3.3) comes first, its text strings decoded
+            (PDFDocEncoding or UTF-16BE) and its dates shown as 2026-11-29 13:15 +01:00; in JSON it is
+            "information": {"Title": "…", …}, with only the entries the document has.
+            Exit code 3 means the document was read, with damage repaired (see the warnings).
+            """)
 
     struct Report {
         var file: String
         var fileSize: Int
+        /// The document information dictionary's entries that are there, in ``informationKeys``' order.
+        var information: [(key: String, value: String)] = []
         var version: String
         var pages: Int
         var pageSizes: [[Double]]
@@ -49,7 +57,7 @@ enum InfoCommand: Command {
         let pages = document.pages
         let form = FormSummary(document: document)
         let warnings = document.warnings
-        let report = Report(
+        var report = Report(
             file: path, fileSize: document.fileSize, version: document.version, pages: pages.count,
             pageSizes: pages.map { page in
                 let size = page.displaySize
@@ -66,6 +74,7 @@ enum InfoCommand: Command {
             xref: document.revisions.map(\.form.rawValue), recovered: document.wasRecovered,
             hasForm: form.hasForm, formFields: form.fieldCount, signatureFields: form.signatureFieldCount,
             signatures: form.signedCount, warnings: warnings.map(\.description))
+        report.information = information(document)
         if arguments.has("json") {
             console.print(report.json.prettyText)
         } else {
@@ -76,9 +85,40 @@ enum InfoCommand: Command {
 
     private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 
+    /// The entries of the document information dictionary (§14.3.3, Table 349) that `info` shows, in order.
+    static let informationKeys = [
+        "Title", "Author", "Subject", "Keywords", "Creator", "Producer", "CreationDate", "ModDate",
+    ]
+
+    /// The document information dictionary's text strings decoded (§7.9.2.2: PDFDocEncoding,
+    /// UTF-16BE or UTF-8 with their byte order marks) and its dates (§7.9.4) as
+    /// `2026-11-29 13:15 +01:00` (the string as it is when it is no date); a name is shown as its
+    /// text, any other kind of value is left out.
+    static func information(_ document: PDFDocument) -> [(key: String, value: String)] {
+        guard let info = document.info else { return [] }
+        return informationKeys.compactMap { key -> (key: String, value: String)? in
+            let value = document.resolve(info[PDFName(key)] ?? .null)
+            let text: String
+            if let string = value.stringValue {
+                if key.hasSuffix("Date"), let date = PDFDate(pdfString: string.bytes) {
+                    text = date.displayString
+                } else {
+                    text = string.text
+                }
+            } else if let name = value.nameValue {
+                text = name.string
+            } else {
+                return nil
+            }
+            return (key, text)
+        }
+    }
+
     private static func text(_ report: Report) -> String {
         var lines: [(String, String)] = []
         lines.append(("File", "\(report.file) (\(report.fileSize) bytes)"))
+        // From the document: shown inline, so a line break in a title cannot start a line of the report.
+        for (key, value) in report.information { lines.append((key, Console.inline(value))) }
         lines.append(("PDF version", report.version.isEmpty ? "unknown" : report.version))
         lines.append(("Pages", String(report.pages)))
         if !report.pageSizes.isEmpty { lines.append(("Page sizes", pageSizes(report.pageSizes))) }
@@ -137,6 +177,7 @@ extension InfoCommand.Report {
             "formFields": .int(formFields), "signatureFields": .int(signatureFields), "signatures": .int(signatures),
             "warnings": .array(warnings.map { .string($0) }),
         ]
+        object["information"] = .object(information.map { ($0.key, JSONValue.string($0.value)) })
         if let encryption {
             object["encryption"] = .object(sortingKeys: [
                 "handler": .string(encryption.handler), "version": .int(encryption.version),

@@ -79,28 +79,22 @@ enum RenderCommand: Command {
     }
 
     /// `--page N` or `--pages A-B` (1-based, inclusive).
+    /// - Throws: `UsageError` for a malformed value, or a page past the last ("page 5 does not exist:
+    ///   the document has 3 pages", ``PageNumbers``).
     static func pageRange(_ arguments: Arguments, count: Int) throws -> [Int] {
-        guard count > 0 else { throw UsageError("the document has no pages") }
+        guard count > 0 else { throw UsageError(PageNumbers.pages(0)) }
         if let range = arguments.value("pages") {
             let parts = range.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 2, let first = Int(parts[0]), first >= 1, first <= count else {
-                throw UsageError("--pages wants A-B with pages from 1 to \(count)")
+            guard parts.count == 2, let first = Int(parts[0]), first >= 1,
+                let last = parts[1].isEmpty ? Optional(count) : Int(parts[1]), last >= first
+            else {
+                throw UsageError("--pages wants A-B (or A- to the end) with pages from 1 to \(count)")
             }
-            let last = parts[1].isEmpty ? count : Int(parts[1]) ?? -1
-            guard last >= first, last <= count else {
-                throw UsageError("--pages wants A-B with pages from 1 to \(count)")
-            }
+            try PageNumbers.check(first, count: count)
+            try PageNumbers.check(last, count: count)
             return Array(first...last)
         }
-        let page =
-            try arguments.value("page").map { text in
-                guard let value = Int(text) else { throw UsageError("--page wants a number") }
-                return value
-            } ?? 1
-        guard page >= 1, page <= count else {
-            throw UsageError("page \(page) does not exist (the document has \(count))")
-        }
-        return [page]
+        return [try PageNumbers.page(arguments.value("page") ?? "1", count: count)]
     }
 
     /// `out.png` → `out-3.png`.

@@ -18,7 +18,7 @@ enum ServeCommand: Command {
         name: "serve",
         summary: "Serve the web viewer and its API over a signing session (local use: token, loopback)",
         usage: """
-            autograph serve [FILE [--password P]] [--port N] [--host H] [--store DIR] [--storage-key-file KEY]
+            autograph serve [FILE [--password P]] [--port N] [--host H] [--store DIR] [--storage-key-file KEY] [--print-token-file F]
                                   [--replace] [--web-root DIR] [--name NAME] [--trust ROOT.pem ...]
                                   [--embed-origin ORIGIN] [--decision-timeout SECONDS] [--config FILE]
                                   [--connections-per-address N]
@@ -35,6 +35,7 @@ enum ServeCommand: Command {
             .init(name: "port", valueName: "N", help: "the TCP port (default 8410; 0: any free port)"),
             .init(name: "host", valueName: "H", help: "the address to listen on (default 127.0.0.1)"),
             .init(name: "store", valueName: "DIR", help: "where the session store goes (default .build/serve)"),
+            TokenFile.spec,
             .init(
                 name: "password", valueName: "P",
                 help: "user or owner password of an encrypted FILE (kept, encrypted, in the store with it)"),
@@ -86,8 +87,10 @@ enum ServeCommand: Command {
         details: """
             Opens FILE (or the demo form) in a session whose store is DIR/store.sqlite (user "demo"), signs with
             the demo identity (made on the first run and kept in the store; its root DIR/demo-root.pem is trusted
-            by this server's signature panel only, which says so, and by nothing else), and prints a sign-in link (it opens the viewer in one browser, once, and leaves a cookie)
-            and the run's random API token for scripts. Only the Host named in the URL is answered. With --tsa
+            by this server's signature panel only, which says so, and by nothing else), and prints a sign-in link
+            (it opens the viewer in one browser, once, and leaves a cookie) and the run's random API token for
+            scripts (also written to --print-token-file F, a new file of mode 600 removed when the server stops).
+            Only the Host named in the URL is answered. With --tsa
             every signature is time-stamped (PAdES B-T); an authority that fails is -146, and the prepared
             document waits to be signed again. Completing a signed document with --tsa makes it last (B-LTA): the
             statuses (OCSP, CRLs) and issuers of its certificates are fetched only for certificates whose path leads
@@ -149,6 +152,8 @@ enum ServeCommand: Command {
             }
             perAddress = count
         }
+        let tokenFile = arguments.value("print-token-file")
+        if let tokenFile { try TokenFile.check(tokenFile) }
         let (demo, backend) = try await prepare(arguments, console: console)
 
         var configuration = WebServer.Configuration()
@@ -173,6 +178,15 @@ enum ServeCommand: Command {
             await backend.close()
             return .failure
         }
+        if let tokenFile {
+            do {
+                try TokenFile.write(server.token, to: tokenFile)
+            } catch {
+                server.stop()
+                await backend.close()
+                throw error
+            }
+        }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         console.print("autograph serve: open http://\(shownHost):\(bound)\(server.signInLink())")
         console.print(
@@ -184,6 +198,7 @@ enum ServeCommand: Command {
         let signal = await waitForTermination()
         console.print("autograph serve: \(signal), stopping")
         server.stop()
+        if let tokenFile { TokenFile.remove(tokenFile) }
         await backend.close()
         return .success
     }

@@ -8,7 +8,7 @@ enum SignCommand: Command {
         summary:
             "Sign a PDF (PAdES) with a PKCS#12 file, a PEM key and certificate, a PKCS#11 token or a remote signing service (CSC)",
         usage: """
-            autograph sign FILE -o OUT (--p12 ID.p12 [--p12-password PW] | --key KEY.pem [--key-password PW] --cert CERT.pem [--chain CHAIN.pem]
+            autograph sign FILE -o OUT (--p12 ID.p12 [--p12-password-file F] | --key KEY.pem [--key-password PW] --cert CERT.pem [--chain CHAIN.pem]
                    | --pkcs11 MODULE.so [--token LABEL] [--token-serial S] [--key-label L] [--key-id HEX] [--pin-file F] [--chain CHAIN.pem]
                    | --csc BASE_URL --credential ID [--csc-client-id ID --csc-secret-file F | --csc-token-file F] [--pin-file F] [--otp-file F])
                    [--field NAME] [--page N --rect x1,y1,x2,y2 | --invisible] [--reason R] [--location L] [--name N]
@@ -19,8 +19,6 @@ enum SignCommand: Command {
         options: [
             CertificationGuard.forceOption,
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the signed document (required)"),
-            .init(name: "p12", valueName: "ID.p12", help: "a PKCS#12 key container"),
-            .init(name: "p12-password", valueName: "PW", help: "the PKCS#12 password"),
             .init(name: "key", valueName: "KEY.pem", help: "a PEM private key (with --cert)"),
             .init(name: "key-password", valueName: "PW", help: "the password of an encrypted PEM key"),
             .init(name: "cert", valueName: "CERT.pem", help: "the signer's certificate (PEM)"),
@@ -36,12 +34,17 @@ enum SignCommand: Command {
             .init(
                 name: "level", valueName: "LEVEL",
                 help: "the PAdES level: B-B (default); B-T, B-LT or B-LTA with a time-stamp authority (--tsa)"),
-        ] + SignatureOptions.specs + TimeStampOptions.specs + PKCS11Options.specs + CSCOptions.connectionSpecs
+        ] + PKCS12Options.specs + SignatureOptions.specs + TimeStampOptions.specs + PKCS11Options.specs
+            + CSCOptions.connectionSpecs
             + CSCOptions.signingSpecs,
         details: """
             An existing empty signature field NAME is signed; otherwise a new field (NAME, or Signature1, 2 …) is
-            made on page N at the rectangle, or invisible. The input stays an exact prefix of OUT; earlier
-            signatures stay intact. With --pkcs11 the key stays in the token: only the signed attributes (RSA
+            made on page N at the rectangle, or invisible. Without --field, --page, --rect and --invisible the
+            document's one empty signature field is signed (as pyHanko does); several are a usage error naming
+            them, and a document with none gets a new invisible signature, which standard error says. The
+            PKCS#12 password: --p12-password-file F (its first line) or $AUTOGRAPH_P12_PASSWORD; --p12-password
+            PW works but shows to every user in ps. A container that opens with no password needs neither.
+            The input stays an exact prefix of OUT; earlier signatures stay intact. With --pkcs11 the key stays in the token: only the signed attributes (RSA
             PKCS#1 v1.5) or their hash (PSS, ECDSA) reach it; the certificate is the token's object with the
             key's id (else its label). With --csc the key stays at the service (CSC API v1 or v2, discovered): the
             hash of the signed attributes goes to credentials/authorize (with the PIN of --pin-file or
@@ -93,6 +96,14 @@ enum SignCommand: Command {
         }
         try CertificationGuard.write(document, to: output, arguments: arguments, console: console) { path in
             try writer.commit(as: path)
+        }
+        if !arguments.has("invisible"), SignatureOptions.isInvisible(request, document: document) {
+            // Nothing on any page shows it: said, since no option asked for that.
+            console.error(
+                "autograph sign: the signature is invisible: "
+                    + (request.placement == .invisible
+                        ? "the document has no empty signature field (--page N --rect x1,y1,x2,y2 shows one)"
+                        : "the field '\(Console.inline(request.fieldName ?? ""))' has no visible widget"))
         }
         console.print(
             "signed field '\(signed.prepared.signature.fieldName)' by \(signer.signerName ?? "?") "
@@ -146,9 +157,10 @@ enum SignCommand: Command {
         let scheme: SignatureScheme? = arguments.has("pss") ? .rsaPSS : nil
         if let p12 = arguments.value("p12") {
             return try LocalKeySigner(
-                pkcs12: p12, password: arguments.value("p12-password"), scheme: scheme,
+                pkcs12: p12, password: try PKCS12Options.password(arguments), scheme: scheme,
                 allowExpired: arguments.has("allow-expired"))
         }
+        _ = try PKCS12Options.password(arguments)  // --p12-password… without --p12
         guard let key = arguments.value("key"), let certificate = arguments.value("cert") else {
             throw UsageError("give --p12 ID.p12, or --key KEY.pem with --cert CERT.pem")
         }

@@ -65,21 +65,19 @@ enum RefuseCommand: Command {
         name: "refuse",
         summary: "Refuse a document: a watermark on every page, then an invisible signature with reason \"refused\"",
         usage:
-            "autograph refuse FILE -o OUT --title T (--p12 ID.p12 [--p12-password PW] | --key KEY.pem --cert CERT.pem) [watermark options]",
+            "autograph refuse FILE -o OUT --title T (--p12 ID.p12 [--p12-password-file F] | --key KEY.pem --cert CERT.pem) [watermark options]",
         positionals: 1...1,
         options: WatermarkCommand.watermarkOptions + [
             CertificationGuard.forceOption,
             .init(name: "output", short: "o", valueName: "OUT", help: "where to write the refused document (required)"),
             .init(name: "password", valueName: "P", help: "password of an encrypted document"),
-            .init(name: "p12", valueName: "ID.p12", help: "a PKCS#12 key container"),
-            .init(name: "p12-password", valueName: "PW", help: "the PKCS#12 password"),
             .init(name: "key", valueName: "KEY.pem", help: "a PEM private key (with --cert)"),
             .init(name: "key-password", valueName: "PW", help: "the password of an encrypted PEM key"),
             .init(name: "cert", valueName: "CERT.pem", help: "the signer's certificate (PEM)"),
             .init(name: "chain", valueName: "CHAIN.pem", help: "intermediate and root certificates (PEM)"),
             .init(name: "pss", help: "sign RSA keys with RSA-PSS"),
             .init(name: "allow-expired", help: "sign even with a certificate outside its validity"),
-        ])
+        ] + PKCS12Options.specs)
 
     static func run(_ arguments: Arguments, console: Console) async throws -> ExitCode {
         guard let output = arguments.value("output") else { throw UsageError("-o OUT is required") }

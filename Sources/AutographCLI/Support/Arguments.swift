@@ -97,6 +97,9 @@ struct CommandSpec {
             }
         }
         if !details.isEmpty { text += "\n" + details + "\n" }
+        if let examples = CommandExamples.byCommand[name], !examples.isEmpty {
+            text += "\nExamples:\n" + examples.map { "  " + $0 + "\n" }.joined()
+        }
         return text
     }
 }

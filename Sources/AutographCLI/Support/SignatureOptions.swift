@@ -1,4 +1,5 @@
 import PDFCore
+import PDFForms
 import PDFSigning
 
 /// The field and signature options shared by `sign` and `prepare`.
@@ -25,7 +26,6 @@ enum SignatureOptions {
         .init(name: "deterministic-id", help: "derive the new file ID from the content"),
     ]
 
-    /// The request from the arguments; `document` decides whether `--field` names an existing field.
     /// `--hash`'s value: sha256, sha384 or sha512 (any case, `sha-256` too).
     static func digestAlgorithm(_ text: String) throws -> DigestAlgorithm {
         guard let algorithm = DigestAlgorithm(rawValue: text.lowercased().replacingOccurrences(of: "-", with: ""))
@@ -35,14 +35,14 @@ enum SignatureOptions {
         return algorithm
     }
 
+    /// The request from the arguments; `document` decides whether `--field` names an existing field,
+    /// and which field is signed without `--field` (``emptyFieldToSign(_:document:)``).
     static func request(_ arguments: Arguments, document: PDFDocument) throws -> SignatureRequest {
         var request = SignatureRequest()
-        request.fieldName = arguments.value("field")
+        request.fieldName = try arguments.value("field") ?? emptyFieldToSign(arguments, document: document)
         let existing = request.fieldName.flatMap { name in AcroFormLookup.fieldExists(name, in: document) } ?? false
         if let page = arguments.value("page") ?? (arguments.value("rect") != nil ? "1" : nil) {
-            guard let pageNumber = Int(page), pageNumber >= 1 else {
-                throw UsageError("--page wants a page number from 1")
-            }
+            let pageNumber = try PageNumbers.page(page, option: "--page", count: document.pageCount)
             guard let rectText = arguments.value("rect") else { throw UsageError("--page needs --rect x1,y1,x2,y2") }
             let numbers = rectText.split(separator: ",").compactMap { Double(String($0).trimmingCharacters(in: " ")) }
             guard numbers.count == 4, numbers.allSatisfy({ $0.isFinite }) else {
@@ -84,6 +84,43 @@ enum SignatureOptions {
             }
         }
         return request
+    }
+}
+
+extension SignatureOptions {
+    /// The field signed when no `--field` is given and no place either (`--page`, `--rect`,
+    /// `--invisible`): the document's one empty signature field, as pyHanko does; nil when it has
+    /// none (a new invisible field is made).
+    /// - Throws: `UsageError` naming the fields when there are several: which one is the signer's
+    ///   is not for the tool to guess.
+    static func emptyFieldToSign(_ arguments: Arguments, document: PDFDocument) throws -> String? {
+        guard arguments.value("page") == nil, arguments.value("rect") == nil, !arguments.has("invisible") else {
+            return nil
+        }
+        let empty = (AcroForm(document: document)?.signatureFields ?? []).filter {
+            $0.value == .signature(signed: false)
+        }
+        guard empty.count > 1 else { return empty.first?.name }
+        let names = empty.prefix(10).map { "'" + Console.inline($0.name) + "'" }.joined(separator: ", ")
+        throw UsageError(
+            "the document has \(empty.count) empty signature fields (\(names)\(empty.count > 10 ? ", …" : "")): "
+                + "name one with --field, or give --invisible or --page N --rect x1,y1,x2,y2 for a new one")
+    }
+
+    /// Whether the signature `request` makes shows nothing on a page: a new invisible field, or an
+    /// existing field none of whose widgets is visible with an area.
+    static func isInvisible(_ request: SignatureRequest, document: PDFDocument) -> Bool {
+        switch request.placement {
+        case .invisible: return true
+        case .visible: return false
+        case .existingField:
+            guard let name = request.fieldName, let field = AcroForm(document: document)?.field(named: name) else {
+                return false
+            }
+            return !field.widgets.contains {
+                $0.isVisible && $0.pageIndex != nil && $0.rect.width != 0 && $0.rect.height != 0
+            }
+        }
     }
 }
 

@@ -54,7 +54,7 @@ public struct SignatureAppearance: Sendable, Codable, Equatable {
     public var datePattern = DatePattern()
     /// The text before the date.
     public var dateLabel = "Date: "
-    /// A line of text drawn after the date; nil for none.
+    /// Text drawn after the date, each of its lines (split at line breaks) wrapped to the field; nil for none.
     public var description: String?
     /// signo's display text, above or below the mark.
     public var displayText: String?

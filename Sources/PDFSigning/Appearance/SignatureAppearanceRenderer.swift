@@ -46,15 +46,16 @@ struct SignatureAppearanceRenderer {
         }
 
         // A wide field puts the mark on the left and the text on the right; a narrow one stacks them.
+        // Each text is split into its lines here: a font is handed no line break or other control character.
         var lines: [String] = []
         if let displayText = appearance.displayText, appearance.displayTextPosition == .bottom {
-            lines.append(displayText)
+            lines += Self.lines(of: displayText)
         }
-        if appearance.showsDate { lines.append(appearance.dateLabel + appearance.datePattern.format(date)) }
-        if let description = appearance.description { lines.append(description) }
+        if appearance.showsDate { lines += Self.lines(of: appearance.dateLabel + appearance.datePattern.format(date)) }
+        if let description = appearance.description { lines += Self.lines(of: description) }
         var topLines: [String] = []
         if let displayText = appearance.displayText, appearance.displayTextPosition == .top {
-            topLines.append(displayText)
+            topLines += Self.lines(of: displayText)
         }
         let hasMark: Bool
         if case .none = appearance.mark { hasMark = false } else { hasMark = true }
@@ -113,7 +114,8 @@ struct SignatureAppearanceRenderer {
                 renderer.draw(strokes, into: &content, transform: transform)
             }
         case .name(let given):
-            let text = given ?? signerName ?? ""
+            // A name is drawn on one line: its line breaks become spaces.
+            let text = Self.lines(of: given ?? signerName ?? "").joined(separator: " ")
             if !text.isEmpty {
                 let font = try font(appearance.markFont, for: text)
                 let names = Self.names(.f2, count: font.fonts.count)
@@ -198,6 +200,25 @@ struct SignatureAppearanceRenderer {
         }
     }
 
+    /// The lines `text` is drawn as: split at every line break (LF, CR, CR LF, VT, FF, NEL, U+2028,
+    /// U+2029), a tab drawn as a space and any other control character (Unicode category Cc) left
+    /// out, since no font draws them; lines left empty are dropped. "Reason: R\nLocation: L" is two
+    /// lines.
+    static func lines(of text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            var scalars = String.UnicodeScalarView()
+            for scalar in line.unicodeScalars {
+                if scalar == "\t" {
+                    scalars.append(" ")
+                } else if scalar.properties.generalCategory != .control {
+                    scalars.append(scalar)
+                }
+            }
+            let kept = String(scalars)
+            return kept.allSatisfy(\.isWhitespace) ? nil : kept
+        }
+    }
+
     /// `base`, then `base_2`, `base_3` …: the resource names of a chain's fonts.
     private static func names(_ base: PDFName, count: Int) -> [PDFName] {
         (0..<count).map { $0 == 0 ? base : PDFName("\(base.string)_\($0 + 1)") }
@@ -231,6 +252,8 @@ extension SignatureAppearance.FontChoice {
     /// font file, which is checked when it is embedded).
     public func undrawableCharacter(in text: String) -> Character? {
         guard case .standard(let name) = self else { return nil }
+        // Line breaks and other control characters are not drawn (the renderer splits lines there).
+        let text = SignatureAppearanceRenderer.lines(of: text).joined(separator: " ")
         let standard = Self.standardFont(name)
         if standard.canEncode(text) { return nil }
         do {

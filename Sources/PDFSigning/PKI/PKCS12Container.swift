@@ -12,13 +12,14 @@ public struct PKCS12Container: Sendable {
     ///
     /// - Parameters:
     ///   - bytes: the DER of the PFX.
-    ///   - password: the password (RFC 7292 Appendix B.1: BMPString); nil or empty tries both the
-    ///     empty and the absent password.
+    ///   - password: the password (RFC 7292 Appendix B.1: BMPString); nil (none given) or empty tries
+    ///     both the empty and the absent password.
     /// - Throws: `SigningError`
     ///   - `.keyContainerUnreadable` (-124) when the bytes are not a PKCS#12 PFX, or one that cannot
     ///     be decoded after its integrity check passed;
     ///   - `.wrongKeyContainerPassword` (-125) when the integrity MAC does not match the password
-    ///     (or, without a MAC, when decryption fails);
+    ///     (or, without a MAC, when decryption fails): "needs a password" when none was given (nil)
+    ///     and neither the absent nor the empty one opens it, "wrong password" otherwise;
     ///   - `.unsupportedKeyContainer` (-126) when the PFX uses an algorithm OpenSSL cannot run (an
     ///     unknown MAC digest, cipher or key derivation).
     public static func load(
@@ -41,7 +42,10 @@ public struct PKCS12Container: Sendable {
             }
             guard let verified else {
                 if errors.isEmpty {
-                    throw SigningError(.wrongKeyContainerPassword, "wrong password for the PKCS#12 file")
+                    // Neither the absent nor the empty password (PKCS12_verify_mac with NULL and "") opens it.
+                    throw password == nil
+                        ? SigningError(.wrongKeyContainerPassword, "the PKCS#12 file needs a password")
+                        : SigningError(.wrongKeyContainerPassword, "wrong password for the PKCS#12 file")
                 }
                 throw SigningError(.unsupportedKeyContainer, "the PKCS#12 integrity check cannot run", queue: errors)
             }
@@ -71,7 +75,9 @@ public struct PKCS12Container: Sendable {
             }
             if errors.isEmpty { return (nil, nil, []) }
             if !hasMAC {
-                throw SigningError(.wrongKeyContainerPassword, "cannot decrypt the PKCS#12 file", queue: errors)
+                let message =
+                    password == nil ? "the PKCS#12 file needs a password" : "cannot decrypt the PKCS#12 file"
+                throw SigningError(.wrongKeyContainerPassword, message, queue: errors)
             }
             throw SigningError(.keyContainerUnreadable, "cannot decode the PKCS#12 contents", queue: errors)
         }
