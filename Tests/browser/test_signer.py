@@ -259,6 +259,21 @@ class SignerTests(H.BrowserTestCase):
                 "return [i.getBoundingClientRect().width, i.naturalWidth, b.width];")
             shown, natural, box = size()
             self.assertEqual(H.by_css(d, "#preview-zoom-level").text, "Fit")
+            # The empty fields are marked as the viewer shows them; the filled ones are not.
+            marked = sorted(m.get_attribute("title") for m in d.find_elements("css selector", "#preview-dialog .preview-empty"))
+            self.assertEqual(len(marked), 2, marked)  # e-mail and country, left empty
+            self.assertTrue(any("e-mail" in t.lower() for t in marked), marked)
+            self.assertFalse(any(t.lower().startswith("name") for t in marked), marked)
+            email = d.execute_script("""
+                const m = [...document.querySelectorAll('#preview-dialog .preview-empty')].find((e) => /e-mail/i.test(e.title));
+                const i = document.getElementById('preview-image').getBoundingClientRect(), r = m.getBoundingClientRect();
+                return [(r.left - i.left) / i.width, (r.top - i.top) / i.height];""")
+            viewer = d.execute_script("""
+                const f = document.querySelector('.field[data-field="Email"]').getBoundingClientRect();
+                const p = document.querySelector('.page[data-index="0"]').getBoundingClientRect();
+                return [(f.left - p.left) / p.width, (f.top - p.top) / p.height];""")
+            self.assertAlmostEqual(email[0], viewer[0], delta=0.01)
+            self.assertAlmostEqual(email[1], viewer[1], delta=0.01)
             H.by_css(d, "#preview-zoom-in").click()
             H.by_css(d, "#preview-zoom-in").click()
             self.assertEqual(H.by_css(d, "#preview-zoom-level").text, "225 %")

@@ -6,6 +6,7 @@ import { captureSignature, strokesPreview } from './capture.js';
 import { signerNote } from './signer.js';
 import { editRectangle } from './box.js';
 import { normalizeField } from './fields.js';
+import { viewBox } from './geometry.js';
 
 const list = (data, key) => (Array.isArray(data) ? data : (data && (data[key] || data.fields || data.signatures)) || []);
 
@@ -36,7 +37,7 @@ function previewZoom(box, pages) {
     box.classList.toggle('zoomed', zoom > 1);
     level.textContent = zoom > 1 ? `${Math.round(zoom * 100)} %` : 'Fit';
     box.querySelectorAll('.preview-image').forEach((image, i) => {
-      image.style.setProperty('width', zoom > 1 ? `${Math.round(zoom * 100)}%` : '');
+      image.parentNode.style.setProperty('width', zoom > 1 ? `${Math.round(zoom * 100)}%` : '');
       const index = pages[i];
       if (zoom > 1 && index !== undefined) {
         const scale = Math.min(8, Math.round(zoom * 2 * 100) / 100);
@@ -236,12 +237,16 @@ export class Workflow {
         // A refusal watermarks every page: each is shown, drawn from the prepared bytes (the document
         // the session holds while it waits for the confirmation).
         // At most 20 more (a refusal of a long document changes every page); the rest are named.
-        const listed = (data?.pages || []).filter((index) => index !== page);
-        const others = listed.slice(0, 20).map((index) => h('img', {
+        // The pages the person filled are shown too: what they entered is part of what is signed.
+        const filled = [...app.fields.fields.values()]
+          .filter((field) => field.kind !== 'signature' && field.value && field.value !== 'Off')
+          .flatMap((field) => (field.widgets || []).map((widget) => widget.page));
+        const listed = [...new Set([...(data?.pages || []), ...filled])].filter((index) => index !== page).sort((a, b) => a - b);
+        const others = listed.slice(0, 20).map((index) => this.previewFrame(index, h('img', {
           className: 'preview-image', loading: 'lazy', 'data-page': index,
           alt: `Preview of page ${index + 1} as it will be signed`,
           src: url(`/api/pages/${index}/tile`, { scale: 1.5, t: Date.now() }),
-        }));
+        })));
         // What will be signed, as text too (a screen reader cannot read the images): each page's
         // words, read from the prepared bytes the session holds now.
         const total = data?.changedPageCount ?? listed.length + 1;
@@ -254,7 +259,8 @@ export class Workflow {
             : `These are the ${others.length + 1} pages exactly as they will be ${done}.`;
         // After a restart: why the preview is shown again.
         const note = data?.note ? h('p', { id: 'recovery-note', className: 'note', textContent: data.note }) : null;
-        const pagesBox = h('div', { className: 'preview-pages', tabindex: '0', 'aria-label': 'The pages to confirm' }, image, others);
+        const pagesBox = h('div', { className: 'preview-pages', tabindex: '0', 'aria-label': 'The pages to confirm' },
+          this.previewFrame(page, image), others);
         const choice = await modal({
           title: refusal ? 'Check what you refuse' : 'Check what you sign', id: 'preview-dialog', className: 'preview',
           body: [signerNote(app.state.signer, { fields: app.fields.fields }), note, previewZoom(pagesBox, [page, ...listed.slice(0, 20)]), pagesBox,
@@ -433,6 +439,32 @@ export class Workflow {
       actions: [{ label: 'Cancel', value: 'cancel' }, { label: 'Finish', value: 'complete', primary: true }],
     });
     if (choice === 'complete') await this.call('/api/complete');
+  }
+
+  /**
+   * A preview page in a frame that marks its empty fields as the viewer shows them (a dashed box),
+   * over the image and apart from it: the image is what is signed, the marks say where nothing was
+   * entered.
+   */
+  previewFrame(index, image) {
+    const element = this.app.pages.elements[index];
+    const matrix = this.app.pages.matrix(index);
+    const marks = [];
+    if (element && matrix && element.clientWidth && element.clientHeight) {
+      for (const field of this.app.fields.fields.values()) {
+        if (field.kind === 'signature' || field.readOnly || (field.value && field.value !== 'Off')) continue;
+        for (const widget of (field.widgets || []).filter((w) => w.page === index && w.rect)) {
+          const box = viewBox(matrix, widget.rect);
+          const mark = h('span', { className: 'preview-empty', 'aria-hidden': 'true', title: `${field.label || field.name}: empty` });
+          for (const [name, value] of [['left', box.x / element.clientWidth], ['top', box.y / element.clientHeight],
+            ['width', box.w / element.clientWidth], ['height', box.h / element.clientHeight]]) {
+            mark.style.setProperty(name, `${(value * 100).toFixed(3)}%`);
+          }
+          marks.push(mark);
+        }
+      }
+    }
+    return h('div', { className: 'preview-frame' }, image, marks);
   }
 
   /** The document is complete (refused, or finished after its signatures): nothing more changes it. */
