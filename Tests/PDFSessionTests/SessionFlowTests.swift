@@ -71,7 +71,8 @@ import Testing
             pdf: SessionFixtures.form(required: ["name"]), documentID: "required",
             signatureConfiguration: Self.signing(SessionFixtures.signer()))
         let log = EventLog(session)
-        try await session.acceptDocument()
+        let refused = await #expect(throws: SessionError.self) { try await session.acceptDocument() }
+        #expect(refused?.code == .requiredFieldsEmpty && refused?.signoCode == -129)
         guard case .missingRequiredFormField(let missing)? = await log.first("missingRequiredFormField") else {
             Issue.record("no missingRequiredFormField")
             return

@@ -22,10 +22,27 @@ import Testing
 
     @Test func missingRequiredFieldsStopTheAccept() throws {
         var workflow = Workflow()
-        let actions = try workflow.handle(.accept(Self.facts(missing: ["name"], fields: ["Sig"])))
-        #expect(actions == [.emit(.missingRequiredFormField(["name"]))])
+        let refused = #expect(throws: SessionError.self) {
+            try workflow.handle(.accept(Self.facts(missing: ["name"], fields: ["Sig"])))
+        }
+        #expect(refused?.code == .requiredFieldsEmpty && refused?.signoCode == -129)
+        #expect(refused?.message.contains("name") == true)
         #expect(workflow.phase == .editing)
         #expect(workflow.plan == nil)
+    }
+
+    @Test("signo's start is refused by the same check while required fields are empty, and nothing changes")
+    func missingRequiredFieldsStopTheSignoStart() throws {
+        var workflow = Workflow()
+        let refused = #expect(throws: SessionError.self) {
+            try workflow.handle(.startSigno(field: "S", readOnly: [], missingRequiredFields: ["agree", "color"]))
+        }
+        #expect(refused?.code == .requiredFieldsEmpty && refused?.signoCode == -129)
+        #expect(workflow.phase == .editing && workflow.plan == nil)
+        #expect(
+            try workflow.handle(.startSigno(field: "S", readOnly: [])) == [.emit(.signatureCaptureRequired(field: "S"))]
+        )
+        #expect(workflow.phase == .capturingSignature)
     }
 
     @Test func oneEmptyFieldGoesStraightToPreparing() throws {

@@ -86,6 +86,7 @@ import Testing
     func inputErrorsAreNot500() async throws {
         let server = try await TestServer()
         defer { Task { await server.stop() } }
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
         _ = try await server.post("/api/accept")
         _ = try await server.post("/api/start-signature", "{\"field\": \"Signature1\"}")
         let short = try await server.post(

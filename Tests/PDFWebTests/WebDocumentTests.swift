@@ -179,8 +179,10 @@ import Testing
         #expect(confirm.status == 409)
         #expect(confirm.errorCode == "invalidState")
         #expect(confirm.signoCode == -150)
-        // A required field is empty: accepting stops in editing.
-        #expect(try await server.post("/api/accept").json["phase"]?.stringValue == "editing")
+        // A required field is empty: accepting is refused (409, signo -129) and the session stays editing.
+        let refused = try await server.post("/api/accept")
+        #expect(refused.status == 409 && refused.errorCode == "requiredFieldsEmpty" && refused.signoCode == -129)
+        #expect(try await server.request("/api/state").json["phase"]?.stringValue == "editing")
         #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
         let accepted = try await server.post("/api/accept").json
         #expect(accepted["phase"]?.stringValue == "selectingField")

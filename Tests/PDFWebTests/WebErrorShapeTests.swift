@@ -43,7 +43,7 @@ struct WebErrorShapeTests {
     func sessionStatuses(code: SessionError.Code) {
         let expected =
             switch code {
-            case .invalidState, .documentChanged, .certificationViolated, .documentExists: 409
+            case .invalidState, .documentChanged, .certificationViolated, .documentExists, .requiredFieldsEmpty: 409
             case .documentNotFound: 404
             case .invalidStorageKey, .wrongStorageKey, .tamperedRecord, .storeUnavailable, .writeFailed, .signing: 500
             default: 400

@@ -104,6 +104,7 @@ import Testing
             backend.stop()
             Task { await server.stop() }
         }
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
         let started = ContinuousClock.now
         let phase = try await server.post("/api/start-signature", #"{"field": "Signature1"}"#).json["phase"]
         #expect(phase?.stringValue == "capturingSignature", "willStartSigning's default lets it start")
@@ -142,6 +143,7 @@ import Testing
             backend.stop()
             Task { await server.stop() }
         }
+        #expect(try await server.request("PUT", "/api/fields/name", json: #"{"value": "Ada"}"#).status == 200)
         #expect(
             try await server.post("/api/start-signature", #"{"field": "Signature1"}"#).json["phase"]?.stringValue
                 == "capturingSignature")

@@ -1,6 +1,7 @@
 import AutographJSON
 import Foundation
 import PDFCore
+import PDFForms
 import PDFSigning
 import PDFTestSupport
 import Testing
@@ -32,9 +33,14 @@ import Testing
     )
     func theSecondPageIsOneEverywhere() async throws {
         // Signature1 is signed before the server opens the document; Signature2, also on page two,
-        // is signed through the API afterwards: a change on page two after a signature.
+        // is signed through the API afterwards: a change on page two after a signature. The required
+        // name is filled first, so signing needs no change on page one.
+        var filler = FormFiller(
+            form: try #require(
+                AcroForm(document: try PDFDocument(bytes: WebFixtures.form(signatures: ["Signature1", "Signature2"])))))
+        try filler.set("name", to: .text("Ada"))
         let signed = try await DocumentSigner(
-            document: try PDFDocument(bytes: WebFixtures.form(signatures: ["Signature1", "Signature2"])),
+            document: try PDFDocument(bytes: try filler.documentBytes()),
             request: SignatureRequest(fieldName: "Signature1"), signer: try WebFixtures.signer()
         ).sign().bytes()
         let server = try await TestServer(keepAlive: 0.5, document: signed) {

@@ -584,6 +584,44 @@ class EmbedTests(H.BrowserTestCase):
         H.by_css(d, '#preview-dialog [data-action="cancel"]').click()
         H.wait(d, lambda d: self.server.ok("GET", "/api/state")["phase"] == "editing", message="cancelled")
 
+    def test_8_required_check_box_before_the_host(self):
+        """The required check box unticked: Sign in the framed viewer is refused before the host is
+        asked (no willStartSigning), the host hears missingRequiredFormField, the box is focused and
+        marked aria-invalid with a message; ticked, the marks go and the host's flow signs it (pypdf:
+        the box is on)."""
+        d = self.driver
+        self.fresh_document("required")
+        self.server.ok("PUT", "/api/fields/Agree", {"value": False})
+        self.open_host()
+        self.set_policy("willStartSigning", {"answer": True})
+        entries = len(self.log())
+        self.frame()
+        H.by_css(d, "#tb-sign").click()
+        missing = self.wait_log("event", "missingRequiredFormField")
+        self.assertEqual([f["name"] for f in missing[-1]["data"]["fields"]], ["Agree"])
+        self.assertEqual([e for e in self.log()[entries:] if e["kind"] == "decision"], [])
+        self.frame()
+        H.wait(d, "document.activeElement && document.activeElement.dataset.field === 'Agree'", message="Agree focused")
+        box = H.by_css(d, 'input[data-field="Agree"]')
+        self.assertEqual(box.get_attribute("aria-invalid"), "true")
+        message = d.find_element(By.ID, box.get_attribute("aria-describedby"))
+        self.assertTrue(message.is_displayed() and "tick" in message.text, message.text)
+        self.assertEqual(d.find_elements(By.CSS_SELECTOR, "dialog[open]"), [])
+        H.shot(d, "embed-8-required")
+        box.click()
+        H.wait(d, "document.querySelector('input[data-field=\"Agree\"]').getAttribute('aria-invalid') === null",
+               message="aria-invalid cleared")
+        self.assertEqual(d.find_elements(By.CSS_SELECTOR, ".missing-message"), [])
+        H.wait(d, lambda d: {f["name"]: f["value"] for f in self.server.ok("GET", "/api/fields")}.get("Agree")
+               not in ("", "Off"), message="Agree saved")
+        self.sign_in_frame("embed-8")
+        self.assertEqual(len(self.log("decision", "willStartSigning")), 1)
+        self.wait_log("event", "processDidFinish")
+        path = self.download("embed-8-signed.pdf")
+        fields = H.pdf_reader(path.read_bytes()).get_fields()
+        self.assertNotIn(str(fields["Agree"].get("/V")), ("/Off", "None"))
+        self.assertIn("Signature Validation: Signature is Valid.", H.pdfsig(path)[1])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

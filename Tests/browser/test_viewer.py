@@ -642,6 +642,9 @@ class ViewerTests(H.BrowserTestCase):
         pyHanko and pdfsig; Finish completes the document."""
         d = self.driver
         H.open_document(with_signature_fields(DEMO["pdf"], ["Second", "Third"]), "three-" + str(time.monotonic_ns()))
+        # The sign button, as every start, needs the required fields filled.
+        H.api_ok("PUT", "/api/fields/Name", {"value": "Ada"})
+        H.api_ok("PUT", "/api/fields/Agree", {"value": True})
         H.open_viewer(d)
         names = [f["name"] for f in H.api_ok("GET", "/api/fields") if f["kind"] == "signature"]
         self.assertEqual(len(names), 3, names)

@@ -1,6 +1,7 @@
 // A movable, resizable rectangle over a page with confirm / cancel (WYSIWYS signature positioning,
-// signo createViewerRect). Mouse, touch and pen through Pointer Events; arrows move it, Shift+arrows
-// resize it, Enter confirms, Escape cancels. With `image`, the box shows what will be signed: the
+// signo createViewerRect). Mouse, touch and pen through Pointer Events; a click (or tap) on a page
+// puts it there, centred on the point; dragged over another page, it goes onto that page; it stays
+// inside the page it is on. Arrows move it, Shift+arrows resize it, Enter confirms, Escape cancels. With `image`, the box shows what will be signed: the
 // server draws it at the box's size (in points), again after each resize or zoom.
 //
 // Dragging stays in the browser (it must follow the pointer every frame); what it ends in goes to
@@ -15,8 +16,8 @@ const SIDES = [1, 2000];
 const MAX_PIXELS = 4e6;
 
 /**
- * Shows the box on page `index` at PDF rectangle `rect`; resolves with {page, rect} (PDF user space)
- * on confirm, null on cancel. `image(width, height, scale)`, when given, is the URL of the picture
+ * Shows the box on page `index` at PDF rectangle `rect`; resolves with {page, rect} (PDF user space,
+ * of the page the box is on then) on confirm, null on cancel. `image(width, height, scale)`, when given, is the URL of the picture
  * the box shows at `width` × `height` points, `scale` pixels a point (`text` shows until it loads).
  * `confirm({page, rect})`, when given, is asked first (it may be async): false keeps the box shown
  * (signo's viewerRectConfirmed answering NO).
@@ -40,6 +41,7 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
       box.remove();
       bar.remove();
       document.removeEventListener('keydown', onKey, true);
+      pages.viewport.removeEventListener('click', onPageClick, true);
       resolve(value);
     };
     let asking = false;
@@ -86,6 +88,7 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
       box.addEventListener('placed', () => { clearTimeout(timer); timer = setTimeout(refresh, 250); });
       refresh();
     }
+    // The box is clamped to the page it is on: whole, never past an edge.
     const set = (b) => {
       const page = pages.elements[index];
       const width = page.clientWidth;
@@ -96,6 +99,34 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
       b.y = Math.max(0, Math.min(b.y, height - b.h));
       pages.anchor(box, index, pdfRect(pages.matrix(index), b));
     };
+    // The box's top left corner at client point (left, top), on the page under its centre (the page
+    // it is on when its centre is on none): it goes onto that page, keeping its size on screen.
+    const moveTo = (left, top) => {
+      const { w, h } = current();
+      const under = pages.hit(left + w / 2, top + h / 2);
+      const moved = under && under.index !== index;
+      if (moved) index = under.index;
+      const frame = pages.elements[index].getBoundingClientRect();
+      set({ x: left - frame.left, y: top - frame.top, w, h });
+      // Moved into another page's overlay: the pointer it follows is captured again.
+      if (moved && drag) {
+        try { box.setPointerCapture(drag.id); } catch { /* the pointer is gone */ }
+      }
+    };
+    // A click or a tap on a page (not on the box or its bar) puts the box there, centred on it.
+    const onPageClick = (event) => {
+      if (asking || box.contains(event.target) || bar.contains(event.target)) return;
+      const hit = pages.hit(event.clientX, event.clientY);
+      if (!hit) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const { w, h } = current();
+      index = hit.index;
+      const frame = pages.elements[index].getBoundingClientRect();
+      set({ x: event.clientX - frame.left - w / 2, y: event.clientY - frame.top - h / 2, w, h });
+      box.focus({ preventScroll: true });
+    };
+    pages.viewport.addEventListener('click', onPageClick, true);
 
     let drag = null;
     box.addEventListener('pointerdown', (event) => {
@@ -103,7 +134,11 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
       event.stopPropagation();
       box.focus();
       box.setPointerCapture(event.pointerId);
-      drag = { id: event.pointerId, corner: event.target.dataset.corner, x: event.clientX, y: event.clientY, start: current() };
+      const at = box.getBoundingClientRect();
+      drag = {
+        id: event.pointerId, corner: event.target.dataset.corner, x: event.clientX, y: event.clientY, start: current(),
+        left: at.left, top: at.top,
+      };
     });
     box.addEventListener('pointermove', (event) => {
       if (!drag || event.pointerId !== drag.id) return;
@@ -116,7 +151,10 @@ export function editRectangle(pages, index, rect, { label = 'Signature position'
         case 'ne': b.y = s.y + dy; b.w = s.w + dx; b.h = s.h - dy; break;
         case 'sw': b.x = s.x + dx; b.w = s.w - dx; b.h = s.h + dy; break;
         case 'se': b.w = s.w + dx; b.h = s.h + dy; break;
-        default: b.x = s.x + dx; b.y = s.y + dy;
+        default:
+          // Moved: it follows the pointer, onto whichever page that takes it.
+          moveTo(drag.left + dx, drag.top + dy);
+          return;
       }
       if (b.w < MIN) { if (drag.corner === 'nw' || drag.corner === 'sw') b.x -= MIN - b.w; b.w = MIN; }
       if (b.h < MIN) { if (drag.corner === 'nw' || drag.corner === 'ne') b.y -= MIN - b.h; b.h = MIN; }

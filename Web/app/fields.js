@@ -1,7 +1,7 @@
 // Form fields as real HTML inputs over the page tiles, at their widget rectangles; edits go to
 // `PUT /api/fields/NAME`; `fieldChanged` events refresh them.
 import { put } from './api.js';
-import { h } from './dialogs.js';
+import { announce, h } from './dialogs.js';
 
 /** A field of `GET /api/fields` or of an event, with the names this file uses. */
 export function normalizeField(f) {
@@ -20,6 +20,12 @@ export function normalizeField(f) {
 
 const isOn = (value) => value === true || (typeof value === 'string' && !['', 'Off', 'off', 'false'].includes(value));
 
+/** What the message under a required field the session found empty asks for, by kind. */
+const MISSING_TEXT = {
+  text: 'Required: fill this in', checkbox: 'Required: tick this box', radio: 'Required: choose one',
+  combo: 'Required: choose one', list: 'Required: choose one',
+};
+
 export class FieldLayer {
   /** `actions`: {onSign(name), onPhoto(name), onError(error)}. */
   constructor(pages, actions) {
@@ -31,6 +37,8 @@ export class FieldLayer {
     this.placedPhotos = new Set();
     this.readOnly = false;
     this.selecting = null;
+    /** The required fields the session last refused to sign without (missingRequiredFormField). */
+    this.missing = new Set();
   }
 
   /** Builds the overlays for `fields` (replacing any earlier ones). */
@@ -51,6 +59,8 @@ export class FieldLayer {
       });
       this.elements.set(field.name, list);
     }
+    // A reload keeps the marks of the fields still empty.
+    for (const name of this.missing) this.recheck(name);
   }
 
   build(field, widget, i) {
@@ -77,6 +87,7 @@ export class FieldLayer {
         if (field.maxLength) control.maxLength = field.maxLength;
         control.value = field.value || '';
         control.addEventListener('change', () => this.save(field.name, control.value));
+        control.addEventListener('input', () => this.recheck(field.name));
         break;
       case 'checkbox':
         control = h('input', { ...common, type: 'checkbox' });
@@ -135,7 +146,9 @@ export class FieldLayer {
   }
 
   async save(name, value) {
-    for (const element of this.elements.get(name) || []) element.classList.remove('missing');
+    // A field marked missing loses its mark once it holds a value (and gets it back if emptied):
+    // the session checks again when a signature starts.
+    this.recheck(name);
     try {
       const field = await put('/api/fields/' + encodeURIComponent(name), { value });
       if (field) this.update(field);
@@ -164,18 +177,75 @@ export class FieldLayer {
         wrapper.classList.add('signed');
       }
     }
+    this.recheck(field.name);
   }
 
-  /** Marks required fields the session found empty; focuses the first. */
+  /**
+   * Marks the required fields the session found empty (missingRequiredFormField): each control
+   * aria-invalid, with a visible message it is described by; focuses the first. Marks go as each
+   * field is filled.
+   */
   markMissing(fields) {
     const names = fields.map((f) => (typeof f === 'string' ? f : f.name));
-    for (const [name, list] of this.elements) for (const e of list) e.classList.toggle('missing', names.includes(name));
-    const first = this.elements.get(names[0])?.[0];
+    for (const name of this.missing) if (!names.includes(name)) this.setMissing(name, false);
+    this.missing = new Set(names);
+    for (const name of names) this.setMissing(name, true);
+    const first = names.find((name) => this.elements.get(name)?.length);
     if (first) {
-      const widget = this.fields.get(names[0]).widgets[0];
+      const widget = this.fields.get(first).widgets.find((w) => w.page != null && w.rect) ?? this.fields.get(first).widgets[0];
       this.pages.goTo(widget.page, widget.rect);
-      first.querySelector('input, textarea, select, button')?.focus({ preventScroll: true });
+      this.elements.get(first)[0].querySelector('input, textarea, select, button')?.focus({ preventScroll: true });
     }
+  }
+
+  /** Updates field `name`'s missing mark from what its controls hold, when the session marked it. */
+  recheck(name) {
+    if (!this.missing.has(name)) return;
+    this.setMissing(name, !this.holdsValue(name));
+    // Every field the session asked for holds a value: the banner that asked for them goes too.
+    if ([...this.missing].every((other) => this.holdsValue(other))) {
+      this.missing.clear();
+      announce('');
+    }
+  }
+
+  /** Whether field `name`'s controls hold a value: text typed, a box ticked, a button or an option chosen. */
+  holdsValue(name) {
+    return (this.elements.get(name) || []).some((wrapper) => {
+      const control = wrapper.querySelector('input, textarea, select');
+      if (!control) return false;
+      if (control.type === 'checkbox' || control.type === 'radio') return control.checked;
+      if (control.tagName === 'SELECT') return [...control.selectedOptions].some((o) => o.value !== '');
+      return control.value !== '';
+    });
+  }
+
+  /** Sets or clears field `name`'s missing mark: the outline, aria-invalid and the message under it. */
+  setMissing(name, missing) {
+    const field = this.fields.get(name);
+    (this.elements.get(name) || []).forEach((wrapper, i) => {
+      wrapper.classList.toggle('missing', missing);
+      const control = wrapper.querySelector('input, textarea, select, button');
+      let message = wrapper.querySelector('.missing-message');
+      if (!missing) {
+        message?.remove();
+        control?.removeAttribute('aria-invalid');
+        control?.removeAttribute('aria-describedby');
+        return;
+      }
+      if (!message) {
+        this.messageCount = (this.messageCount || 0) + 1;
+        message = h('span', {
+          className: 'missing-message', id: `missing-message-${this.messageCount}`,
+          textContent: MISSING_TEXT[field?.kind] || 'Required',
+        });
+        // One message a field is enough to read; the other widgets of a radio group get the outline.
+        if (i > 0) message.hidden = true;
+        wrapper.append(message);
+      }
+      control?.setAttribute('aria-invalid', 'true');
+      control?.setAttribute('aria-describedby', message.id);
+    });
   }
 
   /** Highlights the candidate signature fields; a click on one resolves with its name. */

@@ -60,6 +60,12 @@ class App {
       onError: (error) => this.workflow.showError(error, 'The field was not saved'),
     });
     this.toolbar = buildToolbar(this, document.getElementById('toolbar'));
+    // The banner goes under the toolbar as it is laid out: on a phone its buttons take two rows or
+    // more, which a banner placed by --toolbar-height alone would cover.
+    const toolbarElement = document.getElementById('toolbar');
+    new ResizeObserver(() => document.documentElement.style.setProperty(
+      '--toolbar-bottom', `${toolbarElement.hidden ? 0 : toolbarElement.getBoundingClientRect().bottom}px`,
+    )).observe(toolbarElement);
     this.validation = new ValidationPanel(this, this.toolbar.validationButton);
     this.search = new Search(this, document.getElementById('searchbar'));
     this.sidebar = new Sidebar(this, document.getElementById('sidebar'), document.getElementById('tb-sidebar'));

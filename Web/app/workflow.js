@@ -72,13 +72,23 @@ export class Workflow {
     if (phase && !['editing', 'finished', 'notes'].includes(phase) && this.app.search?.mode) this.app.search.clear();
   }
 
-  /** POSTs a workflow call; shows its error; returns the answer or null. */
+  /**
+   * POSTs a workflow call; shows its error; returns the answer or null. A signature refused while
+   * required fields are empty (409 requiredFieldsEmpty, whichever way it was started) shows no
+   * dialog: the session's missingRequiredFormField marks the fields and focuses the first.
+   */
   async call(path, body) {
     try {
       const answer = await post(path, body);
       this.setPhase(answer?.phase);
       return answer ?? {};
     } catch (error) {
+      if (error.code === 'requiredFieldsEmpty') {
+        // Said at once unless the event (which names the fields by their labels) came first.
+        const message = error.message || 'fill in the required fields first';
+        if (!document.querySelector('.field.missing')) announce(message[0].toUpperCase() + message.slice(1), { sticky: true });
+        return null;
+      }
       this.showError(error);
       return null;
     }

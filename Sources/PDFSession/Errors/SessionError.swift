@@ -49,6 +49,12 @@ public struct SessionError: AutographError, Hashable {
         /// A document in progress has this id and holds work (edits, signatures) that opening
         /// other bytes under it would throw away; nothing was changed.
         case documentExists
+        /// A signature that accepts the document was asked for (accept, the sign button, a
+        /// signature field, a host or the HTTP API) while required fields (`/Ff` bit 2) are still
+        /// empty; nothing started, and `missingRequiredFormField` named them. No signoAPI code says
+        /// this (WYSIWYS has only the event), so the code is Autograph's own; its signo code is
+        /// -129, "error when signing the document", as for ``certificationViolated``.
+        case requiredFieldsEmpty
     }
 
     /// What went wrong, as a stable code; equality and hashing compare it with ``signoCode``.
@@ -111,13 +117,24 @@ public struct SessionError: AutographError, Hashable {
         underlying = error
     }
 
+    /// The error of a signature asked for while required fields are empty
+    /// (``Code-swift.enum/requiredFieldsEmpty``, -129): the message names the first five of `names`
+    /// (each cut to 60 characters: a document's names are no one's to choose here).
+    public static func requiredFieldsEmpty(_ names: [String]) -> SessionError {
+        let shown = names.prefix(5).map { $0.count > 60 ? String($0.prefix(60)) + "…" : $0 }
+        let more = names.count > shown.count ? " and \(names.count - shown.count) more" : ""
+        return SessionError(
+            .requiredFieldsEmpty,
+            "fill in the required fields first: \(shown.joined(separator: ", "))\(more)")
+    }
+
     static func defaultSignoCode(_ code: Code) -> Int {
         switch code {
         case .documentUnloadable, .documentNotFound: -120
         case .documentUnreadable: -121
         case .passwordRequired: -122
         case .writeFailed, .storeUnavailable, .documentChanged: -128
-        case .signing, .certificationViolated: -129
+        case .signing, .certificationViolated, .requiredFieldsEmpty: -129
         case .invalidField: -130
         default: -150
         }
@@ -136,7 +153,7 @@ public struct SessionError: AutographError, Hashable {
     /// internal whatever the signer's error was).
     public var category: ErrorCategory {
         switch code {
-        case .invalidState, .documentChanged, .certificationViolated, .documentExists: .conflict
+        case .invalidState, .documentChanged, .certificationViolated, .documentExists, .requiredFieldsEmpty: .conflict
         case .documentNotFound: .notFound
         case .invalidStorageKey, .wrongStorageKey, .tamperedRecord, .storeUnavailable, .writeFailed, .signing:
             .internal

@@ -14,7 +14,9 @@ public enum SessionEvent: Sendable {
     case fieldChanged(FieldInfo)
     /// The document was saved (signo `documentSaved`).
     case documentSaved
-    /// Accepting stopped: these required fields are empty (WYSIWYS `missingRequiredFormField`).
+    /// A signature that accepts the document did not start (accept, the sign button, a field, a
+    /// host): these required fields are empty (WYSIWYS `missingRequiredFormField`). The call that
+    /// started it throws `requiredFieldsEmpty`.
     case missingRequiredFormField([FieldInfo])
     /// Several empty signature fields: the person chooses one (WYSIWYS `selectSignatureFormField`).
     case selectSignatureFormField([FieldInfo])

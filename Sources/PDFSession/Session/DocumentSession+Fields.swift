@@ -8,9 +8,18 @@ import PDFSigning
 /// new signature fields, photo fields, and saved handwritten signatures.
 extension DocumentSession {
     /// The toolbar's "sign" button (signo `startSignature`): the next unsigned signature field after
-    /// the one started last, in document order, wrapping around.
+    /// the one started last, in document order, wrapping around. A document without any signature
+    /// field is signed as ``acceptDocument()`` signs it: the person places a new field (on the
+    /// current page, proposed on empty space), so there is one way to sign such a document.
+    /// - Throws: ``SessionError/Code-swift.enum/requiredFieldsEmpty`` (-129) while required fields
+    ///   are empty; `invalidField` (-130) when every signature field is signed already.
     public func startSignature() async throws(SessionError) {
-        let unsigned = signatureFields().filter { !$0.isSigned }.map(\.name)
+        let fields = signatureFields()
+        if fields.isEmpty {
+            try await acceptDocument()
+            return
+        }
+        let unsigned = fields.filter { !$0.isSigned }.map(\.name)
         guard !unsigned.isEmpty else {
             throw SessionError(.invalidField, "the document has no unsigned signature field", signoCode: -130)
         }
@@ -23,6 +32,10 @@ extension DocumentSession {
 
     /// Starts capturing a signature for `field` (signo `startSignature:`): asks the delegate's
     /// `willStartSigning` and `signingProcessStarted`, then waits for `captureSignature(_:)`.
+    /// Required fields are checked before the delegate is asked, and again when its answers come.
+    /// - Throws: `invalidField` (-130) for a field that is not an unsigned signature field;
+    ///   ``SessionError/Code-swift.enum/requiredFieldsEmpty`` (-129), after
+    ///   `missingRequiredFormField`, while required fields are empty.
     public func startSignature(field name: String) async throws(SessionError) {
         try requireEditing("signing")
         guard let field = form?.field(named: name), field.kind == .signature else {
@@ -35,13 +48,17 @@ extension DocumentSession {
             emit(.signingProcessFailed(field: name, code: failure.signoCode, text: failure.message))
             throw failure
         }
+        // Before the host is asked anything: a document with required fields empty is not signed.
+        try requireRequiredFieldsFilled()
         snapshot.lastStartedField = name
         guard await delegate?.willStartSigning(field: name) ?? true else {
             emit(.signingProcessCancelled(field: name))
             return
         }
         let readOnly = await delegate?.signingProcessStarted(field: name) ?? []
-        try await run(.startSigno(field: name, readOnly: readOnly))
+        // The fields may have changed while the host answered: the workflow checks them as they are.
+        try await run(
+            .startSigno(field: name, readOnly: readOnly, missingRequiredFields: missingRequiredFields().map(\.name)))
     }
 
     /// Adds an empty signature field (signo `createNewSignatureField`), page from 0, rectangle in

@@ -2,6 +2,7 @@ import PDFAnnotations
 public import PDFAuthoring
 public import PDFCore
 import PDFForms
+import PDFGraphics
 import PDFSigning
 import PDFViewer
 
@@ -10,10 +11,15 @@ import PDFViewer
 extension DocumentSession {
     /// Accepts the document (WYSIWYS `acceptDocument`): checks the required fields, lets the person
     /// choose among several empty signature fields, creates the visible signature (handwriting from
-    /// the saved signatures), has it positioned, shows the preview, prepares and signs.
+    /// the saved signatures), has it positioned, shows the preview, prepares and signs. A new field
+    /// is proposed on the current page, on empty space (away from its text and fields) when the
+    /// page has some.
+    /// - Throws: ``SessionError/Code-swift.enum/requiredFieldsEmpty`` (-129) after
+    ///   `missingRequiredFormField` while required fields are empty; `invalidState` when not editing.
     public func acceptDocument() async throws(SessionError) {
         try requireEditing("accepting")
-        let facts = try acceptFacts()
+        try requireRequiredFieldsFilled()
+        let facts = try await acceptFacts()
         try await run(.accept(facts))
     }
 
@@ -204,8 +210,9 @@ extension DocumentSession {
             do {
                 actions = try snapshot.workflow.handle(next)
             } catch {
-                if first { throw error }
-                continue
+                guard first else { continue }
+                if error.code == .requiredFieldsEmpty { emit(.missingRequiredFormField(missingRequiredFields())) }
+                throw error
             }
             first = false
             for action in actions {
@@ -285,7 +292,6 @@ extension DocumentSession {
 
     private func event(for notice: SigningWorkflow.Notice) -> SessionEvent {
         switch notice {
-        case .missingRequiredFormField(let names): .missingRequiredFormField(fields(named: names))
         case .selectSignatureFormField(let names): .selectSignatureFormField(fields(named: names))
         case .didSelectSignatureFormField(let name):
             .didSelectSignatureFormField(fields(named: [name]).first ?? placeholderField(name))
@@ -319,33 +325,49 @@ extension DocumentSession {
             isSigned: false, value: "", label: nil, options: [])
     }
 
-    /// What the workflow needs to decide an accept.
-    private func acceptFacts() throws(SessionError) -> SigningWorkflow.AcceptFacts {
-        let form = self.form
-        let missing = (form?.missingRequiredFields ?? []).map(\.name)
-        let empty = (form?.signatureFields ?? []).filter { $0.value == .signature(signed: false) }
-        // WYSIWYS: the username finds a signature field dedicated to the user.
-        let user = username.lowercased()
-        let dedicated = empty.filter { !user.isEmpty && $0.name.lowercased().contains(user) }
-        let candidates = (dedicated.isEmpty ? empty : dedicated).map(\.name)
+    /// The fields with the Required flag (`/Ff` bit 2) that are still empty — text empty, check box
+    /// off, no radio button or choice chosen — signature fields aside (they are what is signed), in
+    /// the document's order.
+    func missingRequiredFields() -> [FieldInfo] {
+        (form?.missingRequiredFields ?? []).filter { $0.kind != .signature }.map(FieldInfo.init)
+    }
+
+    /// The check every signature that accepts the document goes through where it starts
+    /// (``SigningWorkflow/requireFilled(_:)``), before anything is asked or shown: while required
+    /// fields are empty, `missingRequiredFormField` names them and the start is refused.
+    /// - Throws: ``SessionError/Code-swift.enum/requiredFieldsEmpty`` (-129).
+    func requireRequiredFieldsFilled() throws(SessionError) {
+        let missing = missingRequiredFields()
+        do {
+            try SigningWorkflow.requireFilled(missing.map(\.name))
+        } catch {
+            emit(.missingRequiredFormField(missing))
+            throw error
+        }
+    }
+
+    /// What the workflow needs to decide an accept. The place proposed for a new field is found
+    /// first (the page's text is read for it, off the session); the rest is read after it, as the
+    /// document is then, and fed to the workflow with no wait between.
+    private func acceptFacts() async throws(SessionError) -> SigningWorkflow.AcceptFacts {
+        // A new field is placed only when no empty field is signed (and the signature shows).
+        let placement = await proposedPlacement(
+            onEmptySpace: signatureCandidates().isEmpty && !signatureConfiguration.appearance.invisibleSignature)
         let appearance = signatureConfiguration.appearance
         let saved = appearance.handwrittenSignatureEnabled ? try savedSignatures().map(\.id) : []
         return SigningWorkflow.AcceptFacts(
-            missingRequiredFields: missing, emptySignatureFields: candidates,
+            missingRequiredFields: missingRequiredFields().map(\.name), emptySignatureFields: signatureCandidates(),
             handwritingEnabled: appearance.handwrittenSignatureEnabled, savedSignatureIDs: saved,
-            invisible: appearance.invisibleSignature, proposedPlacement: proposedPlacement())
+            invisible: appearance.invisibleSignature, proposedPlacement: placement)
     }
 
-    /// A rectangle of the configured size, centred low on the current page.
-    private func proposedPlacement() -> SigningWorkflow.Plan.Placement {
-        let index = min(snapshot.currentPageIndex, pageCount - 1)
-        let box = document.pages[index].cropBox
-        let appearance = signatureConfiguration.appearance
-        let width = min(appearance.proposedWidth, box.width * 0.8)
-        let height = min(appearance.proposedHeight, box.height * 0.3)
-        let x0 = box.x0 + (box.width - width) / 2
-        let y0 = box.y0 + box.height * 0.1
-        return .init(pageIndex: index, rect: PDFRectangle(x0: x0, y0: y0, x1: x0 + width, y1: y0 + height))
+    /// The empty signature fields an accept signs: those meant for this user (WYSIWYS: the username
+    /// finds a signature field dedicated to the user), else every empty one.
+    private func signatureCandidates() -> [String] {
+        let empty = (form?.signatureFields ?? []).filter { $0.value == .signature(signed: false) }
+        let user = username.lowercased()
+        let dedicated = empty.filter { !user.isEmpty && $0.name.lowercased().contains(user) }
+        return (dedicated.isEmpty ? empty : dedicated).map(\.name)
     }
 }
 

@@ -73,7 +73,8 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
 
     /// What the session knows when the person accepts.
     public struct AcceptFacts: Sendable, Equatable {
-        /// Required fields still empty: accepting stops at ``Notice/missingRequiredFormField(_:)``.
+        /// Required fields still empty (signature fields aside): accepting is refused
+        /// (``requireFilled(_:)``).
         public var missingRequiredFields: [String]
         /// Empty signature fields meant for this user (or every empty one when none is).
         public var emptySignatureFields: [String]
@@ -106,8 +107,10 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         case accept(AcceptFacts)
         /// The person refuses the document (WYSIWYS `refuseDocument`): a watermark and an invisible signature.
         case refuse
-        /// signo: capture for `field` (after `willStartSigning` said yes), making `readOnly` read-only.
-        case startSigno(field: String, readOnly: [String])
+        /// signo: capture for `field` (after `willStartSigning` said yes), making `readOnly` read-only;
+        /// refused while `missingRequiredFields` (signature fields aside) is not empty
+        /// (``requireFilled(_:)``).
+        case startSigno(field: String, readOnly: [String], missingRequiredFields: [String] = [])
         /// The person chose this signature field among the candidates.
         case selectField(String)
         /// The person drew this signature.
@@ -166,8 +169,6 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
 
     /// Events the workflow decides on; the session turns them into `SessionEvent`s with the details.
     public enum Notice: Sendable, Equatable {
-        /// Required fields are empty: becomes `SessionEvent.missingRequiredFormField`.
-        case missingRequiredFormField([String])
         /// The person must choose among these empty signature fields: `selectSignatureFormField`.
         case selectSignatureFormField([String])
         /// The person chose this field: `didSelectSignatureFormField`.
@@ -234,9 +235,7 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
     public mutating func handle(_ input: Input) throws(SessionError) -> [Action] {
         switch (phase, input) {
         case (.editing, .accept(let facts)):
-            if !facts.missingRequiredFields.isEmpty {
-                return [.emit(.missingRequiredFormField(facts.missingRequiredFields))]
-            }
+            try Self.requireFilled(facts.missingRequiredFields)
             proposedPlacement = facts.proposedPlacement
             // Kept for after the field choice, which may come between.
             pendingHandwritingEnabled = facts.handwritingEnabled
@@ -253,7 +252,8 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
             plan = Plan(purpose: .refuse, field: nil, invisible: true)
             return [.watermark] + prepare()
 
-        case (.editing, .startSigno(let field, let readOnly)):
+        case (.editing, .startSigno(let field, let readOnly, let missing)):
+            try Self.requireFilled(missing)
             plan = Plan(purpose: .signo(field: field), field: field, invisible: false, readOnlyFields: readOnly)
             phase = .capturingSignature
             return [.emit(.signatureCaptureRequired(field: field))]
@@ -355,6 +355,20 @@ public struct SigningWorkflow: Sendable, Codable, Equatable {
         default:
             throw Self.unexpected(input, phase)
         }
+    }
+
+    /// The one check of required fields: a signature that accepts the document — Accept, signo's
+    /// sign button, a signature field's "Sign here", a host's or the HTTP API's start — starts only
+    /// when no required field is empty (WYSIWYS: "the SDK verifies that a document containing
+    /// required fields is completed before being accepted"). A refusal is not one: it signs that
+    /// the document was not accepted, whatever it holds.
+    /// - Parameter missingRequiredFields: the fields with the Required flag (`/Ff` bit 2) still
+    ///   empty, signature fields aside (they are what is signed).
+    /// - Throws: ``SessionError/Code-swift.enum/requiredFieldsEmpty`` (-129) naming them; nothing
+    ///   changes.
+    public static func requireFilled(_ missingRequiredFields: [String]) throws(SessionError) {
+        guard !missingRequiredFields.isEmpty else { return }
+        throw SessionError.requiredFieldsEmpty(missingRequiredFields)
     }
 
     /// What a restart did with a signature that was under way when the process stopped.

@@ -6,6 +6,9 @@ import PDFSession
 
 /// The signing workflow's decisions, signature fields, notes, photos and saved signatures.
 extension WebRouter {
+    /// `POST /api/STEP` of the signing workflow. The starts (`accept`, `start-signature`) check
+    /// nothing here: the session checks the required fields where every start goes through
+    /// (`SigningWorkflow.requireFilled`), answered 409 `requiredFieldsEmpty` (signo -129).
     func workflow(_ step: String, _ request: HTTPRequest) async throws(WebError) -> HTTPResponse {
         let session = try await backend.current()
         let body = try request.json(
