@@ -307,8 +307,10 @@ import Testing
 }
 
 /// The render budget, on the process's rendering threads: `make test` runs this suite on its own, so
-/// that its heavy pages never hold up another suite's tiles.
-@Suite struct WebRenderBudgetTests {
+/// that its heavy pages never hold up another suite's tiles, and its tests one after another — they
+/// share `TileWorkers.shared`, so a heavy page of one took the threads another's first tile timed, which
+/// then spent its time waiting, not drawing, and rightly left no verdict against its page.
+@Suite(.serialized) struct WebRenderBudgetTests {
     @Test("a page too heavy for the budget is a clear 503, not an empty PNG; the next page still draws")
     func renderBudget() async throws {
         // Two million segments take far longer than 3 s to read in a debug build; a rectangle, far less
